@@ -1,0 +1,31 @@
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/rami validate examples/demo.txt
+	$(BIN)/rami solve examples/demo.txt
+
+test: $(STAMP)
+	$(BIN)/ruff check rami tests benchmarks
+	$(BIN)/pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check rami tests benchmarks
+
+bench: $(STAMP)
+	$(BIN)/pytest benchmarks --benchmark-only --benchmark-enable -q
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .benchmarks

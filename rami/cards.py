@@ -1,0 +1,139 @@
+"""Cards: small value types, parsing and canonical formatting.
+
+A card *type* is one of 52 (rank, suit) pairs or the joker. Two decks hold two identical copies
+of each type; copies are never told apart (RULES.md, "identical copies are interchangeable").
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import IntEnum
+
+from rami.errors import NotationError
+
+
+class Suit(IntEnum):
+    SPADES = 0
+    HEARTS = 1
+    DIAMONDS = 2
+    CLUBS = 3
+
+    @property
+    def letter(self) -> str:
+        return "SHDC"[self]
+
+    @property
+    def symbol(self) -> str:
+        return "♠♥♦♣"[self]
+
+
+RANK_LETTERS = "A23456789TJQK"
+SUIT_INPUT = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS,
+              "♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS,
+              "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
+JOKER_INDEX = 52
+NUM_TYPES = 52
+
+_CARD_RE = re.compile(r"(10|[A2-9TJQK1])([SHDC♠♥♦♣♤♡♢♧])|\*", re.IGNORECASE)
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """One card type: ``index`` 0..51 is ``suit * 13 + rank - 1``; 52 is the joker."""
+
+    index: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.index <= JOKER_INDEX:
+            raise NotationError(f"card index {self.index!r} out of range 0..52")
+
+    @classmethod
+    def of(cls, rank: int, suit: Suit | int) -> Card:
+        if not 1 <= rank <= 13:
+            raise NotationError(f"rank {rank!r} out of range 1..13")
+        return cls(int(suit) * 13 + rank - 1)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one card: ``7H``, ``TH``, ``10H``, ``Q♠``, ``*`` (case-insensitive)."""
+        token = text.strip()
+        match = _CARD_RE.fullmatch(token)
+        if match is None or (match.group(1) == "1"):
+            raise NotationError(
+                f"unknown card {text!r}: expected a rank (A 2-9 T/10 J Q K) and a suit "
+                f"(S H D C or ♠ ♥ ♦ ♣), or * for a joker"
+            )
+        if token == "*":
+            return JOKER
+        rank_text = match.group(1).upper()
+        rank = 10 if rank_text == "10" else RANK_LETTERS.index(rank_text) + 1
+        return cls.of(rank, SUIT_INPUT[match.group(2).upper()])
+
+    @property
+    def is_joker(self) -> bool:
+        return self.index == JOKER_INDEX
+
+    @property
+    def rank(self) -> int:
+        """1 (ace) .. 13 (king); 0 for the joker."""
+        return 0 if self.is_joker else self.index % 13 + 1
+
+    @property
+    def suit(self) -> Suit | None:
+        return None if self.is_joker else Suit(self.index // 13)
+
+    def __str__(self) -> str:
+        if self.is_joker:
+            return "*"
+        return RANK_LETTERS[self.rank - 1] + Suit(self.index // 13).letter
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def pretty(self) -> str:
+        """Human form with a suit symbol, e.g. ``10♥``."""
+        if self.is_joker:
+            return "🃏"
+        rank = "10" if self.rank == 10 else RANK_LETTERS[self.rank - 1]
+        return rank + Suit(self.index // 13).symbol
+
+
+JOKER = Card(JOKER_INDEX)
+ALL_CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(NUM_TYPES))
+
+
+def split_cards(text: str) -> list[str]:
+    """Split a card list written with or without spaces/commas into card tokens."""
+    tokens: list[str] = []
+    for chunk in re.split(r"[\s,]+", text.strip()):
+        if not chunk:
+            continue
+        position = 0
+        while position < len(chunk):
+            match = _CARD_RE.match(chunk, position)
+            if match is None or match.group(1) == "1":
+                raise NotationError(f"unknown card {chunk[position:]!r} in {text!r}")
+            tokens.append(match.group(0))
+            position = match.end()
+    return tokens
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Parse a list of cards such as ``"7H 8H 9H"``, ``"7H8H9H"`` or ``"7♥, 8♥"``."""
+    return tuple(Card.parse(token) for token in split_cards(text))
+
+
+def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Canonical hand order: by suit S H D C, then rank A..K, jokers last."""
+    return tuple(sorted(cards))
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return " ".join(str(card) for card in cards)
+
+
+def card_counts(cards: Iterable[Card]) -> Counter[Card]:
+    return Counter(cards)

@@ -1,0 +1,105 @@
+"""Cards moved between two tables (RULES.md decision 7), by an exact assignment.
+
+Melds before and after are matched one-to-one to maximise the cards they share (identical copies
+interchangeable); a table card is moved when it does not end in the meld matched to its own.
+This is the independent definition the solver's own count is checked against.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rami.cards import Card
+from rami.melds import Meld
+
+
+def overlap(before: Counter[Card], after: Counter[Card]) -> int:
+    return sum(min(count, after[card]) for card, count in before.items())
+
+
+def max_weight_assignment(weights: Sequence[Sequence[int]]) -> list[int]:
+    """Row -> column (or -1) maximising the total weight; Hungarian algorithm, O(n^3)."""
+    rows = len(weights)
+    cols = len(weights[0]) if rows else 0
+    size = max(rows, cols)
+    if size == 0:
+        return []
+    top = max((w for row in weights for w in row), default=0)
+    # Minimise (top - weight) on a square matrix padded with zero-weight cells.
+    cost = [
+        [top - (weights[r][c] if r < rows and c < cols else 0) for c in range(size)]
+        for r in range(size)
+    ]
+    inf = float("inf")
+    u = [0.0] * (size + 1)
+    v = [0.0] * (size + 1)
+    match_col = [0] * (size + 1)
+    way = [0] * (size + 1)
+    for row in range(1, size + 1):
+        match_col[0] = row
+        col0 = 0
+        min_v = [inf] * (size + 1)
+        used = [False] * (size + 1)
+        while True:
+            used[col0] = True
+            row0 = match_col[col0]
+            delta = inf
+            col1 = 0
+            for col in range(1, size + 1):
+                if not used[col]:
+                    current = cost[row0 - 1][col - 1] - u[row0] - v[col]
+                    if current < min_v[col]:
+                        min_v[col] = current
+                        way[col] = col0
+                    if min_v[col] < delta:
+                        delta = min_v[col]
+                        col1 = col
+            for col in range(size + 1):
+                if used[col]:
+                    u[match_col[col]] += delta
+                    v[col] -= delta
+                else:
+                    min_v[col] -= delta
+            col0 = col1
+            if match_col[col0] == 0:
+                break
+        while True:
+            col1 = way[col0]
+            match_col[col0] = match_col[col1]
+            col0 = col1
+            if col0 == 0:
+                break
+    assignment = [-1] * rows
+    for col in range(1, size + 1):
+        row = match_col[col] - 1
+        if 0 <= row < rows and col - 1 < cols:
+            assignment[row] = col - 1
+    return assignment
+
+
+def match_melds(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
+    """For each meld before, the index of its matched meld after (or -1)."""
+    before_counts = [meld.counts() for meld in before]
+    after_counts = [meld.counts() for meld in after]
+    weights = [[overlap(b, a) for a in after_counts] for b in before_counts]
+    if not after:
+        return [-1] * len(before)
+    assignment = max_weight_assignment(weights)
+    return [
+        col if col >= 0 and weights[row][col] > 0 else -1 for row, col in enumerate(assignment)
+    ]
+
+
+def cards_kept(before: Sequence[Meld], after: Sequence[Meld]) -> int:
+    matched = match_melds(before, after)
+    return sum(
+        overlap(before[row].counts(), after[col].counts())
+        for row, col in enumerate(matched)
+        if col >= 0
+    )
+
+
+def cards_moved(before: Sequence[Meld], after: Sequence[Meld]) -> int:
+    """Table cards that do not end in the meld matched to their own (decision 7)."""
+    return sum(len(meld.cards) for meld in before) - cards_kept(before, after)

@@ -1,0 +1,314 @@
+"""Melds (runs and sets), their validation with exact reasons, and their opening points.
+
+A meld is written card by card with each joker where it stands (RULES.md). Its kind (run or set)
+is inferred from the cards; only a single real card with jokers is ambiguous, and such a meld is a
+run unless it is explicitly marked as a set (``set: 7H * *``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from rami.cards import JOKER, RANK_LETTERS, Card, Suit, format_cards, parse_cards
+from rami.errors import NotationError
+from rami.rules import Ruleset
+
+MIN_MELD = 3
+MAX_SET = 4
+
+
+class MeldKind(Enum):
+    RUN = "run"
+    SET = "set"
+
+
+def _rank_letter(position_rank: int) -> str:
+    return RANK_LETTERS[(position_rank - 1) % 13]
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """Cards in the order they lie (runs ascending, jokers in place) and the meld's kind."""
+
+    cards: tuple[Card, ...]
+    kind: MeldKind
+
+    @classmethod
+    def of(cls, cards: Iterable[Card], kind: MeldKind | str | None = None) -> Meld:
+        cards = tuple(cards)
+        if kind is None:
+            return cls(cards, infer_kind(cards))
+        return cls(cards, MeldKind(kind))
+
+    @classmethod
+    def parse(cls, text: str) -> Meld:
+        """Parse ``"7H 8H 9H"``, ``"QS QD QC"`` or ``"set: 7H * *"``."""
+        body = text.strip()
+        kind: MeldKind | None = None
+        head, colon, rest = body.partition(":")
+        if colon:
+            try:
+                kind = MeldKind(head.strip().lower())
+            except ValueError:
+                raise NotationError(
+                    f"unknown meld kind {head.strip()!r} in {text!r}: use 'run:' or 'set:'"
+                ) from None
+            body = rest
+        cards = parse_cards(body)
+        if not cards:
+            raise NotationError(f"empty meld in {text!r}")
+        return cls.of(cards, kind)
+
+    @property
+    def real_cards(self) -> tuple[Card, ...]:
+        return tuple(card for card in self.cards if not card.is_joker)
+
+    @property
+    def jokers(self) -> int:
+        return sum(card.is_joker for card in self.cards)
+
+    @property
+    def needs_kind_marker(self) -> bool:
+        return infer_kind(self.cards) is not self.kind
+
+    def __str__(self) -> str:
+        text = format_cards(self.cards)
+        return f"{self.kind.value}: {text}" if self.needs_kind_marker else text
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({str(self)!r})"
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def counts(self) -> Counter[Card]:
+        return Counter(self.cards)
+
+
+def infer_kind(cards: Sequence[Card]) -> MeldKind:
+    real = [card for card in cards if not card.is_joker]
+    if len(real) >= 2:
+        return MeldKind.SET if len({card.rank for card in real}) == 1 else MeldKind.RUN
+    if len(real) == 1 and _run_start(cards, top_rank=14) is None:
+        return MeldKind.SET
+    return MeldKind.RUN
+
+
+def _positions(card: Card, top_rank: int) -> tuple[int, ...]:
+    if card.rank == 1 and top_rank == 14:
+        return (1, 14)
+    return (card.rank,)
+
+
+def _run_start(cards: Sequence[Card], top_rank: int) -> int | None:
+    """Rank of the first position of a run, or None when no placement fits."""
+    candidates: set[int] | None = None
+    for index, card in enumerate(cards):
+        if card.is_joker:
+            continue
+        starts = {value - index for value in _positions(card, top_rank)}
+        candidates = starts if candidates is None else candidates & starts
+    if candidates is None:
+        return 1
+    fitting = sorted(s for s in candidates if s >= 1 and s + len(cards) - 1 <= top_rank)
+    return fitting[0] if fitting else None
+
+
+def run_start(meld: Meld, rules: Ruleset) -> int | None:
+    """Rank (1..14) of a run's first position, None when the run is not a valid run."""
+    return _run_start(meld.cards, rules.top_rank)
+
+
+def stands_for(meld: Meld, rules: Ruleset) -> tuple[int, ...]:
+    """Position ranks of a valid run's cards (1..14, 14 = ace above the king)."""
+    start = run_start(meld, rules)
+    if start is None:
+        raise NotationError(f"{meld} is not a valid run")
+    return tuple(range(start, start + len(meld.cards)))
+
+
+def _run_problems(meld: Meld, rules: Ruleset) -> list[str]:
+    cards = meld.cards
+    real = meld.real_cards
+    problems: list[str] = []
+    suits = sorted({card.suit for card in real if card.suit is not None})
+    if len(suits) > 1:
+        problems.append(
+            f"run {format_cards(cards)} mixes suits "
+            f"({', '.join(Suit(suit).letter for suit in suits)})"
+        )
+        return problems
+    if len(cards) > rules.max_run_length:
+        problems.append(f"run {format_cards(cards)} has {len(cards)} cards: a run has at most 13")
+        return problems
+    duplicates = [card for card, count in Counter(real).items() if count > 1]
+    if duplicates:
+        problems.append(f"run {format_cards(cards)} holds {duplicates[0]} twice")
+        return problems
+    if _run_start(cards, rules.top_rank) is not None:
+        return problems
+    problems.append(_explain_bad_run(cards, rules))
+    return problems
+
+
+def _explain_bad_run(cards: Sequence[Card], rules: Ruleset) -> str:
+    text = format_cards(cards)
+    wrapped = _run_start_modular(cards)
+    if wrapped is not None:
+        ranks = [_rank_letter(wrapped + index) for index in range(len(cards))]
+        if not rules.ace_high and wrapped + len(cards) - 1 == 14:
+            return f"{'-'.join(ranks)}: in {rules.name} the 1 never follows the 13"
+        if wrapped < 1 and (wrapped + len(cards) - 1) >= 1 and all(
+            card.is_joker for card in cards[: 1 - wrapped]
+        ):
+            return f"run {text} goes below the ace"
+        if wrapped + len(cards) - 1 > rules.top_rank and all(
+            card.is_joker for card in cards[rules.top_rank - wrapped + 1 :]
+        ):
+            return f"run {text} goes past the {'ace' if rules.ace_high else 'king'}"
+        return f"{'-'.join(ranks)} wraps around"
+    previous: tuple[int, Card] | None = None
+    for index, card in enumerate(cards):
+        if card.is_joker:
+            continue
+        if previous is not None:
+            return f"run {text} is not consecutive: {previous[1]} then {card}"
+        previous = (index, card)
+    return f"run {text} is not consecutive"
+
+
+def _run_start_modular(cards: Sequence[Card]) -> int | None:
+    """Start of a run if ranks are read around the clock (used only to explain a wrap)."""
+    start: int | None = None
+    for index, card in enumerate(cards):
+        if card.is_joker:
+            continue
+        candidate = card.rank - index
+        if start is None:
+            start = candidate
+        elif (candidate - start) % 13 != 0:
+            return None
+    if start is None:
+        return None
+    for shift in (0, 13, -13):
+        low = start + shift
+        if low + len(cards) - 1 >= 1 and low <= 14:
+            return low
+    return start
+
+
+def _set_problems(meld: Meld) -> list[str]:
+    real = meld.real_cards
+    problems: list[str] = []
+    if len(meld.cards) > MAX_SET:
+        problems.append(f"set {format_cards(meld.cards)} has {len(meld.cards)} cards: at most 4")
+    ranks = sorted({card.rank for card in real})
+    if len(ranks) > 1:
+        problems.append(
+            f"set {format_cards(meld.cards)} mixes ranks "
+            f"({', '.join(_rank_letter(rank) for rank in ranks)})"
+        )
+    for card, count in sorted(Counter(real).items()):
+        if count > 1:
+            problems.append(f"two {card} in one set")
+    return problems
+
+
+def meld_problems(meld: Meld, rules: Ruleset) -> list[str]:
+    """Every reason this meld is illegal under ``rules`` (empty when it is legal)."""
+    problems: list[str] = []
+    if len(meld.cards) < MIN_MELD:
+        problems.append(
+            f"meld {format_cards(meld.cards)} has {len(meld.cards)} "
+            f"card{'s' if len(meld.cards) != 1 else ''}: a meld needs at least 3"
+        )
+    real_count = len(meld.real_cards)
+    if real_count < rules.min_real_cards:
+        problems.append(
+            f"meld {format_cards(meld.cards)} needs at least {rules.min_real_cards} real "
+            f"card{'s' if rules.min_real_cards > 1 else ''}"
+        )
+    elif rules.naturals_at_least_jokers and meld.jokers > real_count:
+        problems.append(
+            f"meld {format_cards(meld.cards)} has more jokers ({meld.jokers}) than "
+            f"natural cards ({real_count})"
+        )
+    if real_count:
+        if meld.kind is MeldKind.RUN:
+            problems.extend(_run_problems(meld, rules))
+        else:
+            problems.extend(_set_problems(meld))
+    return problems
+
+
+def is_valid(meld: Meld, rules: Ruleset) -> bool:
+    return not meld_problems(meld, rules)
+
+
+def opening_points(meld: Meld, rules: Ruleset) -> int:
+    """Points a valid meld counts towards an opening (RULES.md decision 2)."""
+    if meld.kind is MeldKind.SET:
+        rank = meld.real_cards[0].rank
+        return len(meld.cards) * rules.opening_value(14 if rank == 1 and not rules.tiles else rank)
+    return sum(rules.opening_value(rank) for rank in stands_for(meld, rules))
+
+
+def is_pure_run(meld: Meld) -> bool:
+    """A "tierce franche": a run of 3+ cards with no joker (RULES.md decision 3)."""
+    return meld.kind is MeldKind.RUN and meld.jokers == 0 and len(meld.cards) >= MIN_MELD
+
+
+def arrange(cards: Iterable[Card], rules: Ruleset, prefer: MeldKind | None = None) -> Meld | None:
+    """Lay a multiset of cards out as a legal meld (jokers placed), or None if impossible.
+
+    Runs put jokers in the gaps first, then above the top card, then below the bottom card.
+    """
+    cards = list(cards)
+    kinds = [MeldKind.RUN, MeldKind.SET]
+    if prefer is MeldKind.SET:
+        kinds.reverse()
+    for kind in kinds:
+        meld = _arrange_run(cards, rules) if kind is MeldKind.RUN else _arrange_set(cards)
+        if meld is not None and is_valid(meld, rules):
+            return meld
+    return None
+
+
+def _arrange_set(cards: list[Card]) -> Meld | None:
+    real = sorted(card for card in cards if not card.is_joker)
+    jokers = len(cards) - len(real)
+    return Meld(tuple(real) + (JOKER,) * jokers, MeldKind.SET)
+
+
+def _arrange_run(cards: list[Card], rules: Ruleset) -> Meld | None:
+    real = [card for card in cards if not card.is_joker]
+    jokers = len(cards) - len(real)
+    if not real:
+        return None
+    suit = real[0].suit
+    if any(card.suit != suit for card in real):
+        return None
+    ace_options = (1, 14) if rules.ace_high else (1,)
+    for ace_value in ace_options:
+        values = sorted(ace_value if card.rank == 1 else card.rank for card in real)
+        if len(set(values)) != len(values):
+            return None
+        gaps = values[-1] - values[0] + 1 - len(values)
+        spare = jokers - gaps
+        if spare < 0:
+            continue
+        up = min(spare, rules.top_rank - values[-1])
+        down = spare - up
+        low, high = values[0] - down, values[-1] + up
+        if low < 1:
+            continue
+        by_value = {value: card for value, card in zip(values, sorted(
+            real, key=lambda c: ace_value if c.rank == 1 else c.rank), strict=True)}
+        laid = tuple(by_value.get(value, JOKER) for value in range(low, high + 1))
+        meld = Meld(laid, MeldKind.RUN)
+        if not _run_problems(meld, rules):
+            return meld
+    return None
