@@ -90,7 +90,7 @@ def position_problems(
         if not rules.discard:
             problems.append(f"{rules.name} has no discard pile, yet a taken discard is named")
         elif taken_discard not in hand:
-            problems.append(f"the card taken from the discard pile, {taken_discard}, is not in hand")
+            problems.append(f"the taken discard {taken_discard} is not in the hand")
     return problems
 
 

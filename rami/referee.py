@@ -116,7 +116,7 @@ def validate_turn(
     hand = Counter(position.hand)
     played_counts = Counter(played)
     missing = played_counts - hand
-    for card, count in sorted(missing.items()):
+    for card in sorted(missing):
         problems.append(
             f"{card} is played {played_counts[card]} time(s) but the hand holds {hand[card]}"
         )
