@@ -1,0 +1,120 @@
+"""The typed solver API: ``solve(position) -> Solution``. The CLI and HTTP layers only wrap it."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from rami.cards import Card
+from rami.melds import Meld
+from rami.notation import meld_to_json
+from rami.position import Position
+
+
+class Objective(Enum):
+    """Which of the first two levels comes first; cards moved is always the last level."""
+
+    POINTS = "points"
+    CARDS = "cards"
+
+
+class Status(Enum):
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One step a person can do at the table; meld numbers are 1-based, new melds numbered on."""
+
+    kind: str
+    cards: tuple[Card, ...]
+    source: int | None
+    target: int | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "cards": [str(card) for card in self.cards],
+            "from": self.source,
+            "to": self.target,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class Solution:
+    status: Status
+    position: Position
+    table: tuple[Meld, ...]
+    played: tuple[Card, ...]
+    hand: tuple[Card, ...]
+    penalty_before: int
+    penalty_after: int
+    cards_moved: int
+    moves: tuple[Move, ...]
+    opened: bool
+    objective: Objective
+    min_moves: bool
+    #: Proved bounds per level when a time limit cut the search short (empty when optimal).
+    bounds: dict[str, int] = field(default_factory=dict)
+    message: str = ""
+    solve_ms: float = 0.0
+
+    @property
+    def cards_played(self) -> int:
+        return len(self.played)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "status": self.status.value,
+            "rules": self.position.rules.option_string,
+            "objective": self.objective.value,
+            "min_moves": self.min_moves,
+            "table": [meld_to_json(meld) for meld in self.table],
+            "played": [str(card) for card in self.played],
+            "hand": [str(card) for card in self.hand],
+            "opened": self.opened,
+            "penalty_before": self.penalty_before,
+            "penalty_after": self.penalty_after,
+            "cards_played": self.cards_played,
+            "cards_moved": self.cards_moved,
+            "moves": [move.to_json() for move in self.moves],
+            "message": self.message,
+            "ms": round(self.solve_ms, 3),
+        }
+        if self.bounds:
+            data["bounds"] = dict(self.bounds)
+        return data
+
+
+def solve(
+    position: Position,
+    *,
+    objective: Objective | str = Objective.POINTS,
+    min_moves: bool = True,
+    time_limit: float = 10.0,
+) -> Solution:
+    """Best legal play for the player to move, proved optimal unless the time limit hits.
+
+    Levels, in strict priority: least hand penalty left, most cards played (swapped by
+    ``objective="cards"``), then fewest table cards moved (skipped with ``min_moves=False``).
+    Every answer is checked by the independent referee before it is returned.
+    """
+    from rami.solver.engine import solve_position
+
+    started = time.perf_counter()
+    solution = solve_position(
+        position.checked(), Objective(objective), min_moves=min_moves, time_limit=time_limit
+    )
+    elapsed = (time.perf_counter() - started) * 1000
+    return _with_time(solution, elapsed)
+
+
+def _with_time(solution: Solution, elapsed_ms: float) -> Solution:
+    from dataclasses import replace
+
+    return replace(solution, solve_ms=elapsed_ms)
