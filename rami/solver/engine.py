@@ -1,0 +1,480 @@
+"""The CP-SAT rearrangement solver (rami chinois, rummikub).
+
+Model (NOTES.md): integer counts of meld templates over card *types*, jokers pooled as a count of
+jokers standing for each type. Levels are solved in two stages: first the least penalty / most
+cards (both folded into one exact integer objective, since the second level is bounded), then,
+with that value fixed, the most table cards kept in place. Each original meld gets a "slot":
+one final meld matched to it (any run of its suit or set of its rank holding at least one of its
+real cards); kept cards are counted there, so maximising them equals the best one-to-one matching
+of decision 7.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from rami.cards import JOKER, NUM_TYPES, Card
+from rami.errors import SolverBugError, UnsupportedError
+from rami.melds import Meld, MeldKind, stands_for
+from rami.position import Position, hand_penalty
+from rami.referee import validate_turn
+from rami.rules import Ruleset, TableJoker
+from rami.solver.api import Objective, Solution, Status
+from rami.solver.explain import explain_moves
+from rami.solver.realize import MeldSpec, realize
+from rami.solver.templates import (
+    Template,
+    free_templates,
+    run_windows,
+    sets_containing,
+    short_runs_containing,
+)
+
+#: How far a matched slot may reach past its original meld: any longer tail is a free run.
+SLOT_REACH = 2
+
+
+@dataclass
+class _Counts:
+    table: list[int]
+    hand: list[int]
+    table_jokers: int
+    hand_jokers: int
+
+    @classmethod
+    def of(cls, position: Position) -> _Counts:
+        table = [0] * NUM_TYPES
+        hand = [0] * NUM_TYPES
+        table_counts = position.table_cards
+        hand_counts = Counter(position.hand)
+        for card, count in table_counts.items():
+            if not card.is_joker:
+                table[card.index] = count
+        for card, count in hand_counts.items():
+            if not card.is_joker:
+                hand[card.index] = count
+        return cls(table, hand, table_counts[JOKER], hand_counts[JOKER])
+
+    @property
+    def jokers(self) -> int:
+        return self.table_jokers + self.hand_jokers
+
+    def available(self, card_type: int) -> int:
+        return self.table[card_type] + self.hand[card_type]
+
+
+def _fits(template: Template, counts: _Counts, jokers: int) -> bool:
+    missing = sum(1 for t in template.types if counts.available(t) == 0)
+    return missing <= jokers
+
+
+@dataclass
+class _Slot:
+    original: int
+    real_types: tuple[int, ...]
+    jokers: int
+    candidates: list[Template]
+    choose: list[cp_model.IntVar] = field(default_factory=list)
+    keep_real: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    keep_joker: dict[int, cp_model.IntVar] = field(default_factory=dict)
+
+
+def _slot_candidates(meld: Meld, rules: Ruleset, counts: _Counts) -> list[Template]:
+    real_types = sorted({card.index for card in meld.real_cards})
+    found: dict[tuple[MeldKind, tuple[int, ...]], Template] = {}
+    if meld.kind is MeldKind.RUN:
+        ranks = stands_for(meld, rules)
+        suit = meld.real_cards[0].index // 13
+        options = run_windows(suit, ranks[0], ranks[-1], rules.top_rank, SLOT_REACH)
+        for card_type in real_types:
+            options += sets_containing(card_type)
+    else:
+        options = []
+        for card_type in real_types:
+            options += sets_containing(card_type)
+            options += short_runs_containing(card_type, rules.top_rank)
+    for template in options:
+        if _fits(template, counts, counts.jokers):
+            found.setdefault((template.kind, template.types), template)
+    return list(found.values())
+
+
+class _Model:
+    """One CP-SAT model of a turn; stage objectives are swapped on the same model."""
+
+    def __init__(self, position: Position, *, with_slots: bool, opening: bool) -> None:
+        self.position = position
+        self.rules = position.rules
+        self.counts = counts = _Counts.of(position)
+        self.opening = opening
+        model = self.model = cp_model.CpModel()
+        jokers = counts.hand_jokers if opening else counts.jokers
+        self.play = [
+            model.new_int_var(0, counts.hand[t], f"p{t}") if counts.hand[t] else 0
+            for t in range(NUM_TYPES)
+        ]
+        self.play_jokers = model.new_int_var(0, counts.hand_jokers, "pj")
+        self.joker_for = [
+            model.new_int_var(0, jokers, f"j{t}") if jokers else 0 for t in range(NUM_TYPES)
+        ]
+        supply = counts.hand if opening else [
+            counts.table[t] + counts.hand[t] for t in range(NUM_TYPES)
+        ]
+        self.templates: list[Template] = []
+        self.uses: list[cp_model.IntVar] = []
+        self.pure: list[tuple[Template, cp_model.IntVar]] = []
+        cover: list[list] = [[] for _ in range(NUM_TYPES)]
+        for template in free_templates(self.rules.top_rank):
+            missing = sum(1 for t in template.types if supply[t] == 0)
+            if missing > jokers:
+                continue
+            bound = min(supply[t] + jokers for t in template.types)
+            if bound == 0:
+                continue
+            var = model.new_int_var(0, bound, f"y{len(self.uses)}")
+            self.templates.append(template)
+            self.uses.append(var)
+            for t in template.types:
+                cover[t].append(var)
+        self.slots: list[_Slot] = []
+        if with_slots:
+            self._add_slots(cover)
+        self.open_now = None
+        if opening:
+            self._add_opening(cover)
+        for t in range(NUM_TYPES):
+            base = 0 if opening else counts.table[t]
+            demand = base + self.play[t] + self.joker_for[t]
+            if cover[t] or not isinstance(demand, int) or demand:
+                model.add(sum(cover[t]) == demand)
+        table_jokers = 0 if opening else counts.table_jokers
+        model.add(sum(self.joker_for) == table_jokers + self.play_jokers)
+        real_on_table = 0 if opening else sum(counts.table)
+        if real_on_table == 0 and counts.hand_jokers:
+            # Jokers alone make no meld: a meld needs a real card (RULES.md).
+            model.add(self.play_jokers <= counts.hand_jokers * sum(self.play))
+        self.shed = sum(
+            self.rules.card_penalty(t % 13 + 1) * self.play[t] for t in range(NUM_TYPES)
+        ) + self.rules.joker_penalty * self.play_jokers
+        self.played = sum(self.play) + self.play_jokers
+        hand_size = len(position.hand)
+        hand_points = sum(self.rules.card_penalty(card.rank) for card in position.hand)
+        self.max_played = hand_size
+        self.max_shed = hand_points
+
+    def _add_opening(self, cover: list[list]) -> None:
+        model = self.model
+        self.open_now = model.new_bool_var("open")
+        total = sum(self.uses)
+        if self.rules.opening_pure_run:
+            pure_cover: list[list] = [[] for _ in range(NUM_TYPES)]
+            for template in free_templates(self.rules.top_rank):
+                if template.kind is not MeldKind.RUN:
+                    continue
+                if any(self.counts.hand[t] == 0 for t in template.types):
+                    continue
+                var = model.new_int_var(0, 2, f"pure{len(self.pure)}")
+                self.pure.append((template, var))
+                for t in template.types:
+                    cover[t].append(var)
+                    pure_cover[t].append(var)
+            for t in range(NUM_TYPES):
+                if pure_cover[t]:
+                    model.add(sum(pure_cover[t]) <= self.play[t])
+            pure_total = sum(var for _, var in self.pure)
+            model.add(pure_total >= self.open_now)
+            total = total + pure_total
+        if self.rules.opening_points:
+            points = sum(
+                _template_points(template, self.rules) * var
+                for template, var in zip(self.templates, self.uses, strict=True)
+            ) + sum(_template_points(template, self.rules) * var for template, var in self.pure)
+            model.add(points >= self.rules.opening_points * self.open_now)
+        if self.rules.opening_any_meld:
+            model.add(total >= self.open_now)
+        model.add(total <= len(self.position.hand) * self.open_now)
+
+    def _add_slots(self, cover: list[list]) -> None:
+        model = self.model
+        counts = self.counts
+        keep_real_by_type: list[list] = [[] for _ in range(NUM_TYPES)]
+        keep_joker_by_type: list[list] = [[] for _ in range(NUM_TYPES)]
+        for index, meld in enumerate(self.position.table):
+            slot = _Slot(
+                original=index,
+                real_types=tuple(sorted({card.index for card in meld.real_cards})),
+                jokers=meld.jokers,
+                candidates=_slot_candidates(meld, self.rules, counts),
+            )
+            slot_cover: dict[int, list] = {}
+            for number, template in enumerate(slot.candidates):
+                var = model.new_bool_var(f"x{index}_{number}")
+                slot.choose.append(var)
+                for t in template.types:
+                    cover[t].append(var)
+                    slot_cover.setdefault(t, []).append(var)
+            if not slot.choose:
+                self.slots.append(slot)
+                continue
+            used = sum(slot.choose)
+            model.add(used <= 1)
+            for t in slot.real_types:
+                if t not in slot_cover:
+                    continue
+                keep = model.new_bool_var(f"k{index}_{t}")
+                slot.keep_real[t] = keep
+                keep_real_by_type[t].append(keep)
+            if slot.keep_real:
+                model.add(sum(slot.keep_real.values()) >= used)
+            else:
+                model.add(used == 0)
+            if slot.jokers:
+                for t in sorted(slot_cover):
+                    keep = model.new_bool_var(f"kj{index}_{t}")
+                    slot.keep_joker[t] = keep
+                    keep_joker_by_type[t].append(keep)
+                model.add(sum(slot.keep_joker.values()) <= slot.jokers)
+            for t, vars_covering in slot_cover.items():
+                here = sum(vars_covering)
+                kept = 0
+                if t in slot.keep_real:
+                    kept = kept + slot.keep_real[t]
+                if t in slot.keep_joker:
+                    kept = kept + slot.keep_joker[t]
+                if not isinstance(kept, int):
+                    model.add(kept <= here)
+            self.slots.append(slot)
+        self._keep_real_by_type = keep_real_by_type
+        self._keep_joker_by_type = keep_joker_by_type
+        for t in range(NUM_TYPES):
+            if keep_real_by_type[t]:
+                model.add(sum(keep_real_by_type[t]) <= counts.table[t] + self.play[t])
+            if keep_joker_by_type[t]:
+                model.add(sum(keep_joker_by_type[t]) <= self.joker_for[t])
+        self.kept = sum(
+            sum(slot.keep_real.values()) + sum(slot.keep_joker.values()) for slot in self.slots
+        )
+
+    def play_objective(self, objective: Objective):
+        if objective is Objective.POINTS:
+            return self.shed * (self.max_played + 1) + self.played
+        return self.played * (self.max_shed + 1) + self.shed
+
+
+def _template_points(template: Template, rules: Ruleset) -> int:
+    if template.kind is MeldKind.SET:
+        rank = template.rank
+        value = rules.opening_value(14 if rank == 1 and not rules.tiles else rank)
+        return len(template.types) * value
+    return sum(rules.opening_value(p) for p in template.positions)
+
+
+def _solver(deterministic_limit: float) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.num_workers = 1
+    params.random_seed = 0
+    params.max_deterministic_time = deterministic_limit
+    # A wall-clock backstop only: the deterministic limit is what keeps answers reproducible.
+    params.max_time_in_seconds = 3 * deterministic_limit + 5
+    params.linearization_level = 2
+    params.cp_model_presolve = False
+    return solver
+
+
+def _value(solver: cp_model.CpSolver, expr) -> int:
+    return expr if isinstance(expr, int) else int(solver.value(expr))
+
+
+def _decode(model: _Model, solver: cp_model.CpSolver) -> tuple[list[MeldSpec], Counter[Card]]:
+    specs: list[MeldSpec] = []
+    for template, var in model.pure:
+        for _ in range(_value(solver, var)):
+            specs.append(MeldSpec(template, pure=True))
+    for template, var in zip(model.templates, model.uses, strict=True):
+        for _ in range(_value(solver, var)):
+            specs.append(MeldSpec(template))
+    for slot in model.slots:
+        for template, var in zip(slot.candidates, slot.choose, strict=True):
+            if _value(solver, var):
+                keep_real = {t for t, v in slot.keep_real.items() if _value(solver, v)}
+                keep_joker = {t for t, v in slot.keep_joker.items() if _value(solver, v)}
+                specs.append(
+                    MeldSpec(template, original=slot.original, keep_real=frozenset(keep_real),
+                             keep_joker=frozenset(keep_joker))
+                )
+    played: Counter[Card] = Counter()
+    for t in range(NUM_TYPES):
+        count = _value(solver, model.play[t])
+        if count:
+            played[Card(t)] = count
+    jokers = _value(solver, model.play_jokers)
+    if jokers:
+        played[JOKER] = jokers
+    return specs, played
+
+
+def _check_supported(position: Position) -> None:
+    rules = position.rules
+    if not rules.rearrangement or rules.discard:
+        raise UnsupportedError(
+            f"turn solving for {rules.name} (no rearrangement or a discard) is not implemented "
+            "yet; supported: rami-chinois, rummikub"
+        )
+    if rules.table_joker is not TableJoker.FREE:
+        raise UnsupportedError(f"the joker rule of {rules.name} is not implemented in the solver")
+    if rules.open_and_rearrange_same_turn and not position.opened:
+        raise UnsupportedError(
+            "opening and rearranging in the same turn (decision 1 flag) is not solved yet"
+        )
+
+
+def solve_position(
+    position: Position, objective: Objective, *, min_moves: bool, time_limit: float
+) -> Solution:
+    _check_supported(position)
+    opening = not position.opened
+    model = _Model(position, with_slots=min_moves and not opening, opening=opening)
+    solver = _solver(time_limit)
+    play_value = model.play_objective(objective)
+    model.model.maximize(play_value)
+    status = solver.solve(model.model)
+    bounds: dict[str, int] = {}
+    if status == cp_model.OPTIMAL:
+        proved = True
+    elif status == cp_model.FEASIBLE:
+        proved = False
+        bounds["play_objective"] = int(solver.best_objective_bound)
+    else:
+        return _no_play(position, objective, min_moves, "no play found within the time limit")
+    best_play = round(solver.objective_value)
+    if min_moves and not opening and proved:
+        hint_values = _snapshot(model, solver)
+        model.model.add(play_value == best_play)
+        model.model.clear_objective()
+        model.model.maximize(model.kept)
+        for var, value in hint_values:
+            model.model.add_hint(var, value)
+        stage2 = solver.solve(model.model)
+        if stage2 == cp_model.OPTIMAL:
+            pass
+        elif stage2 == cp_model.FEASIBLE:
+            proved = False
+            total = sum(len(meld) for meld in position.table)
+            bounds["cards_moved_at_least"] = total - int(solver.best_objective_bound)
+        else:
+            raise SolverBugError(f"stage 2 lost the stage 1 solution (status {stage2})")
+    specs, played = _decode(model, solver)
+    return _finish(position, objective, min_moves, specs, played, proved, bounds, model, solver)
+
+
+def _snapshot(model: _Model, solver: cp_model.CpSolver) -> list[tuple[cp_model.IntVar, int]]:
+    variables = [v for v in model.play if not isinstance(v, int)]
+    variables += [v for v in model.joker_for if not isinstance(v, int)]
+    variables += [*list(model.uses), model.play_jokers]
+    for slot in model.slots:
+        variables += slot.choose + list(slot.keep_real.values()) + list(slot.keep_joker.values())
+    return [(v, int(solver.value(v))) for v in variables]
+
+
+def _finish(
+    position: Position,
+    objective: Objective,
+    min_moves: bool,
+    specs: list[MeldSpec],
+    played: Counter[Card],
+    proved: bool,
+    bounds: dict[str, int],
+    model: _Model,
+    solver: cp_model.CpSolver,
+) -> Solution:
+    rules = position.rules
+    if not played:
+        return _no_play(position, objective, min_moves, _why_nothing(position), proved, bounds)
+    joker_for = Counter({t: _value(solver, model.joker_for[t]) for t in range(NUM_TYPES)})
+    real = Counter({card: count for card, count in played.items() if not card.is_joker})
+    if model.opening:
+        table = list(position.table) + realize(specs, real, joker_for, rules, ())
+    else:
+        real += Counter({Card(t): c for t, c in enumerate(model.counts.table) if c})
+        table = realize(specs, real, joker_for, rules, position.table)
+    played_cards = tuple(sorted(played.elements()))
+    verdict = validate_turn(position, table, played_cards)
+    if not verdict.legal:
+        raise SolverBugError(
+            f"the referee rejects the solver's answer for {position}: {'; '.join(verdict.problems)}"
+            f" (table {' | '.join(map(str, table))})"
+        )
+    status = Status.OPTIMAL if proved else Status.FEASIBLE
+    if min_moves and not model.opening and proved:
+        expected = sum(len(m) for m in position.table) - round(solver.objective_value)
+        if verdict.cards_moved != expected:
+            status = Status.FEASIBLE
+            bounds["cards_moved_model"] = expected
+    moves = explain_moves(position.table, table, played_cards)
+    return Solution(
+        status=status,
+        position=position,
+        table=tuple(table),
+        played=played_cards,
+        hand=verdict.hand_after,
+        penalty_before=hand_penalty(position.hand, rules, position.opened),
+        penalty_after=verdict.penalty_after,
+        cards_moved=verdict.cards_moved,
+        moves=moves,
+        opened=verdict.opened_after,
+        objective=objective,
+        min_moves=min_moves,
+        bounds=bounds,
+        message=_summary(position, played_cards, verdict.penalty_after),
+    )
+
+
+def _summary(position: Position, played: tuple[Card, ...], penalty_after: int) -> str:
+    if len(played) == len(position.hand):
+        return f"all {len(played)} cards played"
+    return f"{len(played)} of {len(position.hand)} cards played, {penalty_after} points left"
+
+
+def _why_nothing(position: Position) -> str:
+    if not position.hand:
+        return "the hand is empty"
+    if not position.opened:
+        if position.rules.opening_pure_run:
+            return "no opening possible: the hand holds no pure run (3+ in a row, no joker)"
+        if position.rules.opening_points:
+            return (
+                f"no opening possible: the hand cannot make {position.rules.opening_points} "
+                "points of melds"
+            )
+    return "no card of the hand can be played"
+
+
+def _no_play(
+    position: Position,
+    objective: Objective,
+    min_moves: bool,
+    message: str,
+    proved: bool = False,
+    bounds: dict[str, int] | None = None,
+) -> Solution:
+    penalty = hand_penalty(position.hand, position.rules, position.opened)
+    return Solution(
+        status=Status.OPTIMAL if proved else Status.FEASIBLE,
+        position=position,
+        table=position.table,
+        played=(),
+        hand=position.hand,
+        penalty_before=penalty,
+        penalty_after=penalty,
+        cards_moved=0,
+        moves=(),
+        opened=position.opened,
+        objective=objective,
+        min_moves=min_moves,
+        bounds=dict(bounds or {}),
+        message=message,
+    )

@@ -1,0 +1,144 @@
+"""Moves a person can follow at the table to go from the old table to the new one.
+
+Melds are numbered as the player sees them: the old table's melds 1..n keep their numbers (the
+new meld matched to each, decision 7), new melds are numbered on from n+1. Replaying the moves
+on the old table gives the new one (``replay_moves``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rami.cards import Card, format_cards
+from rami.errors import SolverBugError
+from rami.matching import match_melds
+from rami.melds import Meld, MeldKind
+from rami.solver.api import Move
+
+
+def meld_numbers(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
+    """The number each meld after the turn goes by in the move list."""
+    matched = match_melds(before, after)
+    numbers = [0] * len(after)
+    for index, target in enumerate(matched):
+        if target >= 0:
+            numbers[target] = index + 1
+    next_number = len(before) + 1
+    for index in range(len(after)):
+        if not numbers[index]:
+            numbers[index] = next_number
+            next_number += 1
+    return numbers
+
+
+def _span(meld: Meld) -> str:
+    if meld.kind is MeldKind.RUN and len(meld.cards) > 3:
+        return f"{meld.cards[0]}..{meld.cards[-1]}"
+    return format_cards(meld.cards)
+
+
+def _end_block(original: Meld, cards: Counter[Card]) -> tuple[int, int] | None:
+    """If ``cards`` are the top or bottom block of a run (2+ cards), its slice bounds."""
+    size = sum(cards.values())
+    if original.kind is not MeldKind.RUN or size < 2 or size >= len(original.cards):
+        return None
+    for low, high in ((len(original.cards) - size, len(original.cards)), (0, size)):
+        if Counter(original.cards[low:high]) == cards:
+            return low, high
+    return None
+
+
+def explain_moves(
+    before: Sequence[Meld], after: Sequence[Meld], played: Sequence[Card]
+) -> tuple[Move, ...]:
+    numbers = meld_numbers(before, after)
+    by_number = {number: index for index, number in enumerate(numbers)}
+    leftovers: dict[int, Counter[Card]] = {}
+    for index, meld in enumerate(before):
+        number = index + 1
+        target = by_number.get(number)
+        kept = after[target].counts() if target is not None else Counter()
+        leftovers[number] = meld.counts() - kept
+    hand = Counter(played)
+    arrivals: dict[int, list[tuple[int | None, Card]]] = {}
+    for index, meld in enumerate(after):
+        number = numbers[index]
+        own = before[number - 1].counts() if number <= len(before) else Counter()
+        needed = meld.counts() - own
+        sources: list[tuple[int | None, Card]] = []
+        for card in sorted(needed.elements()):
+            donor = next((n for n in sorted(leftovers) if leftovers[n][card] > 0), None)
+            if donor is not None:
+                leftovers[donor][card] -= 1
+            elif hand[card] > 0:
+                hand[card] -= 1
+            else:
+                raise SolverBugError(f"{card} in meld {number} comes from nowhere")
+            sources.append((donor, card))
+        arrivals[number] = sources
+    if any(+count for count in leftovers.values()) or +hand:
+        raise SolverBugError("some cards of the turn have no place on the new table")
+
+    creating: list[Move] = []
+    moving: list[Move] = []
+    adding: list[Move] = []
+    for index in sorted(range(len(after)), key=lambda i: numbers[i]):
+        number = numbers[index]
+        groups: dict[int | None, list[Card]] = {}
+        for donor, card in arrivals[number]:
+            groups.setdefault(donor, []).append(card)
+        is_new = number > len(before)
+        if is_new and list(groups) == [None]:
+            cards = tuple(after[index].cards)
+            creating.append(Move("lay", cards, None, number,
+                                 f"lay {format_cards(cards)} from your hand as meld {number}"))
+            continue
+        first = True
+        for donor in sorted(groups, key=lambda d: (d is None, d or 0)):
+            cards = tuple(groups[donor])
+            text_cards = format_cards(cards)
+            if donor is None:
+                adding.append(Move("add", cards, None, number,
+                                   f"add {text_cards} from your hand to meld {number}"))
+                continue
+            original = before[donor - 1]
+            block = _end_block(original, Counter(cards)) if is_new and first else None
+            if block is not None:
+                low, high = block
+                cut = original.cards[low - 1] if low else original.cards[high - 1]
+                piece = Meld(original.cards[low:high], MeldKind.RUN)
+                creating.append(Move(
+                    "split", tuple(original.cards[low:high]), donor, number,
+                    f"split {_span(original)} (meld {donor}) after {cut}: "
+                    f"{_span(piece)} becomes meld {number}",
+                ))
+            else:
+                target = creating if is_new and first else moving
+                target.append(Move("move", cards, donor, number,
+                                   f"move {text_cards} from meld {donor} to meld {number}"))
+            first = False
+    return tuple(creating + moving + adding)
+
+
+def replay_moves(
+    before: Sequence[Meld], moves: Sequence[Move], hand: Sequence[Card]
+) -> dict[int, Counter[Card]]:
+    """Apply moves to the old table; returns the cards of each non-empty meld by number."""
+    piles: dict[int, Counter[Card]] = {i + 1: meld.counts() for i, meld in enumerate(before)}
+    in_hand = Counter(hand)
+    for move in moves:
+        taken = Counter(move.cards)
+        if move.source is None:
+            if taken - in_hand:
+                raise ValueError(f"{move.text}: the hand does not hold {format_cards(move.cards)}")
+            in_hand -= taken
+        else:
+            pile = piles.get(move.source, Counter())
+            if taken - pile:
+                raise ValueError(f"{move.text}: meld {move.source} does not hold those cards")
+            piles[move.source] = pile - taken
+        if move.target is None:
+            raise ValueError(f"{move.text}: a move needs a target meld")
+        piles[move.target] = piles.get(move.target, Counter()) + taken
+    return {number: pile for number, pile in piles.items() if +pile}
