@@ -1,0 +1,192 @@
+"""Known-answer tests for the rearrangement solver (issue: the tricky cases, RULES.md cited)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from rami import parse_position, solve
+from rami.errors import InvalidPositionError, UnsupportedError
+from rami.melds import is_valid
+from rami.referee import validate_turn
+from rami.solver.api import Status
+from rami.solver.explain import replay_moves
+
+
+def solved(text: str, **options):
+    position = parse_position(text)
+    solution = solve(position, **options)
+    verdict = validate_turn(position, solution.table, solution.played)
+    assert verdict.legal, verdict.problems
+    assert verdict.penalty_after == solution.penalty_after
+    assert verdict.cards_moved == solution.cards_moved
+    assert all(is_valid(meld, position.rules) for meld in solution.table)
+    piles = replay_moves(position.table, solution.moves, solution.played)
+    assert sorted(sorted(p.elements()) for p in piles.values()) == sorted(
+        sorted(meld.cards) for meld in solution.table
+    ), "replaying the moves must give the new table"
+    return solution
+
+
+def table_text(solution) -> list[str]:
+    return [str(meld) for meld in solution.table]
+
+
+def test_qka_run_on_the_table_extends_downwards():
+    """RULES.md common: the ace goes above the king (Q-K-A)."""
+    solution = solved("QH KH AH | 5S 6S 7S / JH 8S / rami-chinois opened")
+    assert solution.status is Status.OPTIMAL
+    assert solution.penalty_after == 0 and solution.cards_moved == 0
+    assert "JH QH KH AH" in table_text(solution)
+
+
+def test_no_wrap_around_the_ace():
+    """RULES.md common: K-A-2 is illegal, so 2H cannot join Q-K-A."""
+    solution = solved("QH KH AH / 2H / rami-chinois opened")
+    assert solution.played == ()
+    assert solution.penalty_after == 2
+
+
+def test_rummikub_has_no_ace_high():
+    """RULES.md rummikub: a run never goes above 13."""
+    solution = solved("JH QH KH / AH / rummikub opened")
+    assert solution.played == ()
+
+
+def test_joker_at_the_end_of_a_run_is_kept():
+    """NOTES.md defect of other solvers: a run ending in a joker is not recreated."""
+    solution = solved("4C 5C 6C * / 3C / rami-chinois opened")
+    assert solution.penalty_after == 0 and solution.cards_moved == 0
+    assert len(solution.table) == 1 and len(solution.table[0]) == 5
+
+
+def test_four_card_set_holding_a_joker():
+    """NOTES.md defect: a 4-card set holding a joker is recreated, untouched."""
+    solution = solved("9H 9D 9C * | 5S 6S 7S / 8S / rami-chinois opened")
+    assert "9H 9D 9C *" in table_text(solution)
+    assert solution.cards_moved == 0 and solution.penalty_after == 0
+
+
+def test_three_jokers_never_make_an_all_joker_meld():
+    """RULES.md jokers: a meld keeps at least one real card, even with 3+ jokers about."""
+    solution = solved("5S 6S 7S / * * * / rami-chinois opened")
+    assert solution.penalty_after == 0
+    assert all(meld.real_cards for meld in solution.table)
+
+
+def test_three_hand_jokers_on_an_empty_table_cannot_be_laid():
+    solution = solved("- / * * * / rami-chinois opened")
+    assert solution.played == () and solution.penalty_after == 150
+
+
+def test_meld_needing_the_second_copy_of_a_card():
+    """RULES.md common: two identical copies exist; both 7H are on the final table."""
+    solution = solved("5H 6H 7H / 7H 8H 9H / rami-chinois opened")
+    assert solution.penalty_after == 0 and solution.cards_moved == 0
+    assert Counter(card for meld in solution.table for card in meld.cards)[
+        parse_position("- / 7H / rami-chinois").hand[0]
+    ] == 2
+
+
+def test_long_run_cut_in_two_counts_decision_7():
+    """RULES.md decision 7: a 10-card run split 6 + 4 moves the 4 cards of the smaller part."""
+    solution = solved("3H 4H 5H 6H 7H 8H 9H TH JH QH / 8H 8C 8D 8S / rami-chinois opened")
+    assert solution.penalty_after == 0
+    # 8S 8C 8D 8H as a set keeps the run whole: nothing moves.
+    assert solution.cards_moved == 0
+
+
+def test_long_run_must_be_cut():
+    solution = solved("3H 4H 5H 6H 7H 8H 9H TH JH / 7S 7D / rami-chinois opened")
+    assert solution.penalty_after == 0
+    # 7H joins 7S 7D: keep 3H..6H or 8H..JH (4 cards) in place, move 7H and the other 4.
+    assert solution.cards_moved == 5
+    assert any(move.kind == "split" for move in solution.moves)
+
+
+def test_table_joker_must_move():
+    """RULES.md rami-chinois: a table joker moves freely but stays on the table."""
+    solution = solved("4C 5C 6C * / 7C KS KH / rami-chinois opened")
+    assert solution.penalty_after == 0
+    assert solution.cards_moved == 1
+    assert "KS KH *" in table_text(solution)
+
+
+def test_identical_copies_are_not_moves():
+    """RULES.md: swapping the two 7 of hearts is never a move."""
+    solution = solved("5H 6H 7H | 7H 8H 9H / 4H / rami-chinois opened")
+    assert solution.cards_moved == 0
+    assert all(move.source is None for move in solution.moves)
+
+
+def test_untouched_melds_come_back_exactly():
+    text = "2D 3D * 5D | QS QD QC | 7H 8H 9H TH JH QH KH / 9S / rami-chinois opened"
+    solution = solved(text)
+    assert table_text(solution) == ["2D 3D * 5D", "QS QD QC", "7H 8H 9H TH JH QH KH"]
+    assert solution.played == () and solution.moves == ()
+
+
+def test_opening_needs_a_pure_run():
+    """RULES.md rami-chinois opening: >= 1 pure run, no points; decision 3."""
+    solution = solved("- / QS QD QC * / rami-chinois")
+    assert solution.played == () and not solution.opened
+    assert "pure run" in solution.message
+
+
+def test_opening_with_a_pure_run_lays_the_rest_too():
+    solution = solved("- / 7H 8H 9H QS QD QC * / rami-chinois")
+    assert solution.opened and solution.penalty_after == 0
+    assert "7H 8H 9H" in table_text(solution)
+
+
+def test_opening_does_not_touch_the_table():
+    """Decision 1: the opening turn only lays new melds from the hand."""
+    solution = solved("5S 6S 7S / 8S 2H 3H 4H / rami-chinois")
+    assert "5S 6S 7S" in table_text(solution)
+    assert [str(c) for c in solution.hand] == ["8S"]
+
+
+def test_rummikub_opening_needs_30_points():
+    """RULES.md rummikub: first meld >= 30 points from the hand."""
+    assert solved("- / 2H 3H 4H / rummikub").played == ()
+    assert len(solved("- / 9H TH JH / rummikub").played) == 3
+
+
+def test_objective_levels_are_ordered():
+    """Decision 6 order, swapped by objective=cards: each answer wins on its own first level."""
+    text = "AH AD AC | 9S TS JS | 4C 5C 6C / AS 8S 7S 3C KD / rami-chinois opened"
+    by_points = solved(text)
+    by_cards = solved(text, objective="cards")
+    assert by_points.penalty_after <= by_cards.penalty_after
+    assert by_cards.cards_played >= by_points.cards_played
+
+
+def test_points_objective_prefers_the_heavy_card():
+    # One ace (11) or the two small cards 2S 3S (5): least penalty first.
+    text = "AH AD AC | 4S 5S 6S / AS 2S 3S / rami-chinois[jokers=0] opened"
+    solution = solved(text)
+    assert solution.penalty_after == 0
+
+
+def test_same_input_same_answer():
+    text = "3H 4H 5H 6H 7H 8H 9H TH JH | 5S 5D 5C | KS KH KD / 7S 7D 5H KC 2H / rami-chinois opened"
+    first = solved(text)
+    second = solved(text)
+    assert first.to_json() | {"ms": 0} == second.to_json() | {"ms": 0}
+
+
+def test_invalid_position_is_refused():
+    with pytest.raises(InvalidPositionError):
+        solve(parse_position("KH AH 2H / 3H / rami-chinois opened"))
+
+
+def test_discard_presets_are_not_silently_solved():
+    with pytest.raises(UnsupportedError):
+        solve(parse_position("- / 7H 8H 9H / rami-51 opened"))
+
+
+def test_min_moves_off_still_reports_moves_honestly():
+    text = "3H 4H 5H 6H 7H 8H 9H TH JH / 7S 7D / rami-chinois opened"
+    solution = solved(text, min_moves=False)
+    assert solution.penalty_after == 0 and solution.cards_moved >= 5
