@@ -18,6 +18,7 @@ from ortools.sat.python import cp_model
 
 from rami.cards import JOKER, NUM_TYPES, Card
 from rami.errors import SolverBugError, UnsupportedError
+from rami.matching import match_melds
 from rami.melds import Meld, MeldKind, stands_for
 from rami.position import Position, hand_penalty
 from rami.referee import validate_turn
@@ -28,14 +29,12 @@ from rami.solver.realize import MeldSpec, realize
 from rami.solver.templates import (
     Template,
     free_templates,
+    run_template,
     run_windows,
+    set_template,
     sets_containing,
     short_runs_containing,
 )
-
-#: How far a matched slot may reach past its original meld: any longer tail is a free run.
-SLOT_REACH = 2
-
 
 @dataclass
 class _Counts:
@@ -77,6 +76,7 @@ class _Slot:
     real_types: tuple[int, ...]
     jokers: int
     candidates: list[Template]
+    index: dict[tuple[MeldKind, tuple[int, ...]], int] = field(default_factory=dict)
     choose: list[cp_model.IntVar] = field(default_factory=list)
     keep_real: dict[int, cp_model.IntVar] = field(default_factory=dict)
     keep_joker: dict[int, cp_model.IntVar] = field(default_factory=dict)
@@ -88,9 +88,12 @@ def _slot_candidates(meld: Meld, rules: Ruleset, counts: _Counts) -> list[Templa
     if meld.kind is MeldKind.RUN:
         ranks = stands_for(meld, rules)
         suit = meld.real_cards[0].index // 13
-        options = run_windows(suit, ranks[0], ranks[-1], rules.top_rank, SLOT_REACH)
+        options = run_windows(suit, ranks[0], ranks[-1], rules.top_rank)
         for card_type in real_types:
             options += sets_containing(card_type)
+            if card_type % 13 == 0:
+                # The ace may end at the other end of its suit: A-2-3 from Q-K-A.
+                options += short_runs_containing(card_type, rules.top_rank)
     else:
         options = []
         for card_type in real_types:
@@ -209,6 +212,7 @@ class _Model:
                 jokers=meld.jokers,
                 candidates=_slot_candidates(meld, self.rules, counts),
             )
+            slot.index = {(t.kind, t.types): n for n, t in enumerate(slot.candidates)}
             slot_cover: dict[int, list] = {}
             for number, template in enumerate(slot.candidates):
                 var = model.new_bool_var(f"x{index}_{number}")
@@ -289,23 +293,23 @@ def _value(solver: cp_model.CpSolver, expr) -> int:
     return expr if isinstance(expr, int) else int(solver.value(expr))
 
 
-def _decode(model: _Model, solver: cp_model.CpSolver) -> tuple[list[MeldSpec], Counter[Card]]:
+def _decode(model: _Model, solver: cp_model.CpSolver) -> _Decoded:
     specs: list[MeldSpec] = []
     for template, var in model.pure:
-        for _ in range(_value(solver, var)):
-            specs.append(MeldSpec(template, pure=True))
+        specs.extend(MeldSpec(template, pure=True) for _ in range(_value(solver, var)))
     for template, var in zip(model.templates, model.uses, strict=True):
-        for _ in range(_value(solver, var)):
-            specs.append(MeldSpec(template))
+        specs.extend(MeldSpec(template) for _ in range(_value(solver, var)))
     for slot in model.slots:
         for template, var in zip(slot.candidates, slot.choose, strict=True):
             if _value(solver, var):
-                keep_real = {t for t, v in slot.keep_real.items() if _value(solver, v)}
-                keep_joker = {t for t, v in slot.keep_joker.items() if _value(solver, v)}
-                specs.append(
-                    MeldSpec(template, original=slot.original, keep_real=frozenset(keep_real),
-                             keep_joker=frozenset(keep_joker))
-                )
+                specs.append(MeldSpec(
+                    template,
+                    original=slot.original,
+                    keep_real=frozenset(t for t, v in slot.keep_real.items() if _value(solver, v)),
+                    keep_joker=frozenset(
+                        t for t, v in slot.keep_joker.items() if _value(solver, v)
+                    ),
+                ))
     played: Counter[Card] = Counter()
     for t in range(NUM_TYPES):
         count = _value(solver, model.play[t])
@@ -314,7 +318,8 @@ def _decode(model: _Model, solver: cp_model.CpSolver) -> tuple[list[MeldSpec], C
     jokers = _value(solver, model.play_jokers)
     if jokers:
         played[JOKER] = jokers
-    return specs, played
+    joker_for = Counter({t: _value(solver, model.joker_for[t]) for t in range(NUM_TYPES)})
+    return _Decoded(specs, played, +joker_for)
 
 
 def _check_supported(position: Position) -> None:
@@ -337,7 +342,8 @@ def solve_position(
 ) -> Solution:
     _check_supported(position)
     opening = not position.opened
-    model = _Model(position, with_slots=min_moves and not opening, opening=opening)
+    # Stage 1 (penalty and cards, one exact objective) runs on the lean model without slots.
+    model = _Model(position, with_slots=False, opening=opening)
     solver = _solver(time_limit)
     play_value = model.play_objective(objective)
     model.model.maximize(play_value)
@@ -350,57 +356,141 @@ def solve_position(
         bounds["play_objective"] = int(solver.best_objective_bound)
     else:
         return _no_play(position, objective, min_moves, "no play found within the time limit")
+    decoded = _decode(model, solver)
+    if not decoded.played:
+        return _no_play(position, objective, min_moves, _why_nothing(position), proved, bounds)
+    table = _realize(position, decoded, opening)
+    if not (min_moves and not opening and proved):
+        return _finish(position, objective, min_moves, table, decoded.played, proved, bounds)
+    # Stage 2: the same play value, the most table cards kept in the meld matched to their own.
     best_play = round(solver.objective_value)
-    if min_moves and not opening and proved:
-        hint_values = _snapshot(model, solver)
-        model.model.add(play_value == best_play)
-        model.model.clear_objective()
-        model.model.maximize(model.kept)
-        for var, value in hint_values:
-            model.model.add_hint(var, value)
-        stage2 = solver.solve(model.model)
-        if stage2 == cp_model.OPTIMAL:
-            pass
-        elif stage2 == cp_model.FEASIBLE:
-            proved = False
-            total = sum(len(meld) for meld in position.table)
-            bounds["cards_moved_at_least"] = total - int(solver.best_objective_bound)
-        else:
-            raise SolverBugError(f"stage 2 lost the stage 1 solution (status {stage2})")
-    specs, played = _decode(model, solver)
-    return _finish(position, objective, min_moves, specs, played, proved, bounds, model, solver)
+    keeper = _Model(position, with_slots=True, opening=False)
+    keeper.model.add(keeper.play_objective(objective) == best_play)
+    keeper.model.maximize(keeper.kept)
+    _hint_from_table(keeper, position, table, decoded.played)
+    stage2 = solver.solve(keeper.model)
+    total = sum(len(meld) for meld in position.table)
+    if stage2 == cp_model.OPTIMAL:
+        expected_moved: int | None = total - round(solver.objective_value)
+    elif stage2 == cp_model.FEASIBLE:
+        proved = False
+        expected_moved = None
+        bounds["cards_moved_at_least"] = total - int(solver.best_objective_bound)
+    else:
+        raise SolverBugError(f"stage 2 lost the stage 1 solution (status {stage2})")
+    decoded = _decode(keeper, solver)
+    table = _realize(position, decoded, opening)
+    return _finish(
+        position, objective, min_moves, table, decoded.played, proved, bounds, expected_moved
+    )
 
 
-def _snapshot(model: _Model, solver: cp_model.CpSolver) -> list[tuple[cp_model.IntVar, int]]:
-    variables = [v for v in model.play if not isinstance(v, int)]
-    variables += [v for v in model.joker_for if not isinstance(v, int)]
-    variables += [*list(model.uses), model.play_jokers]
+@dataclass
+class _Decoded:
+    specs: list[MeldSpec]
+    played: Counter[Card]
+    joker_for: Counter[int]
+
+
+def _realize(position: Position, decoded: _Decoded, opening: bool) -> list[Meld]:
+    real = Counter({card: n for card, n in decoded.played.items() if not card.is_joker})
+    if opening:
+        return list(position.table) + realize(
+            decoded.specs, real, decoded.joker_for, position.rules, ()
+        )
+    real += Counter({card: n for card, n in position.table_cards.items() if not card.is_joker})
+    return realize(decoded.specs, real, decoded.joker_for, position.rules, position.table)
+
+
+def _template_of(meld: Meld, rules: Ruleset) -> Template:
+    """The template a realised meld covers (set jokers stand for the first missing suits)."""
+    if meld.kind is MeldKind.RUN:
+        ranks = stands_for(meld, rules)
+        suit = meld.real_cards[0].index // 13
+        return run_template(suit, ranks[0], ranks[-1])
+    rank = meld.real_cards[0].rank
+    suits = sorted(card.index // 13 for card in meld.real_cards)
+    spare = [suit for suit in range(4) if suit not in suits]
+    return set_template(rank, tuple(sorted(suits + spare[: meld.jokers])))
+
+
+def _joker_types(meld: Meld, template: Template) -> list[int]:
+    if meld.kind is MeldKind.RUN:
+        return [t for t, card in zip(template.types, meld.cards, strict=True) if card.is_joker]
+    real = {card.index for card in meld.real_cards}
+    return [t for t in template.types if t not in real]
+
+
+def _free_pieces(template: Template) -> list[Template]:
+    if template.kind is MeldKind.SET or len(template.types) <= 5:
+        return [template]
+    pieces = []
+    low, high = template.positions[0], template.positions[-1]
+    while high - low + 1 > 5:
+        pieces.append(run_template(template.suit, low, low + 2))
+        low += 3
+    pieces.append(run_template(template.suit, low, high))
+    return pieces
+
+
+def _hint_from_table(
+    model: _Model, position: Position, table: list[Meld], played: Counter[Card]
+) -> None:
+    """Hint stage 2 with stage 1's table, each meld kept in the slot of its best match."""
+    rules = position.rules
+    matched = match_melds(position.table, table)
+    owner = {target: index for index, target in enumerate(matched) if target >= 0}
+    free_index = {(t.kind, t.types): n for n, t in enumerate(model.templates)}
+    free_count = [0] * len(model.templates)
+    joker_for = [0] * NUM_TYPES
+    hints: list[tuple[cp_model.IntVar, int]] = []
+    chosen: dict[int, tuple[Template, Meld]] = {}
+    for index, meld in enumerate(table):
+        template = _template_of(meld, rules)
+        for t in _joker_types(meld, template):
+            joker_for[t] += 1
+        slot = model.slots[owner[index]] if index in owner else None
+        if slot is not None and (template.kind, template.types) in slot.index:
+            chosen[slot.original] = (template, meld)
+            continue
+        for piece in _free_pieces(template):
+            key = (piece.kind, piece.types)
+            if key not in free_index:
+                return
+            free_count[free_index[key]] += 1
     for slot in model.slots:
-        variables += slot.choose + list(slot.keep_real.values()) + list(slot.keep_joker.values())
-    return [(v, int(solver.value(v))) for v in variables]
+        pick = chosen.get(slot.original)
+        picked_number = slot.index[(pick[0].kind, pick[0].types)] if pick else -1
+        for number, var in enumerate(slot.choose):
+            hints.append((var, int(number == picked_number)))
+        real_there = {card.index for card in pick[1].real_cards} if pick else set()
+        jokers_there = _joker_types(pick[1], pick[0]) if pick else []
+        for t, var in slot.keep_real.items():
+            hints.append((var, int(t in real_there)))
+        kept_jokers = set(jokers_there[: slot.jokers])
+        for t, var in slot.keep_joker.items():
+            hints.append((var, int(t in kept_jokers)))
+    hints += list(zip(model.uses, free_count, strict=True))
+    hints += [(v, joker_for[t]) for t, v in enumerate(model.joker_for) if not isinstance(v, int)]
+    hints += [
+        (v, played[Card(t)]) for t, v in enumerate(model.play) if not isinstance(v, int)
+    ]
+    hints.append((model.play_jokers, played[JOKER]))
+    for var, value in hints:
+        model.model.add_hint(var, value)
 
 
 def _finish(
     position: Position,
     objective: Objective,
     min_moves: bool,
-    specs: list[MeldSpec],
+    table: list[Meld],
     played: Counter[Card],
     proved: bool,
     bounds: dict[str, int],
-    model: _Model,
-    solver: cp_model.CpSolver,
+    expected_moved: int | None = None,
 ) -> Solution:
     rules = position.rules
-    if not played:
-        return _no_play(position, objective, min_moves, _why_nothing(position), proved, bounds)
-    joker_for = Counter({t: _value(solver, model.joker_for[t]) for t in range(NUM_TYPES)})
-    real = Counter({card: count for card, count in played.items() if not card.is_joker})
-    if model.opening:
-        table = list(position.table) + realize(specs, real, joker_for, rules, ())
-    else:
-        real += Counter({Card(t): c for t, c in enumerate(model.counts.table) if c})
-        table = realize(specs, real, joker_for, rules, position.table)
     played_cards = tuple(sorted(played.elements()))
     verdict = validate_turn(position, table, played_cards)
     if not verdict.legal:
@@ -409,11 +499,10 @@ def _finish(
             f" (table {' | '.join(map(str, table))})"
         )
     status = Status.OPTIMAL if proved else Status.FEASIBLE
-    if min_moves and not model.opening and proved:
-        expected = sum(len(m) for m in position.table) - round(solver.objective_value)
-        if verdict.cards_moved != expected:
-            status = Status.FEASIBLE
-            bounds["cards_moved_model"] = expected
+    if expected_moved is not None and verdict.cards_moved != expected_moved:
+        # The model's count and the exact matching disagree: never claim a proof then.
+        status = Status.FEASIBLE
+        bounds["cards_moved_model"] = expected_moved
     moves = explain_moves(position.table, table, played_cards)
     return Solution(
         status=status,

@@ -61,14 +61,18 @@ def free_templates(top_rank: int) -> tuple[Template, ...]:
     return tuple(templates)
 
 
-def run_windows(suit: int, low: int, high: int, top_rank: int, reach: int) -> list[Template]:
-    """Runs of 3..13 cards of ``suit`` meeting [low, high], reaching at most ``reach`` beyond."""
+def run_windows(suit: int, low: int, high: int, top_rank: int) -> list[Template]:
+    """Runs of ``suit`` that can be the meld matched to a run covering [low, high].
+
+    A longer run holding the kept cards can always shed a tail of 3+ cards as a separate run
+    while staying 3+ cards long, so only runs reaching at most 2 past ``max(high, start + 2)``
+    (and symmetrically below) are needed.
+    """
     found = []
-    first = max(1, low - reach)
-    last = min(top_rank, high + reach)
-    for start in range(first, last + 1):
-        for end in range(start + 2, min(last, start + 12) + 1):
-            if end < low or start > high:
+    for start in range(max(1, low - 4), high + 1):
+        last = min(top_rank, max(high, start + 2) + 2, start + 12)
+        for end in range(max(start + 2, low), last + 1):
+            if start < min(low, end - 2) - 2:
                 continue
             if start == 1 and end == 14:
                 continue
