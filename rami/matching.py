@@ -79,16 +79,70 @@ def max_weight_assignment(weights: Sequence[Sequence[int]]) -> list[int]:
 
 
 def match_melds(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
-    """For each meld before, the index of its matched meld after (or -1)."""
+    """For each meld before, the index of its matched meld after (or -1).
+
+    Melds that share no card never gain from being matched, so the assignment is solved apart
+    on each group of melds linked by shared cards: most groups are a single unchanged meld.
+    """
     before_counts = [meld.counts() for meld in before]
     after_counts = [meld.counts() for meld in after]
-    weights = [[overlap(b, a) for a in after_counts] for b in before_counts]
-    if not after:
-        return [-1] * len(before)
-    assignment = max_weight_assignment(weights)
-    return [
-        col if col >= 0 and weights[row][col] > 0 else -1 for row, col in enumerate(assignment)
-    ]
+    result = [-1] * len(before)
+    # A meld found unchanged is matched to its twin: an exchange argument shows some optimal
+    # assignment does so (a card counted twice by the swap is also shared by the other pair).
+    unchanged: dict[tuple[Card, ...], list[int]] = {}
+    for col, meld in enumerate(after):
+        unchanged.setdefault(tuple(sorted(meld.cards)), []).append(col)
+    taken_cols: set[int] = set()
+    for row, meld in enumerate(before):
+        twins = unchanged.get(tuple(sorted(meld.cards)))
+        if twins:
+            result[row] = twins.pop(0)
+            taken_cols.add(result[row])
+    holders: dict[Card, list[int]] = {}
+    for col, counts in enumerate(after_counts):
+        if col in taken_cols:
+            continue
+        for card in counts:
+            holders.setdefault(card, []).append(col)
+    edges: list[dict[int, int]] = []
+    for row, counts in enumerate(before_counts):
+        row_edges: dict[int, int] = {}
+        if result[row] < 0:
+            for card in counts:
+                for col in holders.get(card, ()):
+                    if col not in row_edges:
+                        row_edges[col] = overlap(counts, after_counts[col])
+        edges.append(row_edges)
+    for rows, cols in _components(edges, len(after)):
+        weights = [[edges[row].get(col, 0) for col in cols] for row in rows]
+        for row, pick in zip(rows, max_weight_assignment(weights), strict=True):
+            if pick >= 0 and weights[rows.index(row)][pick] > 0:
+                result[row] = cols[pick]
+    return result
+
+
+def _components(edges: list[dict[int, int]], cols: int) -> list[tuple[list[int], list[int]]]:
+    """Connected groups of (before rows, after columns) linked by a shared card."""
+    parent = list(range(len(edges) + cols))
+
+    def find(node: int) -> int:
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for row, row_edges in enumerate(edges):
+        for col in row_edges:
+            parent[find(row)] = find(len(edges) + col)
+    groups: dict[int, tuple[list[int], list[int]]] = {}
+    for row, row_edges in enumerate(edges):
+        if row_edges:
+            groups.setdefault(find(row), ([], []))[0].append(row)
+    for col in range(cols):
+        root = find(len(edges) + col)
+        if root in groups:
+            groups[root][1].append(col)
+    return list(groups.values())
 
 
 def cards_kept(before: Sequence[Meld], after: Sequence[Meld]) -> int:
