@@ -37,7 +37,9 @@ SUIT_INPUT = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.
 JOKER_INDEX = 52
 NUM_TYPES = 52
 
-_CARD_RE = re.compile(r"(10|[A2-9TJQK1])([SHDC♠♥♦♣♤♡♢♧])|\*", re.IGNORECASE)
+JOKER_INPUT = ("*", "🃏")
+
+_CARD_RE = re.compile(r"(10|[A2-9TJQK1])([SHDC♠♥♦♣♤♡♢♧])|\*|🃏", re.IGNORECASE)
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -45,6 +47,10 @@ class Card:
     """One card type: ``index`` 0..51 is ``suit * 13 + rank - 1``; 52 is the joker."""
 
     index: int
+
+    def __hash__(self) -> int:
+        # The generated dataclass hash builds a tuple each call; cards are hashed in hot loops.
+        return self.index
 
     def __post_init__(self) -> None:
         if not 0 <= self.index <= JOKER_INDEX:
@@ -58,7 +64,7 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse one card: ``7H``, ``TH``, ``10H``, ``Q♠``, ``*`` (case-insensitive)."""
+        """Parse one card: ``7H``, ``TH``, ``10H``, ``Q♠``, ``*`` or ``🃏`` (case-insensitive)."""
         token = text.strip()
         match = _CARD_RE.fullmatch(token)
         if match is None or (match.group(1) == "1"):
@@ -66,7 +72,7 @@ class Card:
                 f"unknown card {text!r}: expected a rank (A 2-9 T/10 J Q K) and a suit "
                 f"(S H D C or ♠ ♥ ♦ ♣), or * for a joker"
             )
-        if token == "*":
+        if token in JOKER_INPUT:
             return JOKER
         rank_text = match.group(1).upper()
         rank = 10 if rank_text == "10" else RANK_LETTERS.index(rank_text) + 1

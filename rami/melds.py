@@ -159,8 +159,6 @@ def _explain_bad_run(cards: Sequence[Card], rules: Ruleset) -> str:
     wrapped = _run_start_modular(cards)
     if wrapped is not None:
         ranks = [_rank_letter(wrapped + index) for index in range(len(cards))]
-        if not rules.ace_high and wrapped + len(cards) - 1 == 14:
-            return f"{'-'.join(ranks)}: in {rules.name} the 1 never follows the 13"
         if wrapped < 1 and (wrapped + len(cards) - 1) >= 1 and all(
             card.is_joker for card in cards[: 1 - wrapped]
         ):
@@ -169,6 +167,8 @@ def _explain_bad_run(cards: Sequence[Card], rules: Ruleset) -> str:
             card.is_joker for card in cards[rules.top_rank - wrapped + 1 :]
         ):
             return f"run {text} goes past the {'ace' if rules.ace_high else 'king'}"
+        if not rules.ace_high and wrapped + len(cards) - 1 == 14:
+            return f"{'-'.join(ranks)}: in {rules.name} the 1 never follows the 13"
         return f"{'-'.join(ranks)} wraps around"
     previous: tuple[int, Card] | None = None
     for index, card in enumerate(cards):

@@ -73,7 +73,8 @@ def count_problems(cards: Iterable[Card], rules: Ruleset) -> list[str]:
             )
     if counts[JOKER] > rules.jokers:
         problems.append(
-            f"{counts[JOKER]} jokers: {rules.option_string} is played with {rules.jokers}"
+            f"{counts[JOKER]} joker{'s' if counts[JOKER] != 1 else ''}: "
+            f"{rules.option_string} is played with {rules.jokers}"
         )
     return problems
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from rami.cards import JOKER, Card, format_cards
 from rami.matching import cards_moved, match_melds
@@ -131,6 +132,11 @@ def validate_turn(
     after_counts: Counter[Card] = Counter()
     for meld in table_after:
         after_counts.update(meld.cards)
+    # Decisions 1 and 4: the table may change only once the player has opened, or opens in
+    # this turn where the ruleset flag allows rearranging in the opening turn.
+    may_change_table = position.opened or (
+        rules.open_and_rearrange_same_turn and bool(played_counts)
+    )
     supplied = before_counts + played_counts
     appeared = after_counts - supplied
     vanished = supplied - after_counts
@@ -146,7 +152,7 @@ def validate_turn(
         if played_jokers_gone:
             problems.append(f"{played_jokers_gone} joker(s) said to be played are not on the table")
         if table_jokers_gone:
-            if rules.table_joker is TableJoker.SWAP_TO_HAND and position.opened:
+            if rules.table_joker is TableJoker.SWAP_TO_HAND and may_change_table:
                 jokers_to_hand = table_jokers_gone
                 hand_after[JOKER] += jokers_to_hand
             else:
@@ -156,11 +162,14 @@ def validate_turn(
                 )
 
     new_melds: list[Meld] = []
-    if not position.opened and not rules.open_and_rearrange_same_turn:
+    if not may_change_table:
         remaining = list(table_after)
+        remaining_keys = [_unchanged_key(meld) for meld in remaining]
         for number, meld in enumerate(position.table, start=1):
-            if meld in remaining:
-                remaining.remove(meld)
+            key = _unchanged_key(meld)
+            if key in remaining_keys:
+                index = remaining_keys.index(key)
+                del remaining[index], remaining_keys[index]
             else:
                 problems.append(
                     f"meld {number} ({meld}) changed before the player opened: before opening "
@@ -189,7 +198,12 @@ def validate_turn(
 
     opened_after = position.opened
     if not position.opened and played_counts:
-        problems.extend(_opening_problems(new_melds, rules))
+        if may_change_table and rules.rearrangement:
+            # The opening melds may already be merged into the rearranged table: judge the
+            # opening on the cards played from the hand (decision 1, same-turn flag).
+            problems.extend(_opening_problems_from_cards(played_counts, rules))
+        else:
+            problems.extend(_opening_problems(new_melds, rules))
         opened_after = True
 
     if rules.discard:
@@ -211,6 +225,12 @@ def validate_turn(
     )
 
 
+def _unchanged_key(meld: Meld) -> tuple[object, ...]:
+    """What must stay equal for a meld to be untouched: a set's card order does not count."""
+    cards = tuple(sorted(meld.cards)) if meld.kind is MeldKind.SET else meld.cards
+    return (meld.kind, cards)
+
+
 def _opening_problems(new_melds: Sequence[Meld], rules) -> list[str]:
     problems = []
     valid = [meld for meld in new_melds if not meld_problems(meld, rules)]
@@ -228,6 +248,127 @@ def _opening_problems(new_melds: Sequence[Meld], rules) -> list[str]:
                 f"{rules.opening_points}"
             )
     return problems
+
+
+def _opening_problems_from_cards(played: Counter[Card], rules) -> list[str]:
+    """Opening requirement met by some disjoint valid melds of the cards played from the hand.
+
+    Used when the opening turn may also rearrange the table (``open_and_rearrange_same_turn``):
+    the opening melds need not survive intact, so whether the played cards hold an opening is
+    decided by an exact search.
+    """
+    problems = []
+    if rules.opening_any_meld and not _can_open(played, rules, need_pure=False, target=1):
+        problems.append("opening needs at least one valid meld")
+    if rules.opening_pure_run and not _can_open(played, rules, need_pure=True, target=0):
+        problems.append(
+            "opening needs a pure run (3+ cards in a row of one suit, no joker: a tierce franche)"
+        )
+    if rules.opening_points and not _can_open(
+        played, rules, need_pure=rules.opening_pure_run, target=rules.opening_points
+    ):
+        problems.append(
+            f"the cards played do not make {rules.opening_points} opening points"
+            f"{' with a pure run' if rules.opening_pure_run else ''}: {rules.name} needs at "
+            f"least {rules.opening_points}"
+        )
+    return problems
+
+
+def _can_open(played: Counter[Card], rules, *, need_pure: bool, target: int) -> bool:
+    """Do some disjoint valid melds of ``played`` count >= ``target`` opening points (and hold a
+    pure run when ``need_pure``)? Branch and bound; ``target`` 1 asks for any meld at all."""
+    top_joker = rules.opening_value(rules.top_rank)
+
+    def bound(card: Card) -> int:
+        if card.is_joker:
+            return top_joker
+        return rules.opening_value(14 if card.rank == 1 and rules.ace_high else card.rank)
+
+    failed: dict[tuple[tuple[Card, ...], int, bool], int] = {}
+    melds_cache: dict[tuple[object, ...], list[Meld]] = {}
+
+    def search(real: tuple[Card, ...], jokers: int, pure_done: bool, points: int) -> bool:
+        if points >= target and (pure_done or not need_pure) and (target > 0 or pure_done):
+            return True
+        if not real:
+            return False
+        key = (real, jokers, pure_done)
+        if failed.get(key, -1) >= points:
+            return False
+        if points + sum(map(bound, real)) + jokers * top_joker < target:
+            failed[key] = max(points, failed.get(key, -1))
+            return False
+        first, rest = real[0], Counter(real[1:])
+        near = tuple(card for card in real[1:] if card.suit == first.suit or
+                     card.rank == first.rank)
+        cache_key = (first, near, jokers)
+        if cache_key not in melds_cache:
+            melds_cache[cache_key] = _melds_with(first, Counter(near), jokers, rules)
+        for meld in melds_cache[cache_key]:
+            used = Counter(meld.real_cards)
+            used[first] -= 1  # a valid meld holds `first` once
+            left = tuple(sorted((rest - used).elements()))
+            if search(left, jokers - meld.jokers, pure_done or is_pure_run(meld),
+                      points + opening_points(meld, rules)):
+                return True
+        if search(real[1:], jokers, pure_done, points):  # `first` stays out of the opening
+            return True
+        failed[key] = max(points, failed.get(key, -1))
+        return False
+
+    real = tuple(sorted(card for card in played.elements() if not card.is_joker))
+    return search(real, played[JOKER], False, 0)
+
+
+def _melds_with(first: Card, others: Counter[Card], jokers: int, rules) -> list[Meld]:
+    """Every valid meld holding ``first``, other real cards from ``others``, <= ``jokers``."""
+    melds: list[Meld] = []
+    suit = first.suit
+    assert suit is not None
+    values = (1, 14) if first.rank == 1 and rules.ace_high else (first.rank,)
+    for value in values:
+        for length in range(3, rules.max_run_length + 1):
+            last_start = min(value, rules.top_rank - length + 1)
+            for start in range(max(1, value - length + 1), last_start + 1):
+                slots: list[Card | None] = []
+                optional: list[int] = []
+                needed = 0
+                for position in range(start, start + length):
+                    if position == value:
+                        slots.append(first)
+                        continue
+                    card = Card.of((position - 1) % 13 + 1, suit)
+                    if others[card]:
+                        optional.append(len(slots))
+                        slots.append(card)
+                    else:
+                        needed += 1
+                        slots.append(None)
+                if needed > jokers:
+                    continue
+                for extra in range(jokers - needed + 1):
+                    for chosen in combinations(optional, extra):
+                        cards = tuple(
+                            JOKER if card is None or index in chosen else card
+                            for index, card in enumerate(slots)
+                        )
+                        meld = Meld(cards, MeldKind.RUN)
+                        if not meld_problems(meld, rules):
+                            melds.append(meld)
+    other_suits = [
+        card for card in (Card.of(first.rank, s) for s in range(4) if s != suit) if others[card]
+    ]
+    for size in range(len(other_suits) + 1):
+        for chosen_cards in combinations(other_suits, size):
+            for joker_count in range(min(jokers, 3 - size) + 1):
+                total = 1 + size + joker_count
+                if total < 3:
+                    continue
+                meld = Meld((first, *chosen_cards) + (JOKER,) * joker_count, MeldKind.SET)
+                if not meld_problems(meld, rules):
+                    melds.append(meld)
+    return melds
 
 
 def _discard_problems(

@@ -1,0 +1,376 @@
+"""The ``rami`` command line: validate, score, rules, solve and hint.
+
+The library does the work; this module reads input, calls it, prints, and turns library errors
+into exit codes (0 success, 2 bad input, 1 internal error). It imports fast: the solver engine
+(and OR-Tools) load inside the commands that solve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from rami import __version__
+from rami.cards import format_cards
+from rami.cli.inputs import CliError, Source, batch_lines, check, load_position, parse_source
+from rami.cli.output import echo_error, echo_json, echo_lines
+from rami.errors import InvalidPositionError, RamiError, SolverBugError
+from rami.position import Position, hand_penalty
+from rami.rules import OPTIONS, PRESETS, get_ruleset
+from rami.solver.api import Objective
+
+if TYPE_CHECKING:
+    from rami.solver.api import Solution
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 1
+
+app = typer.Typer(
+    name="rami",
+    help=(
+        "Solve and check positions of rami chinois and other manipulation-rummy variants.\n\n"
+        "POSITION is a file, '-' for standard input, or the position itself in text notation "
+        "('TABLE / HAND / SETTINGS') or JSON. Exit codes: 0 success, 2 bad input, "
+        "1 internal error."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+
+PositionArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="POSITION",
+        help="A file, '-' for standard input, or the position inline (text notation or JSON).",
+        show_default=False,
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+ObjectiveOpt = Annotated[
+    Objective,
+    typer.Option(
+        "--objective",
+        help="What to maximise first: 'points' (least hand penalty) or 'cards' (most played).",
+        case_sensitive=False,
+    ),
+]
+#: Let a POSITION start with '-' (an empty table: '- / 7H 8H 9H'); unknown '--options' are
+#: still refused, by :func:`rami.cli.inputs.resolve`.
+POSITION_COMMAND = {"context_settings": {"ignore_unknown_options": True}}
+
+TimeLimitOpt = Annotated[
+    float,
+    typer.Option("--time-limit", metavar="S", help="Seconds the solver may search."),
+]
+
+
+@contextmanager
+def reporting_errors() -> Iterator[None]:
+    """Turn bad input into a message on stderr and exit code 2; never a traceback."""
+    try:
+        yield
+    except CliError as error:
+        echo_error(error.lines())
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except InvalidPositionError as error:
+        echo_error(CliError("invalid position:", error.problems).lines())
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except RamiError as error:
+        echo_error([str(error)])
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except SolverBugError as error:
+        echo_error([f"internal solver error (a bug, please report it): {error}"])
+        raise typer.Exit(EXIT_INTERNAL) from None
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"rami {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Solve and check positions of rami chinois and other manipulation-rummy variants."""
+
+
+def _yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _summary(position: Position) -> dict[str, Any]:
+    table_cards = sum(len(meld) for meld in position.table)
+    return {
+        "position": str(position),
+        "rules": position.rules.option_string,
+        "melds": len(position.table),
+        "table_cards": table_cards,
+        "hand_cards": len(position.hand),
+        "opened": position.opened,
+        "hand_penalty": hand_penalty(position.hand, position.rules, position.opened),
+    }
+
+
+@app.command(**POSITION_COMMAND)
+def validate(position: PositionArg, json_output: JsonOpt = False) -> None:
+    """Check a position: exit 0 with a summary, or exit 2 listing every problem."""
+    if json_output:
+        _validate_json(position)
+        return
+    with reporting_errors():
+        parsed = load_position(position)
+    info = _summary(parsed)
+    hand = f"{_plural(info['hand_cards'], 'card')}: {format_cards(parsed.hand)}"
+    lines = [
+        "Valid position",
+        f"Position: {info['position']}",
+        f"Rules: {info['rules']}",
+        f"Table: {_plural(info['melds'], 'meld')}, {_plural(info['table_cards'], 'card')}",
+        f"Hand: {hand if parsed.hand else 'empty'}",
+        f"Opened: {_yes_no(parsed.opened)}",
+    ]
+    if parsed.taken_discard is not None:
+        lines.append(f"Taken from the discard pile: {parsed.taken_discard}")
+    lines.append(f"Hand penalty: {info['hand_penalty']}")
+    echo_lines(lines)
+
+
+def _validate_json(position: str) -> None:
+    try:
+        parsed = load_position(position, checked=False)
+    except CliError as error:
+        echo_json({"valid": False, "problems": [error.message]})
+        echo_error(error.lines())
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    problems = parsed.problems()
+    echo_json({"valid": not problems, "problems": problems, **_summary(parsed)})
+    if problems:
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+@app.command(**POSITION_COMMAND)
+def score(position: PositionArg, json_output: JsonOpt = False) -> None:
+    """Hand penalty of the player to move, under the position's rules."""
+    with reporting_errors():
+        parsed = load_position(position)
+    rules = parsed.rules
+    per_card = [(str(card), rules.card_penalty(card.rank)) for card in parsed.hand]
+    cards_total = sum(points for _, points in per_card)
+    penalty = hand_penalty(parsed.hand, rules, parsed.opened)
+    flat = not parsed.opened and rules.unopened_flat_penalty is not None
+    if json_output:
+        echo_json(
+            {
+                "rules": rules.option_string,
+                "opened": parsed.opened,
+                "hand": [card for card, _ in per_card],
+                "penalty": penalty,
+                "cards_penalty": cards_total,
+                "flat": flat,
+                "cards": [{"card": card, "penalty": points} for card, points in per_card],
+            }
+        )
+        return
+    state = "opened" if parsed.opened else "not opened"
+    lines = [f"Hand penalty: {penalty} ({rules.option_string}, {state})"]
+    if flat:
+        lines.append(
+            f"Not opened: {rules.name} counts a flat {penalty} instead of the cards' {cards_total}."
+        )
+    if per_card:
+        lines.append("  " + "  ".join(f"{card} {points}" for card, points in per_card))
+    else:
+        lines.append("  (empty hand)")
+    echo_lines(lines)
+
+
+def _format_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+@app.command()
+def rules(
+    preset: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="PRESET",
+            help="A preset name, with options if any: 'rami-chinois\\[jokers=0]'.",
+            show_default=False,
+        ),
+    ] = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """List the rule presets, or print every parameter of one preset."""
+    if preset is None:
+        if json_output:
+            echo_json([{"name": name, "title": item.title} for name, item in PRESETS.items()])
+            return
+        width = max(map(len, PRESETS))
+        lines = [f"{name:<{width}}  {item.title}" for name, item in PRESETS.items()]
+        lines.append("")
+        lines.append(
+            f"Options: PRESET[{','.join(f'{name}=...' for name in OPTIONS)}], "
+            "e.g. rami-chinois[jokers=0]"
+        )
+        echo_lines(lines)
+        return
+    with reporting_errors():
+        ruleset = get_ruleset(preset)
+    described = ruleset.describe()
+    if json_output:
+        echo_json(described)
+        return
+    width = max(map(len, described))
+    echo_lines(
+        f"{key + ':':<{width + 1}} {_format_value(value)}" for key, value in described.items()
+    )
+
+
+def _run_solver(
+    position: Position, objective: Objective, time_limit: float, min_moves: bool
+) -> Solution:
+    from rami.solver.api import solve as solve_position  # loads the engine and OR-Tools
+
+    return solve_position(
+        position, objective=objective, min_moves=min_moves, time_limit=time_limit
+    )
+
+
+def _check_time_limit(time_limit: float) -> None:
+    if not time_limit > 0:
+        raise CliError(f"--time-limit must be a positive number of seconds, got {time_limit}")
+
+
+@app.command(**POSITION_COMMAND)
+def solve(
+    position: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="POSITION",
+            help="A file, '-' for standard input, or the position inline (text or JSON).",
+            show_default=False,
+        ),
+    ] = None,
+    batch: Annotated[
+        str | None,
+        typer.Option(
+            "--batch",
+            metavar="FILE.jsonl",
+            help="Solve one position per line ('-' for stdin); print one JSON result per line.",
+            show_default=False,
+        ),
+    ] = None,
+    json_output: JsonOpt = False,
+    objective: ObjectiveOpt = Objective.POINTS,
+    time_limit: TimeLimitOpt = 10.0,
+    no_min_moves: Annotated[
+        bool,
+        typer.Option("--no-min-moves", help="Do not minimise the table cards moved (faster)."),
+    ] = False,
+) -> None:
+    """Best play for the player to move: the new table, cards played, penalty and moves."""
+    with reporting_errors():
+        _check_time_limit(time_limit)
+        if batch is not None and position is not None:
+            raise CliError("give either POSITION or --batch FILE, not both")
+        if batch is None and position is None:
+            raise CliError("missing POSITION (a file, '-' or the position inline), or --batch FILE")
+    if batch is not None:
+        _solve_batch(batch, objective, time_limit, not no_min_moves)
+        return
+    assert position is not None
+    with reporting_errors():
+        parsed = load_position(position)
+        solution = _run_solver(parsed, objective, time_limit, not no_min_moves)
+    if json_output:
+        echo_json(solution.to_json())
+        return
+    from rami.hints import solution_lines
+
+    echo_lines(solution_lines(solution))
+
+
+def _solve_batch(path: str, objective: Objective, time_limit: float, min_moves: bool) -> None:
+    with reporting_errors():
+        lines = list(batch_lines(path))
+    failed = 0
+    for number, line in lines:
+        result: dict[str, Any] = {"line": number}
+        try:
+            parsed = check(parse_source(Source("", line)))
+            solution = _run_solver(parsed, objective, time_limit, min_moves)
+            result.update(solution.to_json())
+        except CliError as error:
+            result["error"] = " ".join([error.message, "; ".join(error.problems)]).strip()
+            if error.problems:
+                result["problems"] = error.problems
+        except InvalidPositionError as error:
+            result["error"] = f"invalid position: {error}"
+            result["problems"] = error.problems
+        except RamiError as error:
+            result["error"] = str(error)
+        except SolverBugError as error:
+            result["error"] = f"internal solver error (a bug, please report it): {error}"
+        failed += "error" in result
+        echo_json(result, compact=True)
+    if failed:
+        echo_error([f"{failed} of {_plural(len(lines), 'position')} failed"])
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+@app.command(**POSITION_COMMAND)
+def hint(
+    position: PositionArg,
+    level: Annotated[
+        int,
+        typer.Option(
+            "--level",
+            min=1,
+            max=3,
+            help="1: what is achievable, 2: the first key move, 3: the full solution.",
+        ),
+    ] = 1,
+    json_output: JsonOpt = False,
+    objective: ObjectiveOpt = Objective.POINTS,
+    time_limit: TimeLimitOpt = 10.0,
+) -> None:
+    """A hint for the player to move, from a nudge (level 1) to the whole turn (level 3)."""
+    from rami.hints import make_hint
+
+    with reporting_errors():
+        _check_time_limit(time_limit)
+        parsed = load_position(position)
+        solution = _run_solver(parsed, objective, time_limit, True)
+    given = make_hint(solution, level)
+    if json_output:
+        echo_json(given.to_json())
+        return
+    echo_lines(given.text.splitlines())
+
+
+def run() -> None:
+    """Console-script entry point."""
+    app(prog_name="rami")
+
+
+if __name__ == "__main__":
+    run()

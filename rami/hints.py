@@ -1,0 +1,183 @@
+"""Progressive hints and the plain-text report of a solution (shared by the CLI and HTTP layers).
+
+Pure functions of a :class:`rami.solver.api.Solution`: nothing here solves, prints or imports the
+solver engine. Three hint levels, each telling more than the one before:
+
+1. what is achievable ("You can play all 6 cards.", "You can shed 37 points (play 4 of 6 cards).");
+2. the first key move: the first move that takes cards from a meld on the table (a split or a
+   move), or else the first move;
+3. the full solution, the same report as ``rami solve``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rami.cards import format_cards
+from rami.matching import match_melds
+from rami.melds import Meld
+
+if TYPE_CHECKING:
+    from rami.solver.api import Move, Solution
+
+LEVELS = (1, 2, 3)
+
+#: Move kinds that rearrange the table even when the engine leaves ``source`` empty.
+TABLE_MOVE_KINDS = frozenset({"split", "move", "take", "join", "merge", "swap"})
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One hint: its level, the sentence(s) to show, and the facts behind them as JSON data."""
+
+    level: int
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"level": self.level, "hint": self.text, **self.data}
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _cards_or_none(cards: tuple[Any, ...]) -> str:
+    return format_cards(cards) if cards else "none"
+
+
+def numbered_table(solution: Solution) -> list[tuple[int, Meld]]:
+    """The new table with the meld numbers the moves use, in that order.
+
+    A meld keeps the number of the old meld matched to it (decision 7); new melds are numbered
+    on from the old table's count.
+    """
+    before = solution.position.table
+    numbers = [0] * len(solution.table)
+    for index, target in enumerate(match_melds(before, solution.table)):
+        if target >= 0:
+            numbers[target] = index + 1
+    next_number = len(before) + 1
+    for index, number in enumerate(numbers):
+        if not number:
+            numbers[index] = next_number
+            next_number += 1
+    return sorted(zip(numbers, solution.table, strict=True), key=lambda item: item[0])
+
+
+def solution_lines(solution: Solution) -> list[str]:
+    """The human report of a solution, one line per item, plain text (the CLI may colour it)."""
+    status = solution.status.value
+    details = [f"objective: {solution.objective.value}"]
+    if not solution.min_moves:
+        details.append("cards moved not minimised")
+    details.append(f"{solution.solve_ms:.1f} ms")
+    lines = [f"Status: {status} ({', '.join(details)})"]
+    if status != "optimal":
+        lines.append("Not proved optimal: the time limit stopped the search.")
+    if solution.bounds:
+        bounds = ", ".join(f"{key} {value}" for key, value in solution.bounds.items())
+        lines.append(f"Proved bounds: {bounds}")
+    if solution.message:
+        lines.append(f"Note: {solution.message}")
+    lines.append(f"New table ({_plural(len(solution.table), 'meld')}):")
+    if solution.table:
+        table = numbered_table(solution)
+        width = len(str(table[-1][0]))
+        lines.extend(f"  {number:>{width}}. {meld}" for number, meld in table)
+    else:
+        lines.append("  (empty)")
+    lines.append(f"Cards played ({solution.cards_played}): {_cards_or_none(solution.played)}")
+    lines.append(f"Hand left ({len(solution.hand)}): {_cards_or_none(solution.hand)}")
+    lines.append(f"Penalty: {solution.penalty_before} -> {solution.penalty_after}")
+    if solution.opened and not solution.position.opened:
+        lines.append("Opens this turn.")
+    lines.append(f"Cards moved: {solution.cards_moved}")
+    lines.append(f"Moves ({len(solution.moves)}):")
+    if solution.moves:
+        width = len(str(len(solution.moves)))
+        lines.extend(
+            f"  {number:>{width}}. {move.text}"
+            for number, move in enumerate(solution.moves, start=1)
+        )
+    else:
+        lines.append("  (none: nothing can be played)")
+    return lines
+
+
+def achievable(solution: Solution) -> Hint:
+    """Level 1: what the best turn achieves, without saying how."""
+    position = solution.position
+    in_hand = len(position.hand)
+    played = solution.cards_played
+    shed = solution.penalty_before - solution.penalty_after
+    opens = solution.opened and not position.opened
+    if played == 0:
+        text = "You cannot open this turn." if not position.opened else (
+            "No card can be played this turn."
+        )
+    else:
+        if not solution.hand and played == in_hand:
+            phrase = f"play all {_plural(played, 'card')}"
+        elif not solution.hand:
+            phrase = f"go out: play {_plural(played, 'card')} and discard the last one"
+        elif solution.objective.value == "cards":
+            phrase = f"play {played} of {_plural(in_hand, 'card')} (shedding {shed} points)"
+        else:
+            phrase = f"shed {shed} points (play {played} of {_plural(in_hand, 'card')})"
+        text = f"You can {'open and ' if opens else ''}{phrase}."
+    data = {
+        "can_open": opens,
+        "cards_in_hand": in_hand,
+        "cards_played": played,
+        "cards_left": len(solution.hand),
+        "goes_out": played > 0 and not solution.hand,
+        "penalty_before": solution.penalty_before,
+        "penalty_after": solution.penalty_after,
+        "points_shed": shed,
+    }
+    return Hint(1, text, data)
+
+
+def touches_table(move: Move) -> bool:
+    """Does this move take cards from a meld already on the table (a split or a move)?"""
+    return move.source is not None or move.kind in TABLE_MOVE_KINDS
+
+
+def key_move(solution: Solution) -> tuple[int, Move] | None:
+    """Index and move of the first move that touches the table, else the first move."""
+    for index, move in enumerate(solution.moves):
+        if touches_table(move):
+            return index, move
+    if solution.moves:
+        return 0, solution.moves[0]
+    return None
+
+
+def first_key_move(solution: Solution) -> Hint:
+    """Level 2: the one move that unlocks the turn."""
+    found = key_move(solution)
+    if found is None:
+        text = achievable(solution).text
+        return Hint(2, text, {"move": None, "move_number": None, "moves_total": 0})
+    index, move = found
+    text = f"Key move: {move.text}"
+    data = {"move": move.to_json(), "move_number": index + 1, "moves_total": len(solution.moves)}
+    return Hint(2, text, data)
+
+
+def full_solution(solution: Solution) -> Hint:
+    """Level 3: the whole turn, as ``rami solve`` reports it."""
+    return Hint(3, "\n".join(solution_lines(solution)), {"solution": solution.to_json()})
+
+
+def make_hint(solution: Solution, level: int) -> Hint:
+    """The hint of ``level`` (1, 2 or 3) for this solution."""
+    if level == 1:
+        return achievable(solution)
+    if level == 2:
+        return first_key_move(solution)
+    if level == 3:
+        return full_solution(solution)
+    raise ValueError(f"hint level must be 1, 2 or 3, got {level!r}")
