@@ -24,7 +24,7 @@ from rami.position import Position, hand_penalty
 from rami.referee import validate_turn
 from rami.rules import Ruleset, TableJoker
 from rami.solver.api import Objective, Solution, Status
-from rami.solver.explain import explain_moves
+from rami.solver.explain import explain_moves, in_number_order
 from rami.solver.realize import MeldSpec, realize
 from rami.solver.templates import (
     Template,
@@ -35,6 +35,7 @@ from rami.solver.templates import (
     sets_containing,
     short_runs_containing,
 )
+
 
 @dataclass
 class _Counts:
@@ -492,6 +493,7 @@ def _finish(
 ) -> Solution:
     rules = position.rules
     played_cards = tuple(sorted(played.elements()))
+    table = in_number_order(position.table, table)
     verdict = validate_turn(position, table, played_cards)
     if not verdict.legal:
         raise SolverBugError(

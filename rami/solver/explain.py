@@ -17,6 +17,12 @@ from rami.melds import Meld, MeldKind
 from rami.solver.api import Move
 
 
+def in_number_order(before: Sequence[Meld], after: Sequence[Meld]) -> list[Meld]:
+    """The new table listed in the order of the numbers the move list gives its melds."""
+    numbers = meld_numbers(before, after)
+    return [meld for _, meld in sorted(zip(numbers, after, strict=True), key=lambda x: x[0])]
+
+
 def meld_numbers(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
     """The number each meld after the turn goes by in the move list."""
     matched = match_melds(before, after)
@@ -118,7 +124,8 @@ def explain_moves(
                 target.append(Move("move", cards, donor, number,
                                    f"move {text_cards} from meld {donor} to meld {number}"))
             first = False
-    return tuple(creating + moving + adding)
+    # Hand cards go down before table cards leave a meld, so melds shrink as little as possible.
+    return tuple(creating + adding + moving)
 
 
 def replay_moves(
