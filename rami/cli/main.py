@@ -367,6 +367,25 @@ def hint(
     echo_lines(given.text.splitlines())
 
 
+@app.command()
+def serve(
+    host: Annotated[
+        str,
+        typer.Option("--host", help="Interface to listen on; 127.0.0.1 (the default) is this "
+                     "machine only, 0.0.0.0 every interface."),
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port.")] = 8000,
+    workers: Annotated[
+        int,
+        typer.Option("--workers", min=1, help="Server processes (each solves in its own threads)."),
+    ] = 1,
+) -> None:
+    """Serve the solver, hints and referee as an HTTP JSON API (docs/service.md)."""
+    from rami.service.cli import serve as run_server  # FastAPI and uvicorn load only here
+
+    run_server(host=host, port=port, workers=workers)
+
+
 def run() -> None:
     """Console-script entry point."""
     app(prog_name="rami")

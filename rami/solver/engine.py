@@ -31,9 +31,9 @@ from rami.solver.templates import (
     free_templates,
     run_template,
     run_windows,
+    runs_containing,
     set_template,
     sets_containing,
-    short_runs_containing,
 )
 
 
@@ -81,25 +81,32 @@ class _Slot:
     choose: list[cp_model.IntVar] = field(default_factory=list)
     keep_real: dict[int, cp_model.IntVar] = field(default_factory=dict)
     keep_joker: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    #: Places of the slot holding a real card (only tracked when jokers could fill a meld).
+    real_at: dict[int, cp_model.IntVar] = field(default_factory=dict)
 
 
 def _slot_candidates(meld: Meld, rules: Ruleset, counts: _Counts) -> list[Template]:
     real_types = sorted({card.index for card in meld.real_cards})
     found: dict[tuple[MeldKind, tuple[int, ...]], Template] = {}
+    # Short windows rely on a shed tail holding a real card; 3+ jokers can make it all jokers.
+    short = meld.jokers == 0 and counts.jokers < 3
     if meld.kind is MeldKind.RUN:
         ranks = stands_for(meld, rules)
         suit = meld.real_cards[0].index // 13
-        options = run_windows(suit, ranks[0], ranks[-1], rules.top_rank)
+        options = run_windows(suit, ranks[0], ranks[-1], rules.top_rank, keeps_jokers=not short)
         for card_type in real_types:
             options += sets_containing(card_type)
             if card_type % 13 == 0:
                 # The ace may end at the other end of its suit: A-2-3 from Q-K-A.
-                options += short_runs_containing(card_type, rules.top_rank)
+                options += runs_containing(card_type, rules.top_rank, short=short)
     else:
         options = []
         for card_type in real_types:
             options += sets_containing(card_type)
-            options += short_runs_containing(card_type, rules.top_rank)
+            options += runs_containing(card_type, rules.top_rank, short=short)
+    if meld.jokers:
+        # Its jokers alone may stay together in a meld that shares no real card with it.
+        options += free_templates(rules.top_rank)
     for template in options:
         if _fits(template, counts, counts.jokers):
             found.setdefault((template.kind, template.types), template)
@@ -129,6 +136,7 @@ class _Model:
         ]
         self.templates: list[Template] = []
         self.uses: list[cp_model.IntVar] = []
+        self.use_bounds: list[int] = []
         self.pure: list[tuple[Template, cp_model.IntVar]] = []
         cover: list[list] = [[] for _ in range(NUM_TYPES)]
         for template in free_templates(self.rules.top_rank):
@@ -139,13 +147,34 @@ class _Model:
             if bound == 0:
                 continue
             var = model.new_int_var(0, bound, f"y{len(self.uses)}")
+            self.use_bounds.append(bound)
             self.templates.append(template)
             self.uses.append(var)
             for t in template.types:
                 cover[t].append(var)
+        # With 3+ jokers a meld could be all jokers; stage 2 then tracks which places are real
+        # (levels 1-2 need not: such jokers can always join melds with real cards, NOTES.md).
+        self.exact_jokers = with_slots and counts.jokers >= 3
+        self.real_cover: list[list] = [[] for _ in range(NUM_TYPES)]
+        self.real_in: list[dict[int, cp_model.IntVar]] = []
+        if self.exact_jokers:
+            for number, (template, var) in enumerate(zip(self.templates, self.uses, strict=True)):
+                places: dict[int, cp_model.IntVar] = {}
+                bound = self.use_bounds[number]
+                for t in template.types:
+                    real = model.new_int_var(0, bound, f"ry{number}_{t}")
+                    model.add(real <= var)
+                    places[t] = real
+                    self.real_cover[t].append(real)
+                model.add(sum(places.values()) >= var)
+                self.real_in.append(places)
         self.slots: list[_Slot] = []
         if with_slots:
             self._add_slots(cover)
+        if self.exact_jokers:
+            for t in range(NUM_TYPES):
+                if self.real_cover[t] or counts.table[t] or counts.hand[t]:
+                    model.add(sum(self.real_cover[t]) == counts.table[t] + self.play[t])
         self.open_now = None
         if opening:
             self._add_opening(cover)
@@ -232,16 +261,18 @@ class _Model:
                 keep = model.new_bool_var(f"k{index}_{t}")
                 slot.keep_real[t] = keep
                 keep_real_by_type[t].append(keep)
-            if slot.keep_real:
-                model.add(sum(slot.keep_real.values()) >= used)
-            else:
-                model.add(used == 0)
             if slot.jokers:
                 for t in sorted(slot_cover):
                     keep = model.new_bool_var(f"kj{index}_{t}")
                     slot.keep_joker[t] = keep
                     keep_joker_by_type[t].append(keep)
                 model.add(sum(slot.keep_joker.values()) <= slot.jokers)
+            # A matched meld keeps at least one card of its original: else it is a free meld.
+            kept_here = sum(slot.keep_real.values()) + sum(slot.keep_joker.values())
+            if isinstance(kept_here, int):
+                model.add(used == 0)
+            else:
+                model.add(kept_here >= used)
             for t, vars_covering in slot_cover.items():
                 here = sum(vars_covering)
                 kept = 0
@@ -249,8 +280,19 @@ class _Model:
                     kept = kept + slot.keep_real[t]
                 if t in slot.keep_joker:
                     kept = kept + slot.keep_joker[t]
-                if not isinstance(kept, int):
+                if self.exact_jokers:
+                    real = model.new_bool_var(f"r{index}_{t}")
+                    slot.real_at[t] = real
+                    self.real_cover[t].append(real)
+                    model.add(real <= here)
+                    if t in slot.keep_real:
+                        model.add(slot.keep_real[t] <= real)
+                    if t in slot.keep_joker:
+                        model.add(slot.keep_joker[t] + real <= here)
+                elif not isinstance(kept, int):
                     model.add(kept <= here)
+            if self.exact_jokers:
+                model.add(sum(slot.real_at.values()) >= used)
             self.slots.append(slot)
         self._keep_real_by_type = keep_real_by_type
         self._keep_joker_by_type = keep_joker_by_type
@@ -298,14 +340,32 @@ def _decode(model: _Model, solver: cp_model.CpSolver) -> _Decoded:
     specs: list[MeldSpec] = []
     for template, var in model.pure:
         specs.extend(MeldSpec(template, pure=True) for _ in range(_value(solver, var)))
-    for template, var in zip(model.templates, model.uses, strict=True):
-        specs.extend(MeldSpec(template) for _ in range(_value(solver, var)))
+    for number, (template, var) in enumerate(zip(model.templates, model.uses, strict=True)):
+        copies = _value(solver, var)
+        if not copies:
+            continue
+        if not model.exact_jokers:
+            specs.extend(MeldSpec(template) for _ in range(copies))
+            continue
+        # Deal each type's real cards round the copies in turn: every copy gets one.
+        real_sets: list[set[int]] = [set() for _ in range(copies)]
+        turn = 0
+        for t, real in model.real_in[number].items():
+            for _ in range(_value(solver, real)):
+                real_sets[turn % copies].add(t)
+                turn += 1
+        specs.extend(MeldSpec(template, real_places=frozenset(real)) for real in real_sets)
     for slot in model.slots:
         for template, var in zip(slot.candidates, slot.choose, strict=True):
             if _value(solver, var):
+                real_places = (
+                    frozenset(t for t, v in slot.real_at.items() if _value(solver, v))
+                    if model.exact_jokers else None
+                )
                 specs.append(MeldSpec(
                     template,
                     original=slot.original,
+                    real_places=real_places,
                     keep_real=frozenset(t for t, v in slot.keep_real.items() if _value(solver, v)),
                     keep_joker=frozenset(
                         t for t, v in slot.keep_joker.items() if _value(solver, v)

@@ -26,6 +26,8 @@ class MeldSpec:
     pure: bool = False
     keep_real: frozenset[int] = frozenset()
     keep_joker: frozenset[int] = frozenset()
+    #: Every place holding a real card, when the model decided them all.
+    real_places: frozenset[int] | None = None
 
 
 @dataclass
@@ -52,7 +54,9 @@ def _draft(spec: MeldSpec) -> _Draft:
     )
     draft.real = [None] * len(draft.types)
     for index, card_type in enumerate(draft.types):
-        if spec.pure or card_type in spec.keep_real:
+        if spec.real_places is not None:
+            draft.real[index] = card_type in spec.real_places
+        elif spec.pure or card_type in spec.keep_real:
             draft.real[index] = True
         elif card_type in spec.keep_joker:
             draft.real[index] = False
@@ -106,6 +110,7 @@ def realize(
     if stray_jokers:
         melds = _absorb_jokers(melds, stray_jokers, rules)
     origins = [draft.spec.original for draft in drafts if draft.real_count()]
+    origins += [None] * (len(melds) - len(origins))
     return _order(melds, origins, originals, rules)
 
 
@@ -136,18 +141,41 @@ def _swap_reals_into_joker_melds(drafts: list[_Draft]) -> None:
 
 
 def _absorb_jokers(melds: list[Meld], jokers: int, rules: Ruleset) -> list[Meld]:
-    """Place jokers that formed a meld of their own into melds with real cards (NOTES.md)."""
+    """Place jokers that formed a meld of their own into melds with real cards (NOTES.md).
+
+    Jokers join a run or a set with room; failing that, a real card that its meld can spare
+    leaves it to form a new run with the jokers (``6H 6D 6C`` + 3 jokers: ``6H * *``,
+    ``6D 6C *``).
+    """
     melds = list(melds)
     while jokers:
         for index, meld in enumerate(melds):
-            grown = arrange([*list(meld.cards), JOKER], rules, prefer=meld.kind)
+            grown = arrange([*meld.cards, JOKER], rules, prefer=meld.kind)
             if grown is not None:
                 melds[index] = grown
                 jokers -= 1
                 break
         else:
-            raise SolverBugError(f"{jokers} joker(s) could not be placed in a meld")
+            melds = _spare_a_card(melds, jokers, rules)
+            jokers = 0
     return melds
+
+
+def _spare_a_card(melds: list[Meld], jokers: int, rules: Ruleset) -> list[Meld]:
+    for index, meld in enumerate(melds):
+        for position, card in enumerate(meld.cards):
+            if card.is_joker:
+                continue
+            rest = arrange(meld.cards[:position] + meld.cards[position + 1 :], rules, meld.kind)
+            if rest is None:
+                continue
+            for extra in range(min(jokers, 12), 1, -1):
+                new = arrange([card] + [JOKER] * extra, rules)
+                if new is None:
+                    continue
+                grown = [*melds[:index], rest, *melds[index + 1 :], new]
+                return _absorb_jokers(grown, jokers - extra, rules)
+    raise SolverBugError(f"{jokers} joker(s) could not be placed in a meld")
 
 
 def _to_meld(draft: _Draft) -> Meld:

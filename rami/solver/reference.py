@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from rami.cards import JOKER, Card, Suit
@@ -105,14 +105,6 @@ class _Space:
                 code += count << (_BITS * self.index[card])
         return code
 
-    def unpack(self, code: int) -> Counter[Card]:
-        counts: Counter[Card] = Counter()
-        for number, card in enumerate(self.types):
-            count = (code >> (_BITS * number)) & _FIELD
-            if count:
-                counts[card] = count
-        return counts
-
     def first_real(self, code: int) -> int:
         """Index of the smallest real card type in ``code``, -1 when it holds none."""
         real = code & self.real_mask
@@ -151,10 +143,9 @@ def _legal_melds(available: Counter[Card], rules: Ruleset) -> Iterator[Meld]:
                 spare = min(jokers - missing, len(present) - least_real)
                 for extra in range(spare + 1):
                     for to_joker in itertools.combinations(present, extra):
-                        holes = set(to_joker)
+                        real = set(present).difference(to_joker)
                         cards = tuple(
-                            JOKER if (slot not in present or slot in holes) else card
-                            for slot, card in enumerate(window)
+                            card if slot in real else JOKER for slot, card in enumerate(window)
                         )
                         yield Meld(cards, MeldKind.RUN)
     by_rank: dict[int, list[Card]] = {}
@@ -337,7 +328,7 @@ class _KeptSearch:
     """
 
     def __init__(self, space: _Space, candidates: dict[int, list[_Candidate]],
-                 olds: list[Counter[Card]], feasible) -> None:
+                 olds: list[Counter[Card]], feasible: Callable[[int], bool]) -> None:
         self.space = space
         self.candidates = candidates
         self.olds = olds
@@ -482,8 +473,13 @@ def _solve_not_opened(position: Position, objective: str) -> ReferenceResult:
     )
 
 
-def _opening_melds(space: _Space, candidates: dict[int, list[_Candidate]], best_opening,
-                   code: int, rules: Ruleset) -> tuple[Meld, ...]:
+def _opening_melds(
+    space: _Space,
+    candidates: dict[int, list[_Candidate]],
+    best_opening: Callable[[int], tuple[int, int]],
+    code: int,
+    rules: Ruleset,
+) -> tuple[Meld, ...]:
     """Rebuild one split of ``code`` that reaches :func:`best_opening`'s score."""
     melds: list[Meld] = []
     need_pure = rules.opening_pure_run and code != 0

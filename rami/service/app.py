@@ -1,0 +1,244 @@
+"""The hint engine as an HTTP service: a FastAPI app over the library (docs/service.md).
+
+Bodies use the CLI's JSON forms: positions as in docs/notation.md (``rami.notation``), solutions
+as ``Solution.to_json()`` (``rami solve --json``), hints as ``Hint.to_json()`` (``rami hint
+--json``). Bad input is a 4xx ``{"error", "field"}``; solves run in a bounded thread pool
+(:mod:`rami.service.pool`) so the event loop, and ``/health``, stay responsive.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+
+from rami import __version__
+from rami.errors import UnknownRulesetError
+from rami.hints import make_hint
+from rami.position import hand_penalty
+from rami.referee import validate_turn
+from rami.rules import PRESETS, get_ruleset
+from rami.service import schemas
+from rami.service.errors import ApiError, install_error_handlers, log
+from rami.service.inputs import (
+    checked_position,
+    parse_card_field,
+    parse_cards_field,
+    parse_melds_field,
+    parse_position_field,
+)
+from rami.service.limits import BodySizeLimit
+from rami.service.pool import SolverPool
+from rami.service.settings import Settings
+
+if TYPE_CHECKING:
+    from rami.position import Position
+    from rami.solver.api import Solution
+
+#: Header telling the time limit a solve actually got (the request's, capped).
+TIME_LIMIT_HEADER = "X-Rami-Time-Limit"
+
+SolveFunction = Callable[..., "Solution"]
+
+
+def _library_solve(position: Position, **options: Any) -> Solution:
+    from rami.solver.api import solve
+
+    return solve(position, **options)
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    descriptions = {
+        400: "Malformed JSON",
+        404: "Unknown ruleset",
+        413: "Request body too large",
+        415: "Body not sent as application/json",
+        422: "Bad input: wrong type, bad notation, impossible position, unknown ruleset, "
+        "unsupported preset (the field at fault is named)",
+        503: "Server busy, or no answer within the request deadline",
+    }
+    return {
+        status: {"model": schemas.ErrorOut, "description": descriptions[status]}
+        for status in statuses
+    }
+
+
+_POST_ERRORS = _errors(400, 413, 415, 422)
+_SOLVE_ERRORS = _errors(400, 413, 415, 422, 503)
+
+
+def create_app(settings: Settings | None = None, *, solve: SolveFunction | None = None) -> FastAPI:
+    """The service app. ``solve`` replaces :func:`rami.solver.api.solve` (tests only)."""
+    settings = settings or Settings()
+    solve_function = solve or _library_solve
+    pool = SolverPool(settings.solver_threads, settings.max_pending)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if solve is None:
+            # Load OR-Tools in the background now rather than in the first request.
+            pool.warm_up(importlib.import_module, "rami.solver.engine")
+        try:
+            yield
+        finally:
+            pool.shutdown()
+
+    app = FastAPI(
+        title="rami hint service",
+        version=__version__,
+        description=(
+            "Solve, hint and referee positions of rami chinois and other manipulation-rummy "
+            "variants. Positions use the JSON form of docs/notation.md (or the one-line text "
+            "notation as a string); solutions are the JSON of `rami solve --json`. Errors are "
+            '`{"error": ..., "field": ...}` with a 4xx status. Limits: request bodies up to '
+            f"{settings.max_body_bytes} bytes; solver time_limit capped to "
+            f"{settings.max_time_limit:g} s (default {settings.default_time_limit:g} s)."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.pool = pool
+    install_error_handlers(app)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+
+    async def run_solve(
+        position: Position, objective: str, min_moves: bool, requested: float | None
+    ) -> tuple[Solution, float]:
+        time_limit = settings.time_limit(requested)
+        solution = await pool.run(
+            _call_solve,
+            solve_function,
+            position,
+            objective,
+            min_moves,
+            time_limit,
+            deadline=settings.deadline(time_limit),
+        )
+        return solution, time_limit
+
+    @app.get("/health", response_model=schemas.HealthOut, tags=["service"])
+    async def health() -> dict[str, Any]:
+        """Liveness: answers at once, even while solves run."""
+        return {"status": "ok", "version": __version__}
+
+    @app.get("/rulesets", response_model=list[schemas.PresetOut], tags=["rules"])
+    async def rulesets() -> list[dict[str, str]]:
+        """The rule presets (as ``rami rules --json``)."""
+        return [{"name": name, "title": preset.title} for name, preset in PRESETS.items()]
+
+    @app.get("/rulesets/{name}", tags=["rules"], responses=_errors(404))
+    async def ruleset(name: str) -> dict[str, Any]:
+        """Every parameter of one preset, options allowed: ``rami-chinois[jokers=0]``."""
+        try:
+            return get_ruleset(name).describe()
+        except UnknownRulesetError as error:
+            raise ApiError(404, str(error), "name") from None
+
+    @app.post(
+        "/validate", response_model=schemas.ValidateOut, tags=["positions"],
+        responses=_POST_ERRORS,
+    )
+    async def validate(request: schemas.PositionRequest) -> dict[str, Any]:
+        """Check a position: ``valid`` and every problem (as ``rami validate --json``).
+
+        A position that does not parse is a 422 naming the field; one that parses but cannot
+        occur (three copies of a card, an illegal meld) is ``valid: false`` with its problems.
+        """
+        position = parse_position_field(request.position)
+        problems = position.problems()
+        return {"valid": not problems, "problems": problems, **_summary(position)}
+
+    @app.post(
+        "/solve", response_model=schemas.SolutionOut, tags=["solver"],
+        responses=_SOLVE_ERRORS,
+    )
+    async def solve_endpoint(request: schemas.SolveRequest) -> JSONResponse:
+        """Best play for the player to move (as ``rami solve --json``).
+
+        The solve stops at ``time_limit`` (capped to the server maximum) with the best answer
+        proved so far: ``status`` is then ``feasible`` instead of ``optimal``. The limit used is
+        in the ``X-Rami-Time-Limit`` response header.
+        """
+        position = checked_position(request.position)
+        solution, time_limit = await run_solve(
+            position, request.objective, request.min_moves, request.time_limit
+        )
+        return JSONResponse(
+            solution.to_json(), headers={TIME_LIMIT_HEADER: f"{time_limit:g}"}
+        )
+
+    @app.post(
+        "/hint", response_model=schemas.HintOut, tags=["solver"], responses=_SOLVE_ERRORS
+    )
+    async def hint(request: schemas.HintRequest) -> JSONResponse:
+        """A hint (as ``rami hint --json``): 1 what is achievable, 2 the first key move,
+        3 the full solution."""
+        position = checked_position(request.position)
+        solution, time_limit = await run_solve(
+            position, request.objective, True, request.time_limit
+        )
+        return JSONResponse(
+            make_hint(solution, request.level).to_json(),
+            headers={TIME_LIMIT_HEADER: f"{time_limit:g}"},
+        )
+
+    @app.post(
+        "/validate-turn", response_model=schemas.TurnOut, tags=["referee"],
+        responses=_SOLVE_ERRORS,
+    )
+    async def validate_turn_endpoint(request: schemas.TurnRequest) -> dict[str, Any]:
+        """The referee: is this turn legal, and every reason it is not."""
+        position = checked_position(request.position)
+        table_after = parse_melds_field(request.table_after, "table_after")
+        played = parse_cards_field(request.played, "played")
+        discard = (
+            None if request.discard is None else parse_card_field(request.discard, "discard")
+        )
+        verdict = await pool.run(
+            validate_turn, position, table_after, played, discard,
+            deadline=settings.deadline_slack,
+        )
+        return {
+            "legal": verdict.legal,
+            "problems": list(verdict.problems),
+            "hand_after": [str(card) for card in verdict.hand_after],
+            "penalty_after": verdict.penalty_after,
+            "cards_moved": verdict.cards_moved,
+            "opened_after": verdict.opened_after,
+        }
+
+    try:
+        from rami.service.puzzles import install_puzzle_routes
+    except Exception as error:  # the puzzle module is optional: serve the rest without it
+        log.warning("puzzle endpoints disabled: rami.puzzles does not import (%s)", error)
+    else:
+        install_puzzle_routes(app, settings, pool)
+    return app
+
+
+def _call_solve(
+    solve: SolveFunction, position: Position, objective: str, min_moves: bool, time_limit: float
+) -> Solution:
+    return solve(position, objective=objective, min_moves=min_moves, time_limit=time_limit)
+
+
+def _summary(position: Position) -> dict[str, Any]:
+    return {
+        "position": str(position),
+        "rules": position.rules.option_string,
+        "melds": len(position.table),
+        "table_cards": sum(len(meld) for meld in position.table),
+        "hand_cards": len(position.hand),
+        "opened": position.opened,
+        "hand_penalty": hand_penalty(position.hand, position.rules, position.opened),
+    }
+
+
+def app_from_env() -> FastAPI:
+    """Factory for ``uvicorn --factory rami.service.app:app_from_env`` (settings from
+    ``RAMI_SERVICE_*``); what ``rami serve --workers N`` runs in each worker."""
+    return create_app(Settings.from_env())

@@ -1,0 +1,173 @@
+"""One JSON error shape for every failure: ``{"error": ..., "field": ..., "problems": [...]}``.
+
+Bad input is always a 4xx naming the field at fault; nothing a client sends produces a 500 or a
+traceback. Only a solver bug (the referee rejecting the solver's own answer) or an unexpected
+exception is a 500, and its body is a sentence, never a traceback (which goes to the server log).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from rami.errors import (
+    InvalidPositionError,
+    NotationError,
+    RamiError,
+    SolverBugError,
+    UnknownRulesetError,
+    UnsupportedError,
+)
+
+log = logging.getLogger("rami.service")
+
+
+class ApiError(Exception):
+    """An error answer: HTTP status, a sentence, the field at fault, and every problem found."""
+
+    def __init__(
+        self,
+        status: int,
+        error: str,
+        field: str | None = None,
+        problems: Sequence[str] = (),
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(error)
+        self.status = status
+        self.error = error
+        self.field = field
+        self.problems = list(problems)
+        self.headers = headers
+
+    def body(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"error": self.error, "field": self.field}
+        if self.problems:
+            data["problems"] = self.problems
+        return data
+
+    def response(self) -> JSONResponse:
+        return JSONResponse(self.body(), status_code=self.status, headers=self.headers)
+
+
+def error_response(status: int, error: str, field: str | None = None) -> JSONResponse:
+    return ApiError(status, error, field).response()
+
+
+#: The field a library NotationError message starts with: ``table[2][1]: unknown card 'ZZ'``.
+_FIELD_PREFIX = re.compile(
+    r"((?:rules|table|hand|opened|taken_discard|table_after|played|discard)"
+    r"(?:\[\d+\]|\.[a-z_]+)*): (.*)",
+    re.DOTALL,
+)
+
+
+def notation_error(error: NotationError, where: str) -> ApiError:
+    """A 422 for bad notation under ``where`` ("position", or "" for top-level fields)."""
+    message = str(error)
+    match = _FIELD_PREFIX.fullmatch(message)
+    if match:
+        field = f"{where}.{match.group(1)}" if where else match.group(1)
+        return ApiError(422, f"{field}: {match.group(2)}", field)
+    field = where or None
+    return ApiError(422, f"{where}: {message}" if where else message, field)
+
+
+def rami_error(error: RamiError, where: str = "position") -> ApiError:
+    """Map a library error on bad input to a 422 (the safety net behind the explicit checks)."""
+    if isinstance(error, InvalidPositionError):
+        return ApiError(422, "invalid position: " + str(error), where, error.problems)
+    if isinstance(error, UnknownRulesetError | UnsupportedError):
+        field = f"{where}.rules" if where else "rules"
+        return ApiError(422, str(error), field)
+    if isinstance(error, NotationError):
+        return notation_error(error, where)
+    return ApiError(422, str(error), where or None)
+
+
+def _loc_field(loc: Sequence[Any]) -> str:
+    parts = list(loc[1:] if loc and loc[0] == "body" else loc)
+    text = ""
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "body"
+
+
+def _line_column(document: Any, position: int) -> str:
+    if not isinstance(document, str):
+        return f"character {position}"
+    line = document.count("\n", 0, position) + 1
+    column = position - (document.rfind("\n", 0, position) + 1) + 1
+    return f"line {line} column {column}"
+
+
+def validation_error(error: RequestValidationError) -> ApiError:
+    """FastAPI's request validation errors, in the service's shape."""
+    details = list(error.errors())
+    if not details:
+        return ApiError(422, "invalid request", "body")
+    first = details[0]
+    loc = tuple(first.get("loc", ()))
+    if first.get("type") == "json_invalid":
+        position = loc[1] if len(loc) > 1 and isinstance(loc[1], int) else 0
+        reason = (first.get("ctx") or {}).get("error", "JSON decode error")
+        return ApiError(
+            400, f"malformed JSON at {_line_column(error.body, position)}: {reason}", "body"
+        )
+    if loc == ("body",) and isinstance(first.get("input"), bytes | bytearray):
+        return ApiError(
+            415, "the body must be JSON sent with 'Content-Type: application/json'", "body"
+        )
+    if loc == ("body",) and first.get("type") == "missing":
+        return ApiError(422, "the request needs a JSON object body", "body")
+    if loc == ("body",):
+        return ApiError(422, f"the body must be a JSON object: {first.get('msg')}", "body")
+    problems = [f"{_loc_field(item.get('loc', ()))}: {item.get('msg')}" for item in details]
+    field = _loc_field(loc)
+    return ApiError(422, problems[0], field, problems if len(problems) > 1 else ())
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, error: ApiError) -> JSONResponse:
+        return error.response()
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, error: RequestValidationError) -> JSONResponse:
+        return validation_error(error).response()
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        detail = error.detail if isinstance(error.detail, str) else json.dumps(error.detail)
+        field = None
+        if error.status_code == 400:  # FastAPI could not read the body (not UTF-8, say)
+            detail, field = f"malformed JSON: {detail[:1].lower()}{detail[1:]}", "body"
+        headers = dict(error.headers) if error.headers else None
+        return JSONResponse(
+            {"error": detail, "field": field}, status_code=error.status_code, headers=headers
+        )
+
+    @app.exception_handler(RamiError)
+    async def _rami(request: Request, error: RamiError) -> JSONResponse:
+        return rami_error(error).response()
+
+    @app.exception_handler(SolverBugError)
+    async def _bug(request: Request, error: SolverBugError) -> JSONResponse:
+        log.error("solver bug on %s %s: %s", request.method, request.url.path, error)
+        return error_response(500, f"internal solver error (a bug, please report it): {error}")
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return error_response(500, "internal server error (logged on the server)")

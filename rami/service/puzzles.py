@@ -1,0 +1,164 @@
+"""The puzzle endpoints: the daily puzzle and answer checks, over :mod:`rami.puzzles.record`.
+
+The daily puzzle is the record of ``rami puzzle daily --json`` without its ``solution`` and
+``signature`` (they give the answer away); ``POST /puzzles/check`` judges a final table as
+``rami puzzle check ID --answer ... --json`` does.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from datetime import date
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import FastAPI, Path
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from rami.errors import NotationError
+from rami.puzzles import record
+from rami.service import schemas
+from rami.service.errors import ApiError, notation_error
+from rami.service.inputs import MAX_CARDS, parse_melds_field
+from rami.service.pool import SolverPool
+from rami.service.settings import Settings
+
+if TYPE_CHECKING:
+    from rami.puzzles.record import Puzzle
+
+#: Record fields the daily puzzle leaves out: they give the answer away.
+SPOILERS = ("solution", "signature")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+class CheckRequest(schemas._Body):
+    id: StrictStr = Field(description="The puzzle id, e.g. from GET /puzzles/daily")
+    table: schemas.MeldList | StrictStr = Field(
+        description="The final table: a list of melds (as in the JSON position form), or the "
+        "text form 'meld | meld | ...'"
+    )
+
+
+class DailyOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    date: str
+    id: str
+    kind: str
+    rules: str
+    position: dict[str, Any]
+    goal: dict[str, Any]
+    difficulty: dict[str, Any]
+
+
+class CheckOut(BaseModel):
+    id: str
+    solved: bool
+    intended: bool
+    legal: bool
+    reasons: list[str]
+    penalty_after: int | None
+    cards_played: int | None
+
+
+class PuzzlePack:
+    """The pack, read once on first use (in the solver pool: parsing it is real work)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._puzzles: list[Puzzle] | None = None
+        self._by_id: dict[str, Puzzle] = {}
+        self._lock = threading.Lock()
+
+    def load(self) -> list[Puzzle]:
+        with self._lock:
+            if self._puzzles is None:
+                where = self.path or f"the shipped pack (rami/data/{record.PACK_RESOURCE})"
+                try:
+                    puzzles = record.read_pack(self.path) if self.path else record.shipped_pack()
+                except (OSError, NotationError) as error:
+                    raise ApiError(503, f"no puzzle pack available: {where}: {error}") from None
+                self._puzzles = list(puzzles)
+                self._by_id = {puzzle.id: puzzle for puzzle in puzzles}
+            return self._puzzles
+
+    def find(self, puzzle_id: str) -> Puzzle:
+        self.load()
+        try:
+            return self._by_id[puzzle_id]
+        except KeyError:
+            raise ApiError(404, f"no puzzle {puzzle_id!r} in the pack", "id") from None
+
+
+def _day(text: str) -> date:
+    if not _DATE.fullmatch(text):
+        raise ApiError(422, f"date: expected YYYY-MM-DD, got {text!r}", "date")
+    try:
+        return date.fromisoformat(text)
+    except ValueError as error:
+        raise ApiError(422, f"date: {error}", "date") from None
+
+
+def _daily_json(day: date, puzzle: Puzzle) -> dict[str, Any]:
+    shown = {key: value for key, value in puzzle.record.items() if key not in SPOILERS}
+    return {"date": day.isoformat(), **shown}
+
+
+def _table(value: list[Any] | str) -> tuple[Any, ...]:
+    if isinstance(value, str):
+        from rami.notation import parse_table
+
+        if len(value) > MAX_CARDS * 8:
+            raise ApiError(422, "table: too long for a table of at most "
+                           f"{MAX_CARDS} cards", "table")
+        if "/" in value:
+            raise ApiError(422, "table: give the final table only ('meld | meld | ...'), "
+                           "no '/'", "table")
+        try:
+            return parse_table(value)
+        except NotationError as error:
+            raise notation_error(error, "table") from None
+    return parse_melds_field(value, "table")
+
+
+def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) -> None:
+    pack = PuzzlePack(settings.puzzle_pack)
+    app.state.puzzle_pack = pack
+    errors = {
+        status: {"model": schemas.ErrorOut, "description": text}
+        for status, text in (
+            (404, "Unknown puzzle id"),
+            (422, "Bad date, or a bad table (the field at fault is named)"),
+            (503, "No puzzle pack available, or the server is busy"),
+        )
+    }
+
+    async def daily_of(day: date) -> dict[str, Any]:
+        puzzles = await pool.run(pack.load, deadline=settings.deadline_slack)
+        return _daily_json(day, record.daily(day, puzzles))
+
+    @app.get("/puzzles/daily", response_model=DailyOut, tags=["puzzles"], responses=errors)
+    async def daily_today() -> dict[str, Any]:
+        """Today's puzzle (the server's date), as ``rami puzzle daily --json`` without the
+        solution."""
+        return await daily_of(date.today())
+
+    @app.get("/puzzles/daily/{date}", response_model=DailyOut, tags=["puzzles"],
+             responses=errors)
+    async def daily_on(
+        day: Annotated[str, Path(alias="date", description="YYYY-MM-DD")],
+    ) -> dict[str, Any]:
+        """The puzzle of a day (YYYY-MM-DD): every server gives the same one."""
+        return await daily_of(_day(day))
+
+    @app.post("/puzzles/check", response_model=CheckOut, tags=["puzzles"],
+              responses={**errors, 400: {"model": schemas.ErrorOut}})
+    async def check(request: CheckRequest) -> dict[str, Any]:
+        """Does this final table solve the puzzle (and is it the intended solution)?"""
+        table = _table(request.table)
+        await pool.run(pack.load, deadline=settings.deadline_slack)
+        puzzle = pack.find(request.id)
+        verdict = await pool.run(
+            record.check_answer, puzzle, table, deadline=settings.deadline_slack
+        )
+        return {"id": puzzle.id, **verdict.to_json()}
