@@ -63,6 +63,10 @@ class Solution:
     bounds: dict[str, int] = field(default_factory=dict)
     message: str = ""
     solve_ms: float = 0.0
+    #: The card discarded to end the turn, for presets that discard (RULES.md decision 6).
+    discard: Card | None = None
+    #: Where the time went: "build_ms" (models), "search_ms" (CP-SAT), "finish_ms" (the rest).
+    timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def cards_played(self) -> int:
@@ -83,6 +87,7 @@ class Solution:
             "cards_played": self.cards_played,
             "cards_moved": self.cards_moved,
             "moves": [move.to_json() for move in self.moves],
+            "discard": str(self.discard) if self.discard is not None else None,
             "message": self.message,
             "ms": round(self.solve_ms, 3),
         }
