@@ -31,6 +31,8 @@ class Suit(IntEnum):
 
 
 RANK_LETTERS = "A23456789TJQK"
+#: Looked up rather than built: calling an IntEnum costs microseconds in hot loops.
+_SUITS = tuple(Suit)
 SUIT_INPUT = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS,
               "♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS,
               "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
@@ -42,15 +44,31 @@ JOKER_INPUT = ("*", "🃏")
 _CARD_RE = re.compile(r"(10|[A2-9TJQK1])([SHDC♠♥♦♣♤♡♢♧])|\*|🃏", re.IGNORECASE)
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@dataclass(frozen=True, eq=False, slots=True)
 class Card:
     """One card type: ``index`` 0..51 is ``suit * 13 + rank - 1``; 52 is the joker."""
 
     index: int
 
+    # Hand-written rather than generated: the generated methods build tuples on every call, and
+    # cards are hashed and compared in the solver's hot loops.
     def __hash__(self) -> int:
-        # The generated dataclass hash builds a tuple each call; cards are hashed in hot loops.
         return self.index
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and self.index == other.index
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Card) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        return self.index >= other.index
 
     def __post_init__(self) -> None:
         if not 0 <= self.index <= JOKER_INDEX:
@@ -89,12 +107,12 @@ class Card:
 
     @property
     def suit(self) -> Suit | None:
-        return None if self.is_joker else Suit(self.index // 13)
+        return None if self.is_joker else _SUITS[self.index // 13]
 
     def __str__(self) -> str:
         if self.is_joker:
             return "*"
-        return RANK_LETTERS[self.rank - 1] + Suit(self.index // 13).letter
+        return RANK_LETTERS[self.rank - 1] + "SHDC"[self.index // 13]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

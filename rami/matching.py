@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rami.cards import Card
 from rami.melds import Meld
@@ -18,7 +19,33 @@ def overlap(before: Counter[Card], after: Counter[Card]) -> int:
     return sum(min(count, after[card]) for card, count in before.items())
 
 
+#: Above this many melds a side, the assignment goes to OR-Tools' C++ solver.
+NATIVE_ASSIGNMENT_SIZE = 8
+
+
 def max_weight_assignment(weights: Sequence[Sequence[int]]) -> list[int]:
+    """Row -> column (or -1) maximising the total weight."""
+    if max(len(weights), len(weights[0]) if weights else 0) > NATIVE_ASSIGNMENT_SIZE:
+        return _native_assignment(weights)
+    return hungarian(weights)
+
+
+def _native_assignment(weights: Sequence[Sequence[int]]) -> list[int]:
+    from ortools.graph.python import linear_sum_assignment
+
+    rows, cols = len(weights), len(weights[0])
+    size = max(rows, cols)
+    solver = linear_sum_assignment.SimpleLinearSumAssignment()
+    for row in range(size):
+        for col in range(size):
+            weight = weights[row][col] if row < rows and col < cols else 0
+            solver.add_arc_with_cost(row, col, -weight)
+    if solver.solve() != solver.OPTIMAL:
+        return hungarian(weights)
+    return [solver.right_mate(row) if solver.right_mate(row) < cols else -1 for row in range(rows)]
+
+
+def hungarian(weights: Sequence[Sequence[int]]) -> list[int]:
     """Row -> column (or -1) maximising the total weight; Hungarian algorithm, O(n^3)."""
     rows = len(weights)
     cols = len(weights[0]) if rows else 0
@@ -81,6 +108,15 @@ def max_weight_assignment(weights: Sequence[Sequence[int]]) -> list[int]:
 def match_melds(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
     """For each meld before, the index of its matched meld after (or -1).
 
+    Referee, move list and numbering all ask for the same pair of tables: the answer is cached.
+    """
+    return list(_match_melds(tuple(before), tuple(after)))
+
+
+@lru_cache(maxsize=16)
+def _match_melds(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> tuple[int, ...]:
+    """Uncached :func:`match_melds`.
+
     Melds that share no card never gain from being matched, so the assignment is solved apart
     on each group of melds linked by shared cards: most groups are a single unchanged meld.
     """
@@ -118,7 +154,7 @@ def match_melds(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
         for row, pick in zip(rows, max_weight_assignment(weights), strict=True):
             if pick >= 0 and weights[rows.index(row)][pick] > 0:
                 result[row] = cols[pick]
-    return result
+    return tuple(result)
 
 
 def _components(edges: list[dict[int, int]], cols: int) -> list[tuple[list[int], list[int]]]:

@@ -19,22 +19,22 @@ from ortools.sat.python import cp_model
 
 from rami.cards import JOKER, NUM_TYPES, Card
 from rami.errors import SolverBugError, UnsupportedError
-from rami.matching import match_melds
+from rami.matching import cards_kept, cards_moved, match_melds
 from rami.melds import Meld, MeldKind, stands_for
 from rami.position import Position, hand_penalty
 from rami.referee import validate_turn
 from rami.rules import Ruleset, TableJoker
 from rami.solver.api import Objective, Solution, Status
 from rami.solver.explain import explain_moves, in_number_order
+from rami.solver.playmodel import PlayVariables, play_model_for
 from rami.solver.realize import MeldSpec, realize
 from rami.solver.templates import (
     Template,
     free_templates,
     run_template,
-    run_windows,
-    runs_containing,
     set_template,
     sets_containing,
+    type_at,
 )
 
 
@@ -73,51 +73,158 @@ def _fits(template: Template, counts: _Counts, jokers: int) -> bool:
 
 
 @dataclass
+class _Lane:
+    """A run of one suit matched to an original meld, as an interval of positions.
+
+    ``cover[p]`` says the run holds position p; ``start[p]`` that it begins there. Cheaper for
+    CP-SAT than one boolean per possible run (NOTES.md: the LP is what proves optimality).
+    """
+
+    def __init__(self, model: cp_model.CpModel, name: str, suit: int, low: int, high: int):
+        self.suit, self.low, self.high = suit, low, high
+        self.used = model.new_bool_var(f"{name}u")
+        self.cover = {p: model.new_bool_var(f"{name}a{p}") for p in range(low, high + 1)}
+        self.start = {p: model.new_bool_var(f"{name}s{p}") for p in range(low, high + 1)}
+        model.add(sum(self.start.values()) == self.used)
+        for p in range(low, high + 1):
+            model.add(self.start[p] <= self.cover[p])
+            if p == low:
+                model.add(self.cover[p] <= self.start[p])
+            else:
+                model.add(self.cover[p] <= self.cover[p - 1] + self.start[p])
+        model.add(sum(self.cover.values()) >= 3 * self.used)
+        if low == 1 and high == 14:
+            model.add(self.cover[1] + self.cover[14] <= 1)
+
+    def template(self, values) -> Template | None:
+        held = [p for p, var in self.cover.items() if _value(values, var)]
+        return run_template(self.suit, held[0], held[-1]) if held else None
+
+    def hint(self, template: Template | None) -> list[tuple[cp_model.IntVar, int]]:
+        low, high = (template.positions[0], template.positions[-1]) if template else (0, -1)
+        hints = [(self.used, int(template is not None))]
+        hints += [(var, int(low <= p <= high)) for p, var in self.cover.items()]
+        hints += [(var, int(p == low)) for p, var in self.start.items()]
+        return hints
+
+
+@dataclass
 class _Slot:
     original: int
     real_types: tuple[int, ...]
     jokers: int
-    candidates: list[Template]
-    index: dict[tuple[MeldKind, tuple[int, ...]], int] = field(default_factory=dict)
-    choose: list[cp_model.IntVar] = field(default_factory=list)
+    lanes: list[_Lane] = field(default_factory=list)
+    sets: list[tuple[Template, cp_model.IntVar]] = field(default_factory=list)
     keep_real: dict[int, cp_model.IntVar] = field(default_factory=dict)
     keep_joker: dict[int, cp_model.IntVar] = field(default_factory=dict)
     #: Places of the slot holding a real card (only tracked when jokers could fill a meld).
     real_at: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    #: In the relaxation: how many of its jokers stay together away from its real cards.
+    alone: cp_model.IntVar | None = None
+
+    @property
+    def used(self):
+        return sum(lane.used for lane in self.lanes) + sum(var for _, var in self.sets)
+
+    def chosen(self, values) -> Template | None:
+        for lane in self.lanes:
+            if _value(values, lane.used):
+                return lane.template(values)
+        for template, var in self.sets:
+            if _value(values, var):
+                return template
+        return None
+
+    def hint(self, template: Template | None) -> list[tuple[cp_model.IntVar, int]]:
+        """Hints choosing ``template``; None when the slot cannot hold it."""
+        hints: list[tuple[cp_model.IntVar, int]] = []
+        placed = template is None
+        for lane in self.lanes:
+            fits = (
+                not placed and template.kind is MeldKind.RUN and template.suit == lane.suit
+                and lane.low <= template.positions[0] and template.positions[-1] <= lane.high
+            )
+            hints += lane.hint(template if fits else None)
+            placed = placed or fits
+        for candidate, var in self.sets:
+            fits = not placed and candidate == template
+            hints.append((var, int(fits)))
+            placed = placed or fits
+        return hints if placed else []
 
 
-def _slot_candidates(meld: Meld, rules: Ruleset, counts: _Counts) -> list[Template]:
+def _slot_options(
+    meld: Meld, rules: Ruleset, counts: _Counts, relaxed: bool
+) -> tuple[list[tuple[int, int, int]], list[Template]]:
+    """Runs (as lanes: suit and position range) and other melds that may be matched to ``meld``.
+
+    A run keeping real cards within [a, b] need reach no more than 4 past them: a longer tail
+    of 3+ cards can leave as a run of its own. That tail may be all jokers, which only the
+    ``relaxed`` model (an upper bound on cards kept) allows, so with 3+ jokers about the exact
+    model gets the whole suit; so does a meld with jokers, whose kept jokers may stand anywhere,
+    and one with an ace, which may move to the other end of its suit.
+    """
+    top = rules.top_rank
+    short = meld.jokers == 0 and (relaxed or counts.jokers < 3)
     real_types = sorted({card.index for card in meld.real_cards})
-    found: dict[tuple[MeldKind, tuple[int, ...]], Template] = {}
-    # Short windows rely on a shed tail holding a real card; 3+ jokers can make it all jokers.
-    short = meld.jokers == 0 and counts.jokers < 3
+    has_ace = any(t % 13 == 0 for t in real_types)
+    lanes: list[tuple[int, int, int]] = []
     if meld.kind is MeldKind.RUN:
         ranks = stands_for(meld, rules)
-        suit = meld.real_cards[0].index // 13
-        options = run_windows(suit, ranks[0], ranks[-1], rules.top_rank, keeps_jokers=not short)
-        for card_type in real_types:
-            options += sets_containing(card_type)
-            if card_type % 13 == 0:
-                # The ace may end at the other end of its suit: A-2-3 from Q-K-A.
-                options += runs_containing(card_type, rules.top_rank, short=short)
+        suit = real_types[0] // 13
+        if short and not has_ace:
+            lanes.append((suit, max(1, ranks[0] - 4), min(top, ranks[-1] + 4)))
+        else:
+            lanes.append((suit, 1, top))
     else:
-        options = []
-        for card_type in real_types:
-            options += sets_containing(card_type)
-            options += runs_containing(card_type, rules.top_rank, short=short)
-    if meld.jokers:
+        rank = meld.real_cards[0].rank
+        for t in real_types:
+            if short and rank != 1:
+                lanes.append((t // 13, max(1, rank - 4), min(top, rank + 4)))
+            else:
+                lanes.append((t // 13, 1, top))
+    lanes = [_trim_lane(lane, meld, rules, counts) for lane in lanes]
+    options: list[Template] = []
+    for t in real_types:
+        options += sets_containing(t)
+    if meld.jokers and not relaxed:
         # Its jokers alone may stay together in a meld that shares no real card with it.
-        options += free_templates(rules.top_rank)
+        options += free_templates(top)
+    found: dict[tuple[MeldKind, tuple[int, ...]], Template] = {}
     for template in options:
         if _fits(template, counts, counts.jokers):
             found.setdefault((template.kind, template.types), template)
-    return list(found.values())
+    return [lane for lane in lanes if lane[2] - lane[1] >= 2], list(found.values())
+
+
+def _trim_lane(
+    lane: tuple[int, int, int], meld: Meld, rules: Ruleset, counts: _Counts
+) -> tuple[int, int, int]:
+    """Without jokers a run cannot cross a card that is nowhere: cut the lane there."""
+    suit, low, high = lane
+    if counts.jokers:
+        return lane
+    present = [counts.available(type_at(suit, p)) > 0 for p in range(low, high + 1)]
+    keep = {card.index for card in meld.real_cards if card.index // 13 == suit}
+    anchors = [p for p in range(low, high + 1) if type_at(suit, p) in keep]
+    if not anchors:
+        return (suit, low, low)
+    first = last = anchors[0]
+    while first > low and present[first - 1 - low]:
+        first -= 1
+    last = max(anchors)
+    while last < high and present[last + 1 - low]:
+        last += 1
+    return (suit, first, last)
 
 
 class _Model:
     """One CP-SAT model of a turn; stage objectives are swapped on the same model."""
 
-    def __init__(self, position: Position, *, with_slots: bool, opening: bool) -> None:
+    def __init__(
+        self, position: Position, *, with_slots: bool, opening: bool, relaxed: bool = False
+    ) -> None:
+        self.relaxed = relaxed
         self.position = position
         self.rules = position.rules
         self.counts = counts = _Counts.of(position)
@@ -155,7 +262,7 @@ class _Model:
                 cover[t].append(var)
         # With 3+ jokers a meld could be all jokers; stage 2 then tracks which places are real
         # (levels 1-2 need not: such jokers can always join melds with real cards, NOTES.md).
-        self.exact_jokers = with_slots and counts.jokers >= 3
+        self.exact_jokers = with_slots and not relaxed and counts.jokers >= 3
         self.real_cover: list[list] = [[] for _ in range(NUM_TYPES)]
         self.real_in: list[dict[int, cp_model.IntVar]] = []
         if self.exact_jokers:
@@ -190,15 +297,6 @@ class _Model:
         if real_on_table == 0 and counts.hand_jokers:
             # Jokers alone make no meld: a meld needs a real card (RULES.md).
             model.add(self.play_jokers <= counts.hand_jokers * sum(self.play))
-        self.shed = sum(
-            self.rules.card_penalty(t % 13 + 1) * self.play[t] for t in range(NUM_TYPES)
-        ) + self.rules.joker_penalty * self.play_jokers
-        self.played = sum(self.play) + self.play_jokers
-        hand_size = len(position.hand)
-        hand_points = sum(self.rules.card_penalty(card.rank) for card in position.hand)
-        self.max_played = hand_size
-        self.max_shed = hand_points
-
     def _add_opening(self, cover: list[list]) -> None:
         model = self.model
         self.open_now = model.new_bool_var("open")
@@ -241,20 +339,26 @@ class _Model:
                 original=index,
                 real_types=tuple(sorted({card.index for card in meld.real_cards})),
                 jokers=meld.jokers,
-                candidates=_slot_candidates(meld, self.rules, counts),
             )
-            slot.index = {(t.kind, t.types): n for n, t in enumerate(slot.candidates)}
+            lanes, sets = _slot_options(meld, self.rules, counts, self.relaxed)
             slot_cover: dict[int, list] = {}
-            for number, template in enumerate(slot.candidates):
+            for number, (suit, low, high) in enumerate(lanes):
+                lane = _Lane(model, f"l{index}_{number}", suit, low, high)
+                slot.lanes.append(lane)
+                for p, var in lane.cover.items():
+                    t = type_at(suit, p)
+                    cover[t].append(var)
+                    slot_cover.setdefault(t, []).append(var)
+            for number, template in enumerate(sets):
                 var = model.new_bool_var(f"x{index}_{number}")
-                slot.choose.append(var)
+                slot.sets.append((template, var))
                 for t in template.types:
                     cover[t].append(var)
                     slot_cover.setdefault(t, []).append(var)
-            if not slot.choose:
+            if not slot.lanes and not slot.sets:
                 self.slots.append(slot)
                 continue
-            used = sum(slot.choose)
+            used = slot.used
             model.add(used <= 1)
             for t in slot.real_types:
                 if t not in slot_cover:
@@ -305,11 +409,52 @@ class _Model:
         self.kept = sum(
             sum(slot.keep_real.values()) + sum(slot.keep_joker.values()) for slot in self.slots
         )
+        if self.relaxed:
+            # A meld's jokers may stay together where none of its real cards is: counted, not
+            # placed (any table realising it is checked against the exact matching).
+            alone = []
+            for slot in self.slots:
+                if not slot.jokers:
+                    continue
+                var = model.new_int_var(0, slot.jokers, f"o{slot.original}")
+                model.add(var <= slot.jokers * (1 - slot.used))
+                slot.alone = var
+                alone.append(var)
+            if alone:
+                kept_jokers = [v for slot in self.slots for v in slot.keep_joker.values()]
+                model.add(sum(alone) + sum(kept_jokers) <= sum(self.joker_for))
+                self.kept = self.kept + sum(alone)
+
+    def nothing_moves(self) -> cp_model.IntVar:
+        """A switch, on at first, that makes every table card stay in its own meld."""
+        switch = self.model.new_int_var(1, 1, "untouched")
+        for slot in self.slots:
+            for keep in slot.keep_real.values():
+                self.model.add(keep >= switch)
+            if slot.jokers:
+                self.model.add(sum(slot.keep_joker.values()) >= slot.jokers * switch)
+            if len(slot.keep_real) < len(slot.real_types):
+                self.model.add(switch == 0)
+        return switch
 
     def play_objective(self, objective: Objective):
-        if objective is Objective.POINTS:
-            return self.shed * (self.max_played + 1) + self.played
-        return self.played * (self.max_shed + 1) + self.shed
+        weights, joker_weight = play_weights(self.position, objective)
+        return sum(
+            weight * var for weight, var in zip(weights, self.play, strict=True) if weight
+        ) + joker_weight * self.play_jokers
+
+
+def play_weights(position: Position, objective: Objective) -> tuple[list[int], int]:
+    """Weights per card type (and per joker) whose weighted sum of cards played orders plays
+    exactly as the first two levels do: the second level is bounded, so it cannot outweigh
+    one unit of the first."""
+    rules = position.rules
+    penalty = [rules.card_penalty(t % 13 + 1) for t in range(NUM_TYPES)]
+    if objective is Objective.POINTS:
+        scale = len(position.hand) + 1
+        return [p * scale + 1 for p in penalty], rules.joker_penalty * scale + 1
+    scale = sum(rules.card_penalty(card.rank) for card in position.hand) + 1
+    return [scale + p for p in penalty], scale + rules.joker_penalty
 
 
 def _template_points(template: Template, rules: Ruleset) -> int:
@@ -328,21 +473,32 @@ def _solver(deterministic_limit: float) -> cp_model.CpSolver:
     params.max_deterministic_time = deterministic_limit
     # A wall-clock backstop only: the deterministic limit is what keeps answers reproducible.
     params.max_time_in_seconds = 3 * deterministic_limit + 5
-    params.linearization_level = 2
+    # Measured on seeded tables of 20-90 cards (docs/benchmarks.md): presolve costs more than
+    # it saves on these small models, and the LP relaxation at level 1 with no extra cuts,
+    # symmetry or probing gave the lowest medians and tails for both stages.
     params.cp_model_presolve = False
+    params.linearization_level = 1
+    params.add_cg_cuts = False
+    params.add_mir_cuts = False
+    params.add_zero_half_cuts = False
+    params.add_clique_cuts = False
+    params.symmetry_level = 0
+    params.cp_model_probing_level = 0
     return solver
 
 
-def _value(solver: cp_model.CpSolver, expr) -> int:
-    return expr if isinstance(expr, int) else int(solver.value(expr))
+def _value(values, expr) -> int:
+    """Value of a variable (or constant) in a solution read once as a list."""
+    return expr if isinstance(expr, int) else int(values[expr.index])
 
 
-def _decode(model: _Model, solver: cp_model.CpSolver) -> _Decoded:
+def _decode(model: _Model | PlayVariables, solver: cp_model.CpSolver) -> _Decoded:
+    values = list(solver.response_proto.solution)
     specs: list[MeldSpec] = []
     for template, var in model.pure:
-        specs.extend(MeldSpec(template, pure=True) for _ in range(_value(solver, var)))
+        specs.extend(MeldSpec(template, pure=True) for _ in range(_value(values, var)))
     for number, (template, var) in enumerate(zip(model.templates, model.uses, strict=True)):
-        copies = _value(solver, var)
+        copies = _value(values, var)
         if not copies:
             continue
         if not model.exact_jokers:
@@ -352,35 +508,34 @@ def _decode(model: _Model, solver: cp_model.CpSolver) -> _Decoded:
         real_sets: list[set[int]] = [set() for _ in range(copies)]
         turn = 0
         for t, real in model.real_in[number].items():
-            for _ in range(_value(solver, real)):
+            for _ in range(_value(values, real)):
                 real_sets[turn % copies].add(t)
                 turn += 1
         specs.extend(MeldSpec(template, real_places=frozenset(real)) for real in real_sets)
     for slot in model.slots:
-        for template, var in zip(slot.candidates, slot.choose, strict=True):
-            if _value(solver, var):
-                real_places = (
-                    frozenset(t for t, v in slot.real_at.items() if _value(solver, v))
-                    if model.exact_jokers else None
-                )
-                specs.append(MeldSpec(
-                    template,
-                    original=slot.original,
-                    real_places=real_places,
-                    keep_real=frozenset(t for t, v in slot.keep_real.items() if _value(solver, v)),
-                    keep_joker=frozenset(
-                        t for t, v in slot.keep_joker.items() if _value(solver, v)
-                    ),
-                ))
+        template = slot.chosen(values)
+        if template is None:
+            continue
+        real_places = (
+            frozenset(t for t, v in slot.real_at.items() if _value(values, v))
+            if model.exact_jokers else None
+        )
+        specs.append(MeldSpec(
+            template,
+            original=slot.original,
+            real_places=real_places,
+            keep_real=frozenset(t for t, v in slot.keep_real.items() if _value(values, v)),
+            keep_joker=frozenset(t for t, v in slot.keep_joker.items() if _value(values, v)),
+        ))
     played: Counter[Card] = Counter()
     for t in range(NUM_TYPES):
-        count = _value(solver, model.play[t])
+        count = _value(values, model.play[t])
         if count:
             played[Card(t)] = count
-    jokers = _value(solver, model.play_jokers)
+    jokers = _value(values, model.play_jokers)
     if jokers:
         played[JOKER] = jokers
-    joker_for = Counter({t: _value(solver, model.joker_for[t]) for t in range(NUM_TYPES)})
+    joker_for = Counter({t: _value(values, model.joker_for[t]) for t in range(NUM_TYPES)})
     return _Decoded(specs, played, +joker_for)
 
 
@@ -405,14 +560,17 @@ def solve_position(
     _check_supported(position)
     clock = _Clock()
     opening = not position.opened
-    # Stage 1 (penalty and cards, one exact objective) runs on the lean model without slots.
-    model = _Model(position, with_slots=False, opening=opening)
+    # Stage 1 (penalty and cards, one exact objective) runs on the lean model without slots,
+    # prebuilt and re-bounded for an opened player.
     solver = _solver(time_limit)
-    play_value = model.play_objective(objective)
-    model.model.maximize(play_value)
+    if opening:
+        model = _Model(position, with_slots=False, opening=True)
+        model.model.maximize(model.play_objective(objective))
+    else:
+        model = play_model_for(position.rules).load(position, *play_weights(position, objective))
     clock.lap("build_ms")
     status = solver.solve(model.model)
-    clock.lap("search_ms")
+    clock.lap("search_ms", solver)
     bounds: dict[str, int] = {}
     if status == cp_model.OPTIMAL:
         proved = True
@@ -420,37 +578,68 @@ def solve_position(
         proved = False
         bounds["play_objective"] = int(solver.best_objective_bound)
     else:
-        return _no_play(position, objective, min_moves, "no play found within the time limit")
+        return clock.stamp(
+            _no_play(position, objective, min_moves, "no play found within the time limit")
+        )
     decoded = _decode(model, solver)
     if not decoded.played:
-        return _no_play(position, objective, min_moves, _why_nothing(position), proved, bounds)
+        return clock.stamp(
+            _no_play(position, objective, min_moves, _why_nothing(position), proved, bounds)
+        )
     table = _realize(position, decoded, opening)
     if not (min_moves and not opening and proved):
         return clock.stamp(
             _finish(position, objective, min_moves, table, decoded.played, proved, bounds)
         )
     # Stage 2: the same play value, the most table cards kept in the meld matched to their own.
+    # A relaxation first (jokers may fill a meld alone): when a table realises its bound, the
+    # bound is the optimum; otherwise the exact model, hinted with what the relaxation found.
     best_play = round(solver.objective_value)
-    keeper = _Model(position, with_slots=True, opening=False)
-    keeper.model.add(keeper.play_objective(objective) == best_play)
-    keeper.model.maximize(keeper.kept)
-    _hint_from_table(keeper, position, table, decoded.played)
-    clock.lap("build_ms")
-    stage2 = solver.solve(keeper.model)
-    clock.lap("search_ms")
     total = sum(len(meld) for meld in position.table)
-    if stage2 == cp_model.OPTIMAL:
-        expected_moved: int | None = total - round(solver.objective_value)
-    elif stage2 == cp_model.FEASIBLE:
-        proved = False
-        expected_moved = None
-        bounds["cards_moved_at_least"] = total - int(solver.best_objective_bound)
-    else:
-        raise SolverBugError(f"stage 2 lost the stage 1 solution (status {stage2})")
-    decoded = _decode(keeper, solver)
-    table = _realize(position, decoded, opening)
+    expected_moved: int | None = None
+    for relaxed in (True, False):
+        budget = max(time_limit - solver.response_proto.deterministic_time, 0.05)
+        solver = _solver(budget)
+        keeper = _Model(position, with_slots=True, opening=False, relaxed=relaxed)
+        keeper.model.add(keeper.play_objective(objective) == best_play)
+        keeper.model.maximize(keeper.kept)
+        if relaxed:
+            # Most turns move nothing: asking for exactly that first is far quicker than
+            # letting the search climb there.
+            untouched = keeper.nothing_moves()
+            clock.lap("build_ms")
+            if solver.solve(keeper.model) == cp_model.OPTIMAL:
+                clock.lap("search_ms", solver)
+                candidate = _realize(position, _decode(keeper, solver), opening)
+                if cards_moved(position.table, candidate) == 0:
+                    table, expected_moved = candidate, 0
+                    break
+            clock.lap("search_ms", solver)
+            domain = keeper.model.proto.variables[untouched.index].domain
+            domain[0] = domain[1] = 0
+        _hint_from_table(keeper, position, table, decoded.played)
+        clock.lap("build_ms")
+        stage2 = solver.solve(keeper.model)
+        clock.lap("search_ms", solver)
+        if stage2 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if stage2 == cp_model.UNKNOWN:
+                proved = False
+                break
+            raise SolverBugError(f"stage 2 lost the stage 1 solution (status {stage2})")
+        candidate = _realize(position, _decode(keeper, solver), opening)
+        if cards_kept(position.table, candidate) >= cards_kept(position.table, table):
+            table = candidate
+        bound = total - int(solver.best_objective_bound)
+        if stage2 == cp_model.OPTIMAL and cards_moved(position.table, table) == bound:
+            expected_moved = bound
+            break
+        if stage2 == cp_model.FEASIBLE or not relaxed:
+            proved = False
+            bounds["cards_moved_at_least"] = max(0, bound)
+            break
+    played = Counter(card for meld in table for card in meld.cards) - position.table_cards
     return clock.stamp(_finish(
-        position, objective, min_moves, table, decoded.played, proved, bounds, expected_moved
+        position, objective, min_moves, table, played, proved, bounds, expected_moved
     ))
 
 
@@ -458,13 +647,16 @@ class _Clock:
     """Splits a solve's time into model building, CP-SAT search and the rest."""
 
     def __init__(self) -> None:
-        self.timings = {"build_ms": 0.0, "search_ms": 0.0, "finish_ms": 0.0}
+        self.timings = {"build_ms": 0.0, "search_ms": 0.0, "finish_ms": 0.0, "search_dtime": 0.0}
         self.last = time.perf_counter()
 
-    def lap(self, name: str) -> None:
+    def lap(self, name: str, solver: cp_model.CpSolver | None = None) -> None:
         now = time.perf_counter()
         self.timings[name] += (now - self.last) * 1000
         self.last = now
+        if solver is not None:
+            # CP-SAT's deterministic time: the same on any machine, load or not.
+            self.timings["search_dtime"] += solver.response_proto.deterministic_time
 
     def stamp(self, solution: Solution) -> Solution:
         self.lap("finish_ms")
@@ -522,41 +714,47 @@ def _free_pieces(template: Template) -> list[Template]:
 def _hint_from_table(
     model: _Model, position: Position, table: list[Meld], played: Counter[Card]
 ) -> None:
-    """Hint stage 2 with stage 1's table, each meld kept in the slot of its best match."""
+    """Hint stage 2 with a known table, each meld held by the slot of its best match."""
     rules = position.rules
     matched = match_melds(position.table, table)
     owner = {target: index for index, target in enumerate(matched) if target >= 0}
     free_index = {(t.kind, t.types): n for n, t in enumerate(model.templates)}
     free_count = [0] * len(model.templates)
+    free_real: Counter[tuple[int, int]] = Counter()
     joker_for = [0] * NUM_TYPES
     hints: list[tuple[cp_model.IntVar, int]] = []
     chosen: dict[int, tuple[Template, Meld]] = {}
     for index, meld in enumerate(table):
         template = _template_of(meld, rules)
-        for t in _joker_types(meld, template):
+        jokers = _joker_types(meld, template)
+        for t in jokers:
             joker_for[t] += 1
         slot = model.slots[owner[index]] if index in owner else None
-        if slot is not None and (template.kind, template.types) in slot.index:
+        if slot is not None and slot.hint(template):
             chosen[slot.original] = (template, meld)
             continue
         for piece in _free_pieces(template):
-            key = (piece.kind, piece.types)
-            if key not in free_index:
+            number = free_index.get((piece.kind, piece.types))
+            if number is None:
                 return
-            free_count[free_index[key]] += 1
+            free_count[number] += 1
+            for t in piece.types:
+                if t not in jokers:
+                    free_real[number, t] += 1
     for slot in model.slots:
-        pick = chosen.get(slot.original)
-        picked_number = slot.index[(pick[0].kind, pick[0].types)] if pick else -1
-        for number, var in enumerate(slot.choose):
-            hints.append((var, int(number == picked_number)))
-        real_there = {card.index for card in pick[1].real_cards} if pick else set()
-        jokers_there = _joker_types(pick[1], pick[0]) if pick else []
-        for t, var in slot.keep_real.items():
-            hints.append((var, int(t in real_there)))
+        template, meld = chosen.get(slot.original, (None, None))
+        hints += slot.hint(template)
+        real_there = {card.index for card in meld.real_cards} if meld else set()
+        jokers_there = _joker_types(meld, template) if meld else []
+        hints += [(var, int(t in real_there)) for t, var in slot.keep_real.items()]
         kept_jokers = set(jokers_there[: slot.jokers])
-        for t, var in slot.keep_joker.items():
-            hints.append((var, int(t in kept_jokers)))
+        hints += [(var, int(t in kept_jokers)) for t, var in slot.keep_joker.items()]
+        hints += [(var, int(t in real_there)) for t, var in slot.real_at.items()]
+        if slot.alone is not None:
+            hints.append((slot.alone, 0))
     hints += list(zip(model.uses, free_count, strict=True))
+    for number, places in enumerate(model.real_in):
+        hints += [(var, free_real[number, t]) for t, var in places.items()]
     hints += [(v, joker_for[t]) for t, v in enumerate(model.joker_for) if not isinstance(v, int)]
     hints += [
         (v, played[Card(t)]) for t, v in enumerate(model.play) if not isinstance(v, int)

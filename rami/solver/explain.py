@@ -67,6 +67,10 @@ def explain_moves(
         kept = after[target].counts() if target is not None else Counter()
         leftovers[number] = meld.counts() - kept
     hand = Counter(played)
+    donors: dict[Card, list[int]] = {}
+    for number in sorted(leftovers):
+        for card, count in leftovers[number].items():
+            donors.setdefault(card, []).extend([number] * count)
     arrivals: dict[int, list[tuple[int | None, Card]]] = {}
     for index, meld in enumerate(after):
         number = numbers[index]
@@ -74,7 +78,8 @@ def explain_moves(
         needed = meld.counts() - own
         sources: list[tuple[int | None, Card]] = []
         for card in sorted(needed.elements()):
-            donor = next((n for n in sorted(leftovers) if leftovers[n][card] > 0), None)
+            waiting = donors.get(card)
+            donor = waiting.pop(0) if waiting else None
             if donor is not None:
                 leftovers[donor][card] -= 1
             elif hand[card] > 0:

@@ -61,29 +61,6 @@ def free_templates(top_rank: int) -> tuple[Template, ...]:
     return tuple(templates)
 
 
-def run_windows(
-    suit: int, low: int, high: int, top_rank: int, *, keeps_jokers: bool = False
-) -> list[Template]:
-    """Runs of ``suit`` that can be the meld matched to a run covering [low, high].
-
-    A longer run holding the kept real cards can always shed a tail of 3+ cards as a separate
-    run while staying 3+ cards long, so only runs reaching at most 2 past ``max(high, start + 2)``
-    (and symmetrically below) are needed. Kept jokers may stand anywhere along the run, so a
-    meld that holds jokers gets every run meeting [low, high].
-    """
-    found = []
-    for start in range(1 if keeps_jokers else max(1, low - 4), high + 1):
-        reach = top_rank if keeps_jokers else max(high, start + 2) + 2
-        last = min(top_rank, reach, start + 12)
-        for end in range(max(start + 2, low), last + 1):
-            if not keeps_jokers and start < min(low, end - 2) - 2:
-                continue
-            if start == 1 and end == 14:
-                continue
-            found.append(run_template(suit, start, end))
-    return found
-
-
 def sets_containing(card_type: int) -> list[Template]:
     rank = card_type % 13 + 1
     suit = card_type // 13
@@ -93,23 +70,3 @@ def sets_containing(card_type: int) -> list[Template]:
         for suits in combinations(range(4), size)
         if suit in suits
     ]
-
-
-def runs_containing(card_type: int, top_rank: int, *, short: bool) -> list[Template]:
-    """Runs holding ``card_type``: of 3-5 cards when ``short``, else of any length.
-
-    A slot keeping a single real card needs no run longer than 5; one that also keeps jokers
-    may need a long run, since its jokers can stand anywhere along it.
-    """
-    suit = card_type // 13
-    rank = card_type % 13 + 1
-    positions = (1, 14) if rank == 1 and top_rank == 14 else (rank,)
-    lengths = FREE_RUN_LENGTHS if short else range(3, 14)
-    found = []
-    for position in positions:
-        for length in lengths:
-            for low in range(position - length + 1, position + 1):
-                high = low + length - 1
-                if low >= 1 and high <= top_rank:
-                    found.append(run_template(suit, low, high))
-    return found

@@ -1,0 +1,137 @@
+"""The max-play model (levels 1-2), built once per ruleset shape and re-bounded per position.
+
+Building a CP-SAT model through the Python API costs more than solving it on small tables
+(NOTES.md). This model holds every meld template and card type; a position only changes variable
+bounds, right-hand sides and objective coefficients, written straight into the model's proto.
+Templates the position cannot fill are bounded to zero rather than left out.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from rami.cards import NUM_TYPES
+from rami.position import Position
+from rami.rules import Ruleset
+from rami.solver.templates import Template, free_templates
+
+#: Most jokers any preset deals (Café Rummy); the joker-only guard uses it as a big-M.
+MAX_JOKERS = 6
+MAX_COPIES = 2
+
+
+@dataclass
+class PlayVariables:
+    """What the decoder reads back; the same names as the per-position model's."""
+
+    model: cp_model.CpModel
+    templates: list[Template]
+    uses: list[cp_model.IntVar]
+    play: list[cp_model.IntVar]
+    play_jokers: cp_model.IntVar
+    joker_for: list[cp_model.IntVar]
+    pure: tuple = ()
+    slots: tuple = ()
+    exact_jokers: bool = False
+    opening: bool = False
+
+
+class PlayModel:
+    """One prebuilt model; ``load(position, weights)`` re-bounds it in place."""
+
+    def __init__(self, top_rank: int) -> None:
+        model = cp_model.CpModel()
+        self.templates = list(free_templates(top_rank))
+        self.play = [model.new_int_var(0, MAX_COPIES, f"p{t}") for t in range(NUM_TYPES)]
+        self.play_jokers = model.new_int_var(0, MAX_JOKERS, "pj")
+        self.joker_for = [model.new_int_var(0, MAX_JOKERS, f"j{t}") for t in range(NUM_TYPES)]
+        self.uses = [
+            model.new_int_var(0, MAX_COPIES + MAX_JOKERS, f"y{n}")
+            for n in range(len(self.templates))
+        ]
+        cover: list[list[cp_model.IntVar]] = [[] for _ in range(NUM_TYPES)]
+        for template, var in zip(self.templates, self.uses, strict=True):
+            for t in template.types:
+                cover[t].append(var)
+        self.demand_rows = []
+        for t in range(NUM_TYPES):
+            self.demand_rows.append(len(model.proto.constraints))
+            model.add(sum(cover[t]) - self.play[t] - self.joker_for[t] == 0)
+        self.joker_row = len(model.proto.constraints)
+        model.add(sum(self.joker_for) - self.play_jokers == 0)
+        # Jokers alone make no meld: with no real card on the table, a joker needs a hand card.
+        self.alone_row = len(model.proto.constraints)
+        model.add(self.play_jokers - MAX_JOKERS * sum(self.play) <= MAX_JOKERS)
+        model.maximize(sum(self.play) + self.play_jokers)
+        objective = model.proto.objective
+        position_of = {index: n for n, index in enumerate(objective.vars)}
+        self.objective_slots = [position_of[var.index] for var in self.play]
+        self.objective_joker_slot = position_of[self.play_jokers.index]
+        self.model = model
+        self.variables = PlayVariables(
+            model, self.templates, self.uses, self.play, self.play_jokers, self.joker_for
+        )
+
+    def load(
+        self, position: Position, card_weight: list[int], joker_weight: int
+    ) -> PlayVariables:
+        """Bound the model to ``position``; maximise sum(weight * cards played)."""
+        proto = self.model.proto
+        variables = proto.variables
+        table = [0] * NUM_TYPES
+        hand = [0] * NUM_TYPES
+        table_jokers = hand_jokers = 0
+        for meld in position.table:
+            for card in meld.cards:
+                if card.is_joker:
+                    table_jokers += 1
+                else:
+                    table[card.index] += 1
+        for card in position.hand:
+            if card.is_joker:
+                hand_jokers += 1
+            else:
+                hand[card.index] += 1
+        jokers = table_jokers + hand_jokers
+        supply = [table[t] + hand[t] for t in range(NUM_TYPES)]
+        for t in range(NUM_TYPES):
+            variables[self.play[t].index].domain[1] = hand[t]
+            variables[self.joker_for[t].index].domain[1] = jokers
+            row = proto.constraints[self.demand_rows[t]].linear.domain
+            row[0] = table[t]
+            row[1] = table[t]
+        variables[self.play_jokers.index].domain[1] = hand_jokers
+        for template, var in zip(self.templates, self.uses, strict=True):
+            missing = 0
+            bound = MAX_COPIES + MAX_JOKERS
+            for t in template.types:
+                available = supply[t]
+                if available == 0:
+                    missing += 1
+                bound = min(bound, available + jokers)
+            variables[var.index].domain[1] = bound if missing <= jokers else 0
+        row = proto.constraints[self.joker_row].linear.domain
+        row[0] = table_jokers
+        row[1] = table_jokers
+        proto.constraints[self.alone_row].linear.domain[1] = 0 if sum(table) == 0 else MAX_JOKERS
+        coeffs = proto.objective.coeffs
+        # The proto stores a maximisation negated.
+        for t, slot in enumerate(self.objective_slots):
+            coeffs[slot] = -card_weight[t]
+        coeffs[self.objective_joker_slot] = -joker_weight
+        return self.variables
+
+
+_local = threading.local()
+
+
+def play_model_for(rules: Ruleset) -> PlayModel:
+    """This thread's prebuilt model for the ruleset's run shape (one per thread: it mutates)."""
+    cache: dict[int, PlayModel] = _local.__dict__.setdefault("models", {})
+    model = cache.get(rules.top_rank)
+    if model is None:
+        model = cache[rules.top_rank] = PlayModel(rules.top_rank)
+    return model
