@@ -72,7 +72,6 @@ def _fits(template: Template, counts: _Counts, jokers: int) -> bool:
     return missing <= jokers
 
 
-@dataclass
 class _Lane:
     """A run of one suit matched to an original meld, as an interval of positions.
 
@@ -399,8 +398,6 @@ class _Model:
             if self.exact_jokers:
                 model.add(sum(slot.real_at.values()) >= used)
             self.slots.append(slot)
-        self._keep_real_by_type = keep_real_by_type
-        self._keep_joker_by_type = keep_joker_by_type
         for t in range(NUM_TYPES):
             if keep_real_by_type[t]:
                 model.add(sum(keep_real_by_type[t]) <= counts.table[t] + self.play[t])
