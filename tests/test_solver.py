@@ -181,9 +181,10 @@ def test_invalid_position_is_refused():
         solve(parse_position("KH AH 2H / 3H / rami-chinois opened"))
 
 
-def test_discard_presets_are_not_silently_solved():
-    with pytest.raises(UnsupportedError):
-        solve(parse_position("- / 7H 8H 9H / rami-51 opened"))
+def test_rami_fou_is_refused_not_guessed():
+    """Rami-fou's pinned jokers and discard are not modelled: said plainly (UnsupportedError)."""
+    with pytest.raises(UnsupportedError, match="rami-fou"):
+        solve(parse_position("- / 7H 8H 9H / rami-fou opened"))
 
 
 def test_min_moves_off_still_reports_moves_honestly():

@@ -109,7 +109,11 @@ def solve(
     ``objective="cards"``), then fewest table cards moved (skipped with ``min_moves=False``).
     Every answer is checked by the independent referee before it is returned.
     """
-    from rami.solver.engine import solve_position
+    if not position.rules.rearrangement:
+        # Rami 51, BFmania 51/30, Café Rummy: lay-offs (and joker swaps) only, then a discard.
+        from rami.solver.layoff import solve_layoff as solve_position
+    else:
+        from rami.solver.engine import solve_position
 
     started = time.perf_counter()
     solution = solve_position(

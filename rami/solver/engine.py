@@ -538,13 +538,12 @@ def _decode(model: _Model | PlayVariables, solver: cp_model.CpSolver) -> _Decode
 
 def _check_supported(position: Position) -> None:
     rules = position.rules
-    if not rules.rearrangement or rules.discard:
+    if rules.table_joker is not TableJoker.FREE or rules.discard:
         raise UnsupportedError(
-            f"turn solving for {rules.name} (no rearrangement or a discard) is not implemented "
-            "yet; supported: rami-chinois, rummikub"
+            f"turn solving for {rules.name} (jokers pinned to their meld, a discard to end the "
+            "turn) is not implemented; solved: rami-chinois, rummikub, rami-51, bfmania-51, "
+            "bfmania-30, cafe-rummy"
         )
-    if rules.table_joker is not TableJoker.FREE:
-        raise UnsupportedError(f"the joker rule of {rules.name} is not implemented in the solver")
     if rules.open_and_rearrange_same_turn and not position.opened:
         raise UnsupportedError(
             "opening and rearranging in the same turn (decision 1 flag) is not solved yet"

@@ -1,0 +1,433 @@
+"""Known answers of the lay-off solver (rami.solver.layoff) for the presets without rearrangement:
+rami-51 (seed 004), bfmania-51 / bfmania-30 (seed 001) and cafe-rummy (seed 002).
+
+Every case is taken from a seed's own example or from one row of the RULES.md presets table
+that differs between these presets; each test names its source. Every answer is also checked
+here by the referee (the solver already does so before returning it).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from rami import solve
+from rami.cards import JOKER, Card, parse_cards
+from rami.cli.main import app
+from rami.errors import IllegalTurnError, InvalidPositionError, UnsupportedError
+from rami.generate import random_position
+from rami.hints import make_hint, solution_lines
+from rami.melds import Meld, opening_points
+from rami.notation import parse_position
+from rami.position import hand_penalty
+from rami.referee import validate_turn
+from rami.rules import get_ruleset
+from rami.solver.api import Objective, Solution, Status
+
+
+def solved(text: str, **options) -> Solution:
+    """Solve a position written in notation; the answer must be legal and proved optimal."""
+    position = parse_position(text)
+    solution = solve(position, **options)
+    verdict = validate_turn(position, solution.table, solution.played, solution.discard)
+    assert verdict.legal, verdict.problems
+    assert verdict.penalty_after == solution.penalty_after
+    assert verdict.hand_after == solution.hand
+    assert verdict.cards_moved == solution.cards_moved
+    assert solution.status is Status.OPTIMAL
+    return solution
+
+
+def melds(solution: Solution) -> list[str]:
+    return [str(meld) for meld in solution.table]
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return tuple(sorted(parse_cards(text)))
+
+
+def result(solution: Solution) -> tuple[int, int, str | None]:
+    """(penalty after the discard, cards played, the discard)."""
+    discard = str(solution.discard) if solution.discard is not None else None
+    return solution.penalty_after, solution.cards_played, discard
+
+
+# --- Seed 001: BFmania, rami 51 and rami 30 ------------------------------------------------------
+
+
+def test_bfmania_51_seed_example_opens_with_59_points():
+    """Seed 001, "Rami 51": "le 9, le 10 et le valet de cœur (29 points) avec un brelan de dames
+    (30 points) font 59 points : la première pose est permise"."""
+    solution = solved("- / 9H TH JH QS QD QC 2C 5D / bfmania-51")
+    assert solution.opened and sorted(melds(solution)) == ["9H TH JH", "QS QD QC"]
+    assert sum(opening_points(meld, solution.position.rules) for meld in solution.table) == 59
+    assert result(solution) == (2, 6, "5D")  # the discard keeps the 2C: least penalty left
+    # Without the third queen the run alone makes 29: no opening, nothing is laid.
+    short = solved("- / 9H TH JH QS QD 2C 5D / bfmania-51")
+    assert not short.opened and short.played == () and short.table == ()
+    assert short.penalty_after == 9 + 10 + 10 + 10 + 10 + 2 + 5 - 10  # a 10-point card goes
+
+
+def test_bfmania_30_three_kings_joker_included():
+    """Seed 001, "Rami 30": "un brelan seul peut suffire, joker compris, comme trois rois
+    (30 points)"; rami 51 needs 51 points and a pure run, so the same hand does not open."""
+    solution = solved("- / KS KH * 2C 3C / bfmania-30")
+    assert solution.opened and melds(solution) == ["KS KH *"]
+    assert result(solution) == (2, 3, "3C")
+    closed = solved("- / KS KH * 2C 3C / bfmania-51")
+    assert not closed.opened and closed.played == ()
+    assert closed.discard == JOKER and closed.penalty_after == 10 + 10 + 2 + 3
+
+
+def test_bfmania_penalty_seed_example_48():
+    """Seed 001, "La fin de la manche": a joker, an ace, a king and a 7 left count 20 + 11 + 10
+    + 7 = 48; the solver discards the costliest card that ends the turn (the joker)."""
+    rules = get_ruleset("bfmania-51")
+    assert hand_penalty(parse_cards("* AH KD 7C"), rules) == 48
+    solution = solved("- / * AH KD 7C / bfmania-51")
+    assert solution.penalty_before == 48
+    assert result(solution) == (28, 0, "*")
+
+
+def test_bfmania_joker_swap_goes_to_the_hand_and_may_be_played_again():
+    """Seed 001, "Reprendre un joker": "Il suffit de poser à sa place la vraie carte qu'il
+    remplace ... Le joker repris va dans votre main, et vous pourrez le rejouer." Here it is
+    played again at once, in a new meld of two real cards and the joker."""
+    solution = solved("5D * 7D / 6D 9S 9H 2C / bfmania-51 opened")
+    assert melds(solution) == ["5D 6D 7D", "9S 9H *"]
+    assert result(solution) == (0, 3, "2C") and solution.hand == ()
+    assert solution.cards_moved == 1  # the joker left its meld (decision 7)
+    assert solution.moves[0].kind == "swap" and "goes to your hand" in solution.moves[0].text
+    assert solution.moves[-1].kind == "discard"
+
+
+def test_bfmania_swapped_joker_laid_back_in_its_meld_moves_nothing():
+    """RULES.md decision 6: among equal penalty and cards played, the fewest cards moved; a joker
+    swapped out and laid again on the same meld ends where it was (decision 7: nothing moved)."""
+    solution = solved("5D * 7D | 9S 9H 9C / 6D 2C KD / bfmania-51 opened")
+    assert result(solution) == (2, 1, "KD")
+    assert solution.cards_moved == 0
+    assert melds(solution)[1] == "9S 9H 9C"
+    assert Counter(solution.table[0].cards)[JOKER] == 1
+    # Going out by laying the last card, the swapped joker included.
+    out = solved("5D * 7D / 6D / bfmania-51 opened")
+    assert out.hand == () and out.penalty_after == 0 and out.played == cards("6D")
+
+
+def test_bfmania_no_lay_off_or_swap_before_opening():
+    """Seed 001: "Tant que vous n'avez pas fait votre première pose, vous ne pouvez ni compléter
+    les combinaisons de la table, ni reprendre un joker" (RULES.md decision 4)."""
+    solution = solved("5D * 7D | 2H 3H 4H / 6D 5H 9C / bfmania-30")
+    assert solution.played == () and not solution.opened
+    assert result(solution) == (11, 0, "9C")
+    # Opening this turn does not allow a lay-off in the same turn either (the referee's rule).
+    opening = solved("7H 8H 9H / KS KH KD TH 2C / bfmania-30")
+    assert opening.opened and melds(opening) == ["7H 8H 9H", "KS KH KD"]
+    assert result(opening) == (2, 3, "TH")
+
+
+def test_bfmania_a_meld_keeps_two_real_cards():
+    """Seed 001: "Une combinaison doit toutefois garder au moins deux vraies cartes" (RULES.md
+    row "real cards per meld": >= 2), against rami 51's >= 1."""
+    bfmania = solved("- / 7H * * 2C / bfmania-51 opened")
+    assert bfmania.played == () and result(bfmania) == (20 + 7 + 2, 0, "*")
+    rami_51 = solved("- / 7H * * 2C / rami-51 opened")  # 7H * * or set: 2C * *
+    assert result(rami_51)[:2] == (0, 3) and len(rami_51.table[0].real_cards) == 1
+    # Laid off, a joker may leave a run with two real cards (not so in Café Rummy).
+    grown = solved("5D 6D * * / * 2C / bfmania-51 opened")
+    assert grown.table[0].jokers == 3 and result(grown) == (0, 1, "2C")
+
+
+def test_bfmania_goes_out_by_laying_the_last_card():
+    """Seed 001: "Le joueur qui n'a plus de carte termine la manche, en posant sa dernière carte
+    ou en la défaussant" (RULES.md row "going out": place or discard); rami 51 and Café Rummy
+    keep one card for the discard (seeds 004 and 002)."""
+    bfmania = solved("5D 6D 7D / 8D 9D TD / bfmania-51 opened")
+    assert result(bfmania) == (0, 3, None) and bfmania.hand == ()  # laid off, or a new run
+    for preset in ("rami-51", "cafe-rummy"):
+        other = solved(f"5D 6D 7D / 8D 9D TD / {preset} opened")
+        assert melds(other) == ["5D 6D 7D 8D 9D"] and result(other) == (0, 2, "TD")
+    # A new meld of the whole hand: BFmania lays it, rami 51 cannot keep a card to discard.
+    assert result(solved("- / 5D 6D 7D / bfmania-51 opened")) == (0, 3, None)
+    assert result(solved("- / 5D 6D 7D / rami-51 opened")) == (11, 0, "7D")
+
+
+def test_taken_discard_goes_back_only_as_the_last_card():
+    """Seed 001: "La carte que vous venez de prendre sur la défausse ne se rejette pas dans le
+    même tour, sauf si c'est la dernière carte de votre main" (RULES.md decision 8)."""
+    free = solved("- / 4C 5C 6C 9H KD / bfmania-30 opened")
+    assert result(free) == (9, 3, "KD")
+    locked = solved("- / 4C 5C 6C 9H KD / bfmania-30 opened discard=KD")
+    assert result(locked) == (10, 3, "9H")
+    last = solved("7H 8H 9H / TH KD / bfmania-51 opened discard=KD")
+    assert result(last) == (0, 1, "KD") and last.hand == ()
+    # With two copies in hand, the other copy may go (the referee's reading of decision 8).
+    two = solved("- / 4C 5C 6C KD KD 2S / cafe-rummy opened discard=KD")
+    assert result(two) == (12, 3, "KD")
+
+
+def test_lay_off_makes_q_k_a_and_a_2_3_never_k_a_2():
+    """Seeds 001/002/004: the ace goes below the 2 or above the king, never both, no wrap
+    (RULES.md "Run"); a lay-off turns J-Q-K into J-Q-K-A and 2-3-4 into A-2-3-4."""
+    solution = solved("JH QH KH | 2S 3S 4S / AH AS 9D / rami-51 opened")
+    assert melds(solution) == ["JH QH KH AH", "AS 2S 3S 4S"]
+    assert result(solution) == (0, 2, "9D")
+    wrap = solved("AH 2H 3H / KH 2C / rami-51 opened")
+    assert wrap.played == () and result(wrap) == (2, 0, "KH")
+    # A 12-card run takes one ace, at either end, never both (13 cards at most).
+    long = solved("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH / AH AH 5C / bfmania-30 opened")
+    assert len(long.table[0]) == 13 and result(long) == (5, 1, "AH")
+
+
+# --- Seed 002: Café Rummy -------------------------------------------------------------------------
+
+
+def test_cafe_joker_swap_after_opening_laid_again_the_same_turn():
+    """Seed 002: "il faut avoir déjà ouvert, et le joker récupéré doit être reposé dans une
+    combinaison pendant le même tour, avant de défausser" (RULES.md row "joker on the table")."""
+    solution = solved("8S 9S * / TS 2C KD / cafe-rummy opened")
+    assert solution.table[0].real_cards == cards("8S 9S TS")
+    assert solution.table[0].jokers == 1  # laid again at an end of the same run
+    assert result(solution) == (2, 1, "KD") and JOKER not in solution.hand
+    assert "lay the joker again this turn" in solution.moves[0].text
+    # Not opened: no swap (and nothing in this hand opens).
+    closed = solved("8S 9S * / TS 2C KD / cafe-rummy")
+    assert closed.played == () and closed.penalty_after == 12
+
+
+def test_cafe_swapped_joker_is_never_the_final_discard():
+    """Seed 002: "un joker qu'on vient de récupérer sur la table ne peut pas servir à cette
+    défausse finale : il doit être rejoué dans une combinaison". Swapping the 6D would leave
+    nothing to discard; the player goes out by discarding the 6D instead. BFmania may swap."""
+    cafe = solved("5D * 7D / 6D / cafe-rummy opened")
+    assert cafe.played == () and result(cafe) == (0, 0, "6D")
+    assert melds(cafe) == ["5D * 7D"]
+    bfmania = solved("5D * 7D / 6D / bfmania-51 opened")
+    assert bfmania.played == cards("6D") and bfmania.penalty_after == 0
+
+
+def test_cafe_never_discards_a_joker_except_as_the_last_card():
+    """Seed 002: "un joker ne se défausse que comme dernière carte pour gagner la manche. À aucun
+    autre moment." BFmania discards it (seed 001 sets no such rule)."""
+    cafe = solved("9S 9H 9D 9C / * KS 2C / cafe-rummy opened")
+    assert result(cafe) == (25 + 2, 0, "KS")
+    bfmania = solved("9S 9H 9D 9C / * KS 2C / bfmania-51 opened")
+    assert result(bfmania) == (10 + 2, 0, "*")
+    last = solved("9S 9H 9D 9C / * / cafe-rummy opened")
+    assert result(last) == (0, 0, "*")
+
+
+def test_cafe_naturals_at_least_jokers():
+    """Seed 002: "chaque combinaison contient au moins deux cartes naturelles et au moins autant
+    de cartes naturelles que de jokers. Deux cartes et un joker, oui. Une carte et deux jokers,
+    non." On new melds and on melds grown by lay-offs."""
+    two_and_one = solved("- / 7H 8H * 2C / cafe-rummy opened")
+    assert two_and_one.table[0].real_cards == cards("7H 8H")
+    assert result(two_and_one) == (0, 3, "2C")
+    one_and_two = solved("- / 7H * * 2C / cafe-rummy opened")
+    assert one_and_two.played == () and result(one_and_two) == (25 + 25 + 2, 0, "7H")
+    grown = solved("5D 6D * * / * 2C / cafe-rummy opened")  # a third joker: 2 naturals < 3
+    assert grown.played == () and result(grown) == (25, 0, "2C")
+
+
+def test_cafe_opening_any_one_meld_even_a_set_of_twos():
+    """Seed 002: "Une seule combinaison valide suffit pour ouvrir, même un brelan de 2"."""
+    solution = solved("- / 2S 2H 2D 9C KC / cafe-rummy")
+    assert solution.opened and melds(solution) == ["2S 2H 2D"]
+    assert result(solution) == (9, 3, "KC")
+
+
+def test_cafe_seed_going_out_example():
+    """Seed 002: "Il vous reste 4♣ 5♣ 6♣ 9♥. Vous posez la suite de trèfle, puis vous défaussez
+    le 9♥. Main vide, manche gagnée." """
+    solution = solved("- / 4C 5C 6C 9H / cafe-rummy opened")
+    assert melds(solution) == ["4C 5C 6C"] and result(solution) == (0, 3, "9H")
+    assert solution.hand == () and "you go out" in solution.moves[-1].text
+
+
+def test_cafe_lay_off_examples():
+    """Seed 002: "le 4♦ ou le 8♦ sur 5♦ 6♦ 7♦ ; le quatrième 9 sur un brelan de 9, s'il manque
+    cette couleur" (a second 9S never joins: RULES.md "Set")."""
+    solution = solved("5D 6D 7D | 9S 9H 9C / 4D 8D 9D 9S KC / cafe-rummy opened")
+    assert solution.table[0].cards[:5] == cards("4D 5D 6D 7D 8D")  # the 9D may follow the 8D
+    assert solution.played == cards("4D 8D 9D") and result(solution) == (9, 3, "KC")
+    set_of_9 = solved("9S 9H 9C / 9D 9S KC / cafe-rummy opened")
+    assert sorted(set_of_9.table[0].cards) == sorted(cards("9S 9H 9C 9D"))
+    assert result(set_of_9) == (9, 1, "KC")
+
+
+def test_cafe_penalties():
+    """Seed 002: "R♠ D♥ V♣ A♦, c'est déjà 41 points"; a joker left in hand counts 25 (20 in
+    BFmania and rami 51: RULES.md row "hand penalty")."""
+    assert solved("- / KS QH JC AD / cafe-rummy").penalty_before == 41
+    assert solved("- / KS QH JC AD * / cafe-rummy").penalty_before == 66
+    assert solved("- / KS QH JC AD * / bfmania-30").penalty_before == 61
+
+
+# --- Seed 004: rami 51 ----------------------------------------------------------------------------
+
+
+def test_rami_51_opening_51_points_with_a_pure_run():
+    """Seed 004: "vos combinaisons doivent totaliser au moins 51 points ... au moins une suite
+    franche"; "11 points dans une suite Dame-Roi-As", "1 point dans une suite As-2-3"."""
+    solution = solved("- / QH KH AH TS TD TC 2C / rami-51")
+    assert solution.opened and result(solution) == (0, 6, "2C")  # 31 + 30 = 61
+    low_ace = solved("- / AH 2H 3H TS TD TC 2C / rami-51")  # 6 + 30 = 36
+    assert not low_ace.opened and low_ace.played == () and low_ace.penalty_after == 100
+    no_pure_run = solved("- / QH * AH TS TD TC 2C / rami-51")
+    assert not no_pure_run.opened and no_pure_run.penalty_after == 100
+
+
+def test_rami_51_flat_100_when_not_opened():
+    """Seed 004: "Un joueur n'ayant pas réussi à ouvrir subit une pénalité forfaitaire de 100
+    points" (RULES.md row "not opened at round end"); BFmania counts the hand."""
+    rami_51 = solved("- / 2C 3D 5H / rami-51")
+    assert rami_51.penalty_before == 100 and rami_51.penalty_after == 100
+    assert "not opened" in rami_51.message
+    bfmania = solved("- / 2C 3D 5H / bfmania-51")
+    assert bfmania.penalty_before == 10 and result(bfmania) == (5, 0, "5H")
+
+
+def test_rami_51_jokers_stay_on_the_table():
+    """RULES.md row "joker on the table": rami 51, stays; BFmania, swapped to the hand."""
+    rami_51 = solved("5D * 7D / 6D 2C / rami-51 opened")
+    assert rami_51.played == () and result(rami_51) == (2, 0, "6D")
+    bfmania = solved("5D * 7D / 6D 2C / bfmania-51 opened")
+    assert bfmania.penalty_after == 0 and bfmania.hand == ()
+
+
+def test_rami_51_lays_off_only_never_rearranges():
+    """RULES.md row "table rearrangement after opening": rami 51 lays off only; the 7H at the end
+    of the run may not leave it for a set (rami chinois would)."""
+    solution = solved("4H 5H 6H 7H / 7S 7D 2C / rami-51 opened")
+    assert solution.played == () and melds(solution) == ["4H 5H 6H 7H"]
+    assert solution.penalty_after == 9 and solution.discard in cards("7S 7D")
+    chinois = solve(parse_position("4H 5H 6H 7H / 7S 7D 2C / rami-chinois opened"))
+    assert chinois.cards_played == 2
+
+
+def test_rami_51_fourteen_cards_dealt_then_a_draw():
+    """Seed 004: "chaque joueur reçoit 14 cartes" (RULES.md row "cards dealt"): 15 cards after
+    the draw solve like any hand."""
+    solution = solved(
+        "- / QH KH AH TS TD TC 5S 6S 7S 8S KD KC 2C 3D 4H / rami-51"
+    )
+    assert solution.opened and solution.penalty_after == 10 + 2 + 3 + 4
+
+
+# --- RULES.md rows and decisions -----------------------------------------------------------------
+
+
+def test_jokers_in_deck_row():
+    """RULES.md row "jokers in deck": 6 in Café Rummy, 4 in BFmania and rami 51."""
+    solution = solved("5D 6D 7D 8D 9D TD / * * * * * 7C / cafe-rummy opened")
+    assert solution.cards_played == 5 and result(solution) == (0, 5, "7C")
+    with pytest.raises(InvalidPositionError):
+        solve(parse_position("- / * * * * * 7C / rami-51 opened"))
+
+
+def test_opening_requirement_row():
+    """RULES.md row "opening requirement", one hand under each preset: two sets of 30 points and
+    no pure run; rami 51 and bfmania-51 refuse it, the bfmania-51 table option "without" and
+    bfmania-30 accept it, Café Rummy opens with any one meld."""
+    hand = "QS QD QC KS KD * 2C 3C"
+    opened = {
+        preset: solved(f"- / {hand} / {preset}").opened
+        for preset in ("rami-51", "bfmania-51", "bfmania-51[opening_pure_run=false]",
+                       "bfmania-30", "cafe-rummy")
+    }
+    assert opened == {
+        "rami-51": False,
+        "bfmania-51": False,
+        "bfmania-51[opening_pure_run=false]": True,
+        "bfmania-30": True,
+        "cafe-rummy": True,
+    }
+    assert result(solved(f"- / {hand} / bfmania-51[opening_pure_run=false]")) == (2, 6, "3C")
+
+
+def test_decision_2_joker_counts_as_the_card_it_stands_for():
+    """RULES.md decision 2: a joker counts as the card it stands for; the solver places it where
+    the opening counts most (10-J-Q = 30, not 9-10-J = 29)."""
+    solution = solved("- / TH JH * 2C 5D / bfmania-30")
+    assert melds(solution) == ["TH JH *"]
+    assert opening_points(solution.table[0], solution.position.rules) == 30
+    assert not solved("- / 9H TH * 2C 5D / bfmania-30").opened  # 8-9-10 27, 9-10-J 29
+
+
+def test_objective_cards_and_min_moves_off():
+    """RULES.md decision 6: the objective "cards" puts cards played first; min_moves off still
+    returns a legal turn with its cards moved counted honestly."""
+    text = "5D * 7D | 9S 9H 9C / 6D 9D 2C 3C / bfmania-51 opened"
+    points = solved(text)
+    by_cards = solved(text, objective=Objective.CARDS)
+    assert by_cards.cards_played >= points.cards_played
+    loose = solve(parse_position(text), min_moves=False)
+    assert loose.penalty_after == points.penalty_after
+    assert loose.cards_played == points.cards_played
+
+
+def test_no_legal_turn_is_said_plainly():
+    """Decision 8 and Café Rummy's joker rule together can leave no card to discard."""
+    with pytest.raises(IllegalTurnError, match="no legal turn"):
+        solve(parse_position("- / * 7H / cafe-rummy discard=7H"))
+    with pytest.raises(IllegalTurnError):
+        solve(parse_position("- / - / rami-51 opened"))
+    empty = solved("7H 8H 9H / - / bfmania-51 opened")  # BFmania: nothing to do, nothing owed
+    assert result(empty) == (0, 0, None)
+
+
+def test_open_and_lay_off_same_turn_option_is_refused():
+    with pytest.raises(UnsupportedError):
+        solve(parse_position("7H 8H 9H / TH / rami-51[open_and_rearrange_same_turn=true]"))
+
+
+# --- Output: moves, hints, CLI -------------------------------------------------------------------
+
+
+def test_moves_hint_and_json():
+    """The same output as the rearrangement solver: moves (a swap, lay-offs, new melds, the
+    discard), hints (the key move is the swap) and JSON with the discard."""
+    solution = solved("5D * 7D | 2H 3H 4H / 6D 5H 9S 9C 9D KC / bfmania-51 opened")
+    kinds = [move.kind for move in solution.moves]
+    assert kinds[0] == "swap" and kinds[-1] == "discard"
+    assert "Key move: put 6D in place of the joker in meld 1" in make_hint(solution, 2).text
+    data = solution.to_json()
+    assert data["discard"] == str(solution.discard)
+    assert any("discard" in line for line in solution_lines(solution))
+    assert Meld.parse("2H 3H 4H 5H") in solution.table
+
+
+def test_cli_solve_and_hint():
+    runner = CliRunner()
+    text = "JH QH KH | 2S 3S 4S / AH AS 9D / rami-51 opened"
+    solved_out = runner.invoke(app, ["solve", "--json", text], prog_name="rami")
+    assert solved_out.exit_code == 0, solved_out.output
+    data = json.loads(solved_out.stdout)
+    assert data["status"] == "optimal" and data["discard"] == "9D"
+    assert data["penalty_after"] == 0 and data["rules"] == "rami-51"
+    hint = runner.invoke(app, ["hint", "--level", "1", text], prog_name="rami")
+    assert hint.exit_code == 0, hint.output
+    assert "go out" in hint.stdout
+
+
+@pytest.mark.parametrize(
+    "preset", ["rami-51", "bfmania-51", "bfmania-51[opening_pure_run=false]", "bfmania-30",
+               "cafe-rummy"],
+)
+def test_larger_random_positions_are_proved_and_legal(preset: str):
+    """Tables of 20-60 cards and hands of 8-15, opened or not: proved optimal, referee-checked."""
+    rules = get_ruleset(preset)
+    rng = random.Random(f"layoff {preset}")
+    for _ in range(6):
+        position = random_position(
+            rng, rules=rules, table_cards=rng.randint(20, 60), hand_cards=rng.randint(8, 15),
+            jokers=rng.randint(0, rules.jokers), opened=rng.random() < 0.6,
+        )
+        solution = solve(position)
+        assert solution.status is Status.OPTIMAL
+        assert validate_turn(position, solution.table, solution.played, solution.discard).legal
