@@ -606,8 +606,8 @@ def solve_position(
             clock.lap("build_ms")
             if solver.solve(keeper.model) == cp_model.OPTIMAL:
                 clock.lap("search_ms", solver)
-                candidate = _realize(position, _decode(keeper, solver), opening)
-                if cards_moved(position.table, candidate) == 0:
+                candidate = _realize_relaxed(position, _decode(keeper, solver))
+                if candidate is not None and cards_moved(position.table, candidate) == 0:
                     table, expected_moved = candidate, 0
                     break
             clock.lap("search_ms", solver)
@@ -622,8 +622,14 @@ def solve_position(
                 proved = False
                 break
             raise SolverBugError(f"stage 2 lost the stage 1 solution (status {stage2})")
-        candidate = _realize(position, _decode(keeper, solver), opening)
-        if cards_kept(position.table, candidate) >= cards_kept(position.table, table):
+        decoded_keep = _decode(keeper, solver)
+        candidate = (
+            _realize_relaxed(position, decoded_keep) if relaxed
+            else _realize(position, decoded_keep, opening)
+        )
+        if candidate is not None and (
+            cards_kept(position.table, candidate) >= cards_kept(position.table, table)
+        ):
             table = candidate
         bound = total - int(solver.best_objective_bound)
         if stage2 == cp_model.OPTIMAL and cards_moved(position.table, table) == bound:
@@ -674,6 +680,14 @@ def _realize(position: Position, decoded: _Decoded, opening: bool) -> list[Meld]
         )
     real += Counter({card: n for card, n in position.table_cards.items() if not card.is_joker})
     return realize(decoded.specs, real, decoded.joker_for, position.rules, position.table)
+
+
+def _realize_relaxed(position: Position, decoded: _Decoded) -> list[Meld] | None:
+    """A table for the relaxation's answer, or None where its jokers cannot all be placed."""
+    try:
+        return _realize(position, decoded, opening=False)
+    except SolverBugError:
+        return None
 
 
 def _template_of(meld: Meld, rules: Ruleset) -> Template:

@@ -143,12 +143,15 @@ def _swap_reals_into_joker_melds(drafts: list[_Draft]) -> None:
 def _absorb_jokers(melds: list[Meld], jokers: int, rules: Ruleset) -> list[Meld]:
     """Place jokers that formed a meld of their own into melds with real cards (NOTES.md).
 
-    Jokers join a run or a set with room; failing that, a real card that its meld can spare
-    leaves it to form a new run with the jokers (``6H 6D 6C`` + 3 jokers: ``6H * *``,
-    ``6D 6C *``).
+    Two or more jokers take a real card that its meld can spare and form a new run with it
+    (``6H 6D 6C`` + 3 jokers: ``6H * *``, ``6D 6C *``); a single joker joins a meld with room.
     """
     melds = list(melds)
     while jokers:
+        spared = _spare_a_card(melds, jokers, rules) if jokers >= 2 else None
+        if spared is not None:
+            melds, jokers = spared
+            continue
         for index, meld in enumerate(melds):
             grown = arrange([*meld.cards, JOKER], rules, prefer=meld.kind)
             if grown is not None:
@@ -156,12 +159,13 @@ def _absorb_jokers(melds: list[Meld], jokers: int, rules: Ruleset) -> list[Meld]
                 jokers -= 1
                 break
         else:
-            melds = _spare_a_card(melds, jokers, rules)
-            jokers = 0
+            raise SolverBugError(f"{jokers} joker(s) could not be placed in a meld")
     return melds
 
 
-def _spare_a_card(melds: list[Meld], jokers: int, rules: Ruleset) -> list[Meld]:
+def _spare_a_card(
+    melds: list[Meld], jokers: int, rules: Ruleset
+) -> tuple[list[Meld], int] | None:
     for index, meld in enumerate(melds):
         for position, card in enumerate(meld.cards):
             if card.is_joker:
@@ -171,11 +175,9 @@ def _spare_a_card(melds: list[Meld], jokers: int, rules: Ruleset) -> list[Meld]:
                 continue
             for extra in range(min(jokers, 12), 1, -1):
                 new = arrange([card] + [JOKER] * extra, rules)
-                if new is None:
-                    continue
-                grown = [*melds[:index], rest, *melds[index + 1 :], new]
-                return _absorb_jokers(grown, jokers - extra, rules)
-    raise SolverBugError(f"{jokers} joker(s) could not be placed in a meld")
+                if new is not None:
+                    return [*melds[:index], rest, *melds[index + 1 :], new], jokers - extra
+    return None
 
 
 def _to_meld(draft: _Draft) -> Meld:
