@@ -572,7 +572,7 @@ def solve_position(
         proved = True
     elif status == cp_model.FEASIBLE:
         proved = False
-        bounds["play_objective"] = int(solver.best_objective_bound)
+        bounds.update(_play_bounds(position, objective, int(solver.best_objective_bound)))
     else:
         return clock.stamp(
             _no_play(position, objective, min_moves, "no play found within the time limit")
@@ -680,6 +680,17 @@ def _realize(position: Position, decoded: _Decoded, opening: bool) -> list[Meld]
         )
     real += Counter({card: n for card, n in position.table_cards.items() if not card.is_joker})
     return realize(decoded.specs, real, decoded.joker_for, position.rules, position.table)
+
+
+def _play_bounds(position: Position, objective: Objective, bound: int) -> dict[str, int]:
+    """Read the first level back out of a bound on the folded objective (see play_weights)."""
+    rules = position.rules
+    before = hand_penalty(position.hand, rules, position.opened)
+    if objective is Objective.POINTS:
+        most_shed = bound // (len(position.hand) + 1)
+        return {"penalty_after_at_least": max(0, before - most_shed)}
+    hand_points = sum(rules.card_penalty(card.rank) for card in position.hand)
+    return {"cards_played_at_most": min(len(position.hand), bound // (hand_points + 1))}
 
 
 def _realize_relaxed(position: Position, decoded: _Decoded) -> list[Meld] | None:
