@@ -28,7 +28,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check rami tests benchmarks
 
 bench: $(STAMP)
-	$(BIN)/pytest benchmarks --benchmark-only --benchmark-enable -q
+	RAMI_BENCH_JSON=$${RAMI_BENCH_JSON:-benchmarks/results/latest.json} \
+		$(BIN)/pytest benchmarks --benchmark-only --benchmark-enable -q
+	@if [ -f benchmarks/results/baseline.json ] && [ -f benchmarks/results/latest.json ]; then \
+		$(BIN)/python benchmarks/compare.py benchmarks/results/baseline.json \
+			benchmarks/results/latest.json; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .benchmarks
