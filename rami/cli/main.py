@@ -386,6 +386,15 @@ def serve(
     run_server(host=host, port=port, workers=workers)
 
 
+def _add_puzzles() -> None:
+    from rami.puzzles.cli import puzzle_app
+
+    app.add_typer(puzzle_app, name="puzzle")
+
+
+_add_puzzles()
+
+
 def run() -> None:
     """Console-script entry point."""
     app(prog_name="rami")
