@@ -1,0 +1,415 @@
+"""``rami puzzle``: generate, check, show puzzles, and the daily puzzle.
+
+A Typer sub-application (the main CLI adds it with ``app.add_typer(puzzle_app, name="puzzle")``).
+Exit codes: 0 success, 1 a puzzle (or an answer) fails its check, 2 bad input. OR-Tools loads
+only inside the commands that solve.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from rami.cli.output import echo_error, echo_json, echo_lines
+from rami.errors import RamiError, SolverBugError
+
+if TYPE_CHECKING:
+    from rami.puzzles.record import Puzzle
+
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+puzzle_app = typer.Typer(
+    help=(
+        "Chess-style challenge puzzles: one turn, one solution. Generate packs, check puzzles "
+        "and answers, show a puzzle, or get the daily puzzle. Exit codes: 0 success, 1 a puzzle "
+        "or an answer fails, 2 bad input."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+
+
+class TierChoice(StrEnum):
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+    expert = "expert"
+
+
+class KindChoice(StrEnum):
+    any = "any"
+    empty_hand = "empty-hand"
+    best_score = "best-score"
+
+
+class _BadInput(Exception):
+    pass
+
+
+@contextmanager
+def _reporting() -> Iterator[None]:
+    """Bad input becomes a message on stderr and exit code 2, never a traceback."""
+    try:
+        yield
+    except _BadInput as error:
+        echo_error([str(error)])
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except RamiError as error:
+        echo_error([str(error)])
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except OSError as error:
+        echo_error([f"{error.filename or 'file'}: {error.strerror or error}"])
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except SolverBugError as error:
+        echo_error([f"internal solver error (a bug, please report it): {error}"])
+        raise typer.Exit(EXIT_FAILED) from None
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _Progress:
+    """A rich progress bar on standard error, only when it is a terminal."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.bar = None
+        if not _stderr_is_terminal():
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        self.bar = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[note]}"), TimeElapsedColumn(),
+            console=Console(stderr=True), transient=True,
+        )
+        self.task = self.bar.add_task(label, total=total, note="")
+
+    def __enter__(self) -> _Progress:
+        if self.bar is not None:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    def update(self, completed: int, note: str = "") -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=completed, note=note)
+
+
+# ------------------------------------------------------------------------------- generate
+
+
+@puzzle_app.command()
+def generate(
+    out: Annotated[
+        Path,
+        typer.Option("--out", metavar="FILE", help="Write the puzzles here, one JSON per line.",
+                     show_default=False),
+    ],
+    count: Annotated[int, typer.Option("--count", min=1, help="How many puzzles.")] = 10,
+    tier: Annotated[
+        TierChoice | None,
+        typer.Option("--tier", help="Only puzzles of this tier (default: any tier).",
+                     show_default=False),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same puzzles.")] = 0,
+    jokers: Annotated[
+        int, typer.Option("--jokers", help="Rami chinois with 0 or 4 jokers.")
+    ] = 0,
+    kind: Annotated[
+        KindChoice, typer.Option("--kind", help="empty-hand, best-score or any.")
+    ] = KindChoice.any,
+    workers: Annotated[
+        int,
+        typer.Option("--workers", min=1, help="Processes judging candidates (same output)."),
+    ] = 1,
+    max_attempts: Annotated[
+        int | None,
+        typer.Option("--max-attempts", min=1, metavar="N",
+                     help="Give up after N candidates (exit 1 if fewer puzzles were found).",
+                     show_default=False),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
+) -> None:
+    """Generate sound puzzles (unique solution, rated) as JSON lines."""
+    with _reporting():
+        if jokers not in (0, 4):
+            raise _BadInput(f"--jokers must be 0 or 4 (rami chinois), got {jokers}")
+        if out.exists() and not force:
+            raise _BadInput(f"{out} exists: give --force to overwrite it")
+        if out.exists() and out.is_dir():
+            raise _BadInput(f"{out} is a directory")
+    from rami.puzzles.generator import SOLVER_BUG
+    from rami.puzzles.generator import generate as run_generation
+    from rami.puzzles.record import records_text
+
+    started = time.perf_counter()
+    judged = 0
+    written = 0
+    solver_bugs: list[str] = []
+
+    def seen(outcome: Any, accepted: int) -> None:
+        nonlocal judged
+        judged += 1
+        if outcome.reason.startswith(SOLVER_BUG):
+            solver_bugs.append(f"candidate {outcome.attempt.index}: {outcome.reason}")
+        progress.update(accepted, f"{judged} candidates")
+
+    with _reporting():
+        handle = out.open("w", encoding="utf-8")
+    with handle, _Progress(count, "generating") as progress:
+        for record in run_generation(
+            count,
+            seed=seed,
+            tier=tier.value if tier is not None else None,
+            jokers=jokers,
+            kind=None if kind is KindChoice.any else kind.value,
+            workers=workers,
+            max_attempts=max_attempts,
+            on_outcome=seen,
+        ):
+            handle.write(records_text([record]))
+            handle.flush()
+            written += 1
+    elapsed = time.perf_counter() - started
+    rate = written / elapsed * 60 if elapsed else 0.0
+    typer.echo(
+        f"wrote {written} puzzle{'s' if written != 1 else ''} to {out} "
+        f"({judged} candidates judged, {elapsed:.1f} s, {rate:.1f} puzzles/min)",
+        err=True,
+    )
+    if solver_bugs:
+        echo_error([f"{len(solver_bugs)} candidate(s) skipped on an internal solver error "
+                    "(a bug, please report it):", *solver_bugs[:5]])
+    if written < count:
+        echo_error([f"only {written} of {count} puzzles found within --max-attempts"])
+        raise typer.Exit(EXIT_FAILED)
+
+
+# ------------------------------------------------------------------------------- loading
+
+
+def _load(spec: str, puzzle_id: str | None = None) -> list[Puzzle]:
+    from rami.puzzles.record import load_puzzles
+
+    puzzles = load_puzzles(spec)
+    if puzzle_id is not None:
+        chosen = [p for p in puzzles if p.id == puzzle_id]
+        if not chosen:
+            raise _BadInput(f"no puzzle {puzzle_id!r} in {spec}")
+        return chosen
+    return puzzles
+
+
+def _read_answer(answer: str) -> str:
+    if "|" not in answer and not answer.lstrip().startswith("[") and Path(answer).is_file():
+        return Path(answer).read_text(encoding="utf-8")
+    return answer
+
+
+# ------------------------------------------------------------------------------- check
+
+FileOrId = Annotated[
+    str,
+    typer.Argument(metavar="FILE|ID",
+                   help="A puzzle pack (JSON lines) or the id of a shipped puzzle.",
+                   show_default=False),
+]
+IdOpt = Annotated[
+    str | None,
+    typer.Option("--id", metavar="ID", help="Pick one puzzle of the pack by its id.",
+                 show_default=False),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+@puzzle_app.command()
+def check(
+    puzzles: FileOrId,
+    answer: Annotated[
+        str | None,
+        typer.Option(
+            "--answer", metavar="ANSWER",
+            help="A final table ('meld | meld | ...' or a JSON list of melds, or a file): "
+                 "say whether it solves the puzzle and why not.",
+            show_default=False),
+    ] = None,
+    puzzle_id: IdOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Re-verify puzzles (legal, solvable, unique, metrics reproduce), or judge an answer."""
+    with _reporting():
+        loaded = _load(puzzles, puzzle_id)
+        if answer is not None:
+            if len(loaded) != 1:
+                raise _BadInput(
+                    f"{puzzles} holds {len(loaded)} puzzles: pick one with --id to check an answer"
+                )
+            from rami.puzzles.record import parse_answer
+
+            table = parse_answer(_read_answer(answer))
+    if answer is not None:
+        _check_answer(loaded[0], table, json_output)
+        return
+    _verify_all(loaded, json_output)
+
+
+def _check_answer(puzzle: Puzzle, table: Any, json_output: bool) -> None:
+    from rami.puzzles.record import check_answer
+
+    verdict = check_answer(puzzle, table)
+    if json_output:
+        echo_json({"id": puzzle.id, **verdict.to_json()})
+    else:
+        head = "Solved" if verdict.solved else ("Not solved" if verdict.legal else "Illegal")
+        lines = [f"{head}: puzzle {puzzle.id}"]
+        lines += [f"  {reason}" for reason in verdict.reasons]
+        echo_lines(lines)
+    if not verdict.solved:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _verify_all(puzzles: list[Puzzle], json_output: bool) -> None:
+    from rami.puzzles.record import verify, versions
+
+    failures = 0
+    here = versions()
+    results = []
+    with _Progress(len(puzzles), "checking") as progress:
+        for number, puzzle in enumerate(puzzles, start=1):
+            problems = verify(puzzle)
+            failures += bool(problems)
+            made = puzzle.record.get("version", {})
+            note = ""
+            if made.get("ortools") not in (None, here["ortools"]):
+                note = f" (made with ortools {made.get('ortools')}, checked with {here['ortools']})"
+            results.append({"id": puzzle.id, "ok": not problems, "problems": problems})
+            if not json_output:
+                if problems:
+                    echo_lines([f"FAIL {puzzle.id}{note}", *(f"  - {p}" for p in problems)])
+                else:
+                    echo_lines([f"ok {puzzle.id} ({puzzle.kind}, {puzzle.tier}){note}"])
+            progress.update(number, f"{failures} failed")
+    if json_output:
+        echo_json({"checked": len(puzzles), "failed": failures, "puzzles": results})
+    else:
+        total = len(puzzles)
+        echo_lines([f"{total} puzzle{'s' if total != 1 else ''} checked: "
+                    + ("all sound" if not failures else f"{failures} failed")])
+    if failures:
+        raise typer.Exit(EXIT_FAILED)
+
+
+# ------------------------------------------------------------------------------- show / daily
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def puzzle_lines(puzzle: Puzzle, *, solution: bool = False) -> list[str]:
+    """The puzzle as readable lines (cards in the notation, so an answer can be copied)."""
+    from rami.cards import format_cards
+
+    metrics = puzzle.metrics
+    rules = puzzle.position.rules.option_string
+    lines = [
+        f"Puzzle {puzzle.id}: {puzzle.tier}, {puzzle.kind}, {rules}",
+        f"Goal: {puzzle.goal.get('text') or puzzle.kind}",
+        "Table:",
+    ]
+    lines += [f"  {n}. {meld}" for n, meld in enumerate(puzzle.position.table, start=1)]
+    lines.append(f"Hand: {format_cards(puzzle.position.hand)}")
+    capped = puzzle.record["difficulty"].get("near_solutions_capped")
+    near = f"{metrics.near_solutions}{'+' if capped else ''}"
+    lines.append(
+        f"Difficulty: score {puzzle.record['difficulty'].get('score')}; "
+        f"{_plural(metrics.cards_moved, 'table card')} moved, "
+        f"{_plural(metrics.melds_broken, 'meld')} broken, "
+        f"greedy player {'fails' if metrics.greedy_fails else 'succeeds'}, "
+        f"{near} near-solution{'' if near == '1' else 's'}, "
+        f"{_plural(metrics.jokers_involved, 'joker')} involved"
+    )
+    if solution:
+        lines.append("Solution:")
+        lines += [f"  {meld}" for meld in puzzle.solution]
+    else:
+        lines.append(f"Answer: rami puzzle check {puzzle.id} --answer 'MELD | MELD | ...'")
+    return lines
+
+
+@puzzle_app.command()
+def show(
+    puzzles: FileOrId,
+    puzzle_id: IdOpt = None,
+    solution: Annotated[bool, typer.Option("--solution", help="Also show the solution.")] = False,
+    json_output: JsonOpt = False,
+) -> None:
+    """Show puzzles: table, hand, goal and difficulty (colour on a terminal)."""
+    with _reporting():
+        loaded = _load(puzzles, puzzle_id)
+    if json_output:
+        for puzzle in loaded:
+            echo_json(puzzle.record, compact=True)
+        return
+    for number, puzzle in enumerate(loaded):
+        if number:
+            typer.echo("")
+        echo_lines(puzzle_lines(puzzle, solution=solution))
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@puzzle_app.command()
+def daily(
+    day: Annotated[
+        str | None,
+        typer.Option("--date", metavar="YYYY-MM-DD",
+                     help="The day (default: today); every machine gives the same puzzle.",
+                     show_default=False),
+    ] = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """The puzzle of the day, from the shipped pack (works offline)."""
+    from rami.puzzles.record import daily as pick
+
+    with _reporting():
+        if day is None:
+            when = date.today()
+        else:
+            if not _DATE.fullmatch(day.strip()):
+                raise _BadInput(f"--date: expected YYYY-MM-DD, got {day!r}")
+            try:
+                when = date.fromisoformat(day.strip())
+            except ValueError as error:
+                raise _BadInput(f"--date: {error}") from None
+        puzzle = pick(when)
+    if json_output:
+        echo_json({"date": when.isoformat(), **puzzle.record})
+        return
+    echo_lines([f"Daily puzzle, {when.isoformat()}", *puzzle_lines(puzzle)])

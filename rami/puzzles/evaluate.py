@@ -1,0 +1,331 @@
+"""Soundness and difficulty of a puzzle position: the judge every puzzle passes, made or checked.
+
+A position is a sound puzzle of its kind when
+
+* it is a valid rami-chinois position of a player who has opened;
+* ``empty-hand``: the whole hand can be played, but not by new melds and lay-offs alone;
+  ``best-score``: the hand cannot be emptied, and the least penalty left needs a rearrangement
+  (new melds and lay-offs alone shed less);
+* exactly one signature (rami.puzzles.signature) reaches the goal: all cards played, or the
+  least penalty left;
+* nothing on the table is superfluous: a meld the solution leaves untouched stays only when it
+  is a decoy (taking it away changes the near-solutions or the greedy player's fate).
+
+The difficulty metrics are all computed, never guessed: fewest table cards moved (the solver's
+exact second stage), melds broken by the intended solution, whether the greedy player
+(rami.puzzles.greedy) fails, the near-solutions (signatures that play one card fewer than the
+solution, counted up to :data:`NEAR_CAP`), and the jokers involved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rami.cards import Card
+from rami.matching import match_melds, overlap
+from rami.melds import Meld
+from rami.position import Position, hand_penalty
+from rami.puzzles.signature import Signature, signature
+
+KINDS = ("empty-hand", "best-score")
+TIERS = ("easy", "medium", "hard", "expert")
+NEAR_CAP = 12
+SOLVE_LIMIT = 10.0
+
+
+class Rejected(Exception):
+    """The position is not a sound puzzle (the reason says why)."""
+
+
+@dataclass(frozen=True)
+class Metrics:
+    cards_moved: int
+    melds_broken: int
+    greedy_fails: bool
+    near_solutions: int
+    jokers_involved: int
+    cards_played: int
+    hand_cards: int
+    table_cards: int
+    table_melds: int
+
+    @property
+    def score(self) -> int:
+        return difficulty_score(self)
+
+    @property
+    def tier(self) -> str:
+        return tier_of(self.score)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tier": self.tier,
+            "score": self.score,
+            "cards_moved": self.cards_moved,
+            "melds_broken": self.melds_broken,
+            "greedy_fails": self.greedy_fails,
+            "near_solutions": self.near_solutions,
+            "near_solutions_capped": self.near_solutions >= NEAR_CAP,
+            "jokers_involved": self.jokers_involved,
+            "cards_played": self.cards_played,
+            "hand_cards": self.hand_cards,
+            "table_cards": self.table_cards,
+            "table_melds": self.table_melds,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Metrics:
+        return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+
+
+#: Tier thresholds on the difficulty score (docs/puzzles.md shows the distribution they cut).
+TIER_FLOORS = {"medium": 6, "hard": 9, "expert": 12}
+
+
+def difficulty_score(metrics: Metrics) -> int:
+    """One number ordering the metrics: each term is a thing a solver (human) must find."""
+    return (
+        metrics.cards_moved
+        + 2 * metrics.melds_broken
+        + (5 if metrics.greedy_fails else 0)
+        + min(metrics.near_solutions, NEAR_CAP) // 3
+        + 2 * metrics.jokers_involved
+    )
+
+
+def tier_of(score: int) -> str:
+    tier = "easy"
+    for name in TIERS[1:]:
+        if score >= TIER_FLOORS[name]:
+            tier = name
+    return tier
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    position: Position
+    kind: str
+    goal: dict[str, Any]
+    solution: tuple[Meld, ...]
+    played: tuple[Card, ...]
+    signature: Signature
+    metrics: Metrics
+
+
+def _untouched(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> list[int]:
+    matched = match_melds(before, after)
+    return [
+        index for index, target in enumerate(matched)
+        if target >= 0 and before[index].counts() == after[target].counts()
+    ]
+
+
+def melds_broken(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> int:
+    """Original melds whose cards do not all end in the meld matched to them."""
+    matched = match_melds(before, after)
+    broken = 0
+    for index, target in enumerate(matched):
+        kept = overlap(before[index].counts(), after[target].counts()) if target >= 0 else 0
+        broken += kept < len(before[index].cards)
+    return broken
+
+
+def _moved_jokers(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> int:
+    """Table jokers in melds the solution changes (a joker may shift even inside its meld)."""
+    untouched = set(_untouched(before, after))
+    return sum(meld.jokers for index, meld in enumerate(before) if index not in untouched)
+
+
+def _check_position(position: Position) -> None:
+    problems = position.problems()
+    if problems:
+        raise Rejected("invalid position: " + "; ".join(problems))
+    if not position.opened:
+        raise Rejected("a puzzle position is one of a player who has opened")
+    rules = position.rules
+    if rules.name != "rami-chinois":
+        raise Rejected(f"puzzles are made for rami-chinois, not {rules.name}")
+    if not position.hand:
+        raise Rejected("the hand is empty")
+
+
+def solve_goal(position: Position, kind: str | None = None) -> tuple[str, dict[str, Any], Any]:
+    """Kind, goal and the solver's solution (least penalty, then fewest cards moved)."""
+    from rami.solver.api import Status, solve
+
+    solution = solve(position, time_limit=SOLVE_LIMIT)
+    if solution.status is not Status.OPTIMAL:
+        raise Rejected("the solver did not prove its answer optimal within the limit")
+    found = "empty-hand" if not solution.hand else "best-score"
+    if kind is not None and kind != found:
+        raise Rejected(f"the position is a {found} puzzle, not {kind}")
+    goal = {
+        "penalty_after": solution.penalty_after,
+        "cards_played": len(solution.played),
+        "shed": solution.penalty_before - solution.penalty_after,
+    }
+    return found, goal, solution
+
+
+def check_needs_rearrangement(position: Position, kind: str, goal: dict[str, Any]) -> None:
+    from rami.puzzles.model import layoff_best
+
+    shed, played = layoff_best(position)
+    if kind == "empty-hand" and played == len(position.hand):
+        raise Rejected("the hand empties by new melds and lay-offs alone")
+    if kind == "best-score" and shed >= goal["shed"]:
+        raise Rejected("the best score needs no rearrangement")
+
+
+def _goal_model(position: Position, kind: str, goal: dict[str, Any]):
+    from rami.puzzles.model import PlayModel
+
+    model = PlayModel(position)
+    if kind == "empty-hand":
+        model.require_all_played()
+    else:
+        model.require_shed(goal["shed"])
+    return model
+
+
+def other_solutions(
+    position: Position, kind: str, goal: dict[str, Any], intended: Signature, limit: int = 1
+) -> list[Signature]:
+    """Signatures reaching the goal other than ``intended`` (up to ``limit``)."""
+    from rami.puzzles.model import count_signatures
+
+    return count_signatures(_goal_model(position, kind, goal), limit=limit, exclude=[intended])
+
+
+def solutions_up_to(position: Position, kind: str, goal: dict[str, Any], limit: int = 2):
+    """Every signature reaching the goal, up to ``limit`` (a sound puzzle has exactly one)."""
+    from rami.puzzles.model import count_signatures
+
+    return count_signatures(_goal_model(position, kind, goal), limit=limit)
+
+
+def near_solutions(position: Position, cards_played: int) -> int:
+    from rami.puzzles.model import PlayModel, count_signatures
+
+    if cards_played <= 1:
+        return 0
+    model = PlayModel(position)
+    model.require_played(cards_played - 1)
+    return len(count_signatures(model, limit=NEAR_CAP))
+
+
+def measure(
+    position: Position,
+    goal: dict[str, Any],
+    table: tuple[Meld, ...],
+    played: tuple[Card, ...],
+    cards_moved: int,
+) -> Metrics:
+    """The difficulty metrics of a sound puzzle whose intended final table is ``table``."""
+    from rami.puzzles.greedy import greedy_play
+
+    greedy = greedy_play(position, stop_at_penalty=goal["penalty_after"])
+    return Metrics(
+        cards_moved=cards_moved,
+        melds_broken=melds_broken(position.table, table),
+        greedy_fails=greedy.penalty_after > goal["penalty_after"],
+        near_solutions=near_solutions(position, goal["cards_played"]),
+        jokers_involved=sum(card.is_joker for card in played)
+        + _moved_jokers(position.table, table),
+        cards_played=goal["cards_played"],
+        hand_cards=len(position.hand),
+        table_cards=sum(len(meld) for meld in position.table),
+        table_melds=len(position.table),
+    )
+
+
+def _measure_solution(position: Position, goal: dict[str, Any], solution) -> Metrics:
+    return measure(position, goal, tuple(solution.table), tuple(solution.played),
+                   solution.cards_moved)
+
+
+def evaluate(position: Position, kind: str | None = None, *, prune: bool = True) -> Evaluation:
+    """Judge a position; raise :class:`Rejected` unless it is a sound puzzle.
+
+    With ``prune``, untouched melds that are not decoys are taken off the table first (the
+    returned evaluation is of the pruned position). A solve that hits its time limit rejects
+    the position (undecided is never taken for sound).
+    """
+    from rami.puzzles.model import UndecidedError
+
+    try:
+        return _evaluate(position, kind, prune=prune)
+    except UndecidedError as error:
+        raise Rejected(f"undecided: {error}") from None
+
+
+def _evaluate(position: Position, kind: str | None, *, prune: bool) -> Evaluation:
+    _check_position(position)
+    kind, goal, solution = solve_goal(position, kind)
+    if goal["cards_played"] < 2 and kind == "best-score":
+        raise Rejected("the best play lays a single card")
+    check_needs_rearrangement(position, kind, goal)
+    intended = signature(solution.table, position.rules)
+    if other_solutions(position, kind, goal, intended):
+        raise Rejected("cooked: a second solution reaches the goal")
+    metrics = _measure_solution(position, goal, solution)
+    if prune:
+        pruned = _prune(position, solution, metrics)
+        if pruned is not None:
+            return _evaluate(pruned, kind, prune=True)
+    return Evaluation(
+        position=position,
+        kind=kind,
+        goal=goal,
+        solution=tuple(solution.table),
+        played=tuple(solution.played),
+        signature=intended,
+        metrics=metrics,
+    )
+
+
+def _decoy_profile(metrics: Metrics) -> tuple[int, bool]:
+    return metrics.near_solutions, metrics.greedy_fails
+
+
+def _prune(position: Position, solution, metrics: Metrics) -> Position | None:
+    """The position without its first superfluous meld, or None when none is superfluous."""
+    for index in _untouched(position.table, tuple(solution.table)):
+        table = position.table[:index] + position.table[index + 1 :]
+        if not table:
+            continue
+        smaller = replace(position, table=table)
+        try:
+            _check_position(smaller)
+            _kind, goal, smaller_solution = solve_goal(smaller)
+        except Rejected:
+            continue
+        smaller_metrics = _measure_solution(smaller, goal, smaller_solution)
+        if _decoy_profile(smaller_metrics) == _decoy_profile(metrics):
+            return smaller
+    return None
+
+
+def superfluous_melds(evaluation: Evaluation) -> list[int]:
+    """Untouched melds of a judged puzzle that are not decoys (a sound pack has none)."""
+    position = evaluation.position
+    found = []
+    for index in _untouched(position.table, evaluation.solution):
+        table = position.table[:index] + position.table[index + 1 :]
+        if not table:
+            continue
+        smaller = replace(position, table=table)
+        try:
+            _kind, goal, smaller_solution = solve_goal(smaller)
+        except Rejected:
+            continue
+        if _decoy_profile(_measure_solution(smaller, goal, smaller_solution)) == _decoy_profile(
+            evaluation.metrics
+        ):
+            found.append(index)
+    return found
+
+
+def penalty_of(position: Position) -> int:
+    return hand_penalty(position.hand, position.rules, position.opened)

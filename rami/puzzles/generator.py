@@ -1,0 +1,456 @@
+"""Puzzle generation, backwards from a target final table (NOTES.md, "Puzzles").
+
+One *candidate* is a pure function of its seed: draw a target final table in a small region of
+ranks and suits (so that runs and sets cross), take the hand from cards the target needs, then
+re-split the rest into a different starting table (a randomised exact search that tries the
+target's own melds last). A best-score candidate also gets a few extra hand cards that may not
+all find a place. The candidate is then judged by :func:`rami.puzzles.evaluate.evaluate`; most
+rejections are cheap (the lay-off test and the uniqueness test come before the metrics).
+
+Candidates are numbered; candidate ``i`` of a run with seed ``S`` draws from
+``random.Random(candidate_seed(S, i))`` only. Accepting candidates in number order makes the
+output of ``--workers K`` identical to one worker: the workers judge a batch of candidates, the
+results are read back in order, and whatever a worker judged past the last accepted puzzle is
+thrown away.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from rami.cards import JOKER, Card
+from rami.errors import SolverBugError
+from rami.melds import Meld, MeldKind, is_valid
+from rami.position import COPIES_PER_CARD, Position
+from rami.puzzles.evaluate import TIERS, Evaluation, Rejected, evaluate
+from rami.rules import Ruleset, get_ruleset
+from rami.solver.templates import type_at
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How a candidate is drawn (one per requested tier)."""
+
+    melds: tuple[int, int]
+    hand: tuple[int, int]
+    width: tuple[int, int]
+    suits: tuple[int, int]
+    set_share: float
+    max_run: int
+    decoy: float
+    extra: tuple[int, int]
+
+
+PROFILES: dict[str, Profile] = {
+    "easy": Profile(melds=(2, 3), hand=(1, 3), width=(4, 6), suits=(1, 3), set_share=0.3,
+                    max_run=6, decoy=0.0, extra=(1, 1)),
+    "medium": Profile(melds=(3, 4), hand=(2, 4), width=(4, 6), suits=(2, 3), set_share=0.4,
+                      max_run=6, decoy=0.2, extra=(1, 2)),
+    "hard": Profile(melds=(4, 6), hand=(3, 6), width=(4, 6), suits=(2, 4), set_share=0.45,
+                    max_run=7, decoy=0.3, extra=(1, 2)),
+    "expert": Profile(melds=(5, 7), hand=(4, 7), width=(5, 7), suits=(3, 4), set_share=0.45,
+                      max_run=7, decoy=0.4, extra=(1, 3)),
+}
+
+BEST_SCORE_SHARE = 0.4
+SPLIT_BUDGET = 3000
+SOLVER_BUG = "internal solver error"
+HAND_TRIES = 20
+
+
+def candidate_seed(master_seed: int, index: int) -> int:
+    """The seed of candidate ``index`` of a run (stable across machines and Python versions)."""
+    digest = hashlib.sha256(f"rami-puzzle:{master_seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def rules_for(jokers: int) -> Ruleset:
+    if jokers not in (0, 4):
+        raise ValueError(f"rami-chinois is played with 0 or 4 jokers, not {jokers}")
+    return get_ruleset("rami-chinois" if jokers else "rami-chinois[jokers=0]")
+
+
+def _card_at(position: int, suit: int) -> Card:
+    return Card(type_at(suit, position))
+
+
+def _draw_target(rng: random.Random, deck: Counter[Card], profile: Profile,
+                 rules: Ruleset) -> list[Meld]:
+    width = rng.randint(*profile.width)
+    low = rng.randint(1, rules.top_rank - width + 1)
+    window = list(range(low, low + width))
+    suits = rng.sample(range(4), rng.randint(*profile.suits))
+    wanted = rng.randint(*profile.melds)
+    melds: list[Meld] = []
+    for _ in range(60):
+        if len(melds) == wanted:
+            break
+        if rng.random() < profile.set_share:
+            position = rng.choice(window)
+            rank = 1 if position == 14 else position
+            size = rng.choice((3, 3, 4))
+            pool = suits + [s for s in range(4) if s not in suits]
+            chosen = sorted(rng.sample(pool[: max(size, len(suits))], size))
+            cards = [Card.of(rank, s) for s in chosen]
+            kind = MeldKind.SET
+        else:
+            suit = rng.choice(suits)
+            length = rng.randint(3, min(profile.max_run, width + 1))
+            start = rng.randint(max(1, low - 1), max(1, min(low + width - length + 1,
+                                                           rules.top_rank - length + 1)))
+            cards = [_card_at(p, suit) for p in range(start, start + length)]
+            kind = MeldKind.RUN
+        need = Counter(cards)
+        if any(deck[card] < n for card, n in need.items()):
+            continue
+        deck.subtract(need)
+        melds.append(Meld(tuple(cards), kind))
+    return melds
+
+
+def _add_jokers(rng: random.Random, melds: list[Meld], deck: Counter[Card], count: int) -> None:
+    """Replace ``count`` real cards of the target by jokers (each meld keeps 2 real cards)."""
+    for _ in range(count):
+        spots = [
+            (number, slot)
+            for number, meld in enumerate(melds)
+            if len(meld.real_cards) > 2
+            for slot, card in enumerate(meld.cards)
+            if not card.is_joker
+        ]
+        if not spots:
+            return
+        number, slot = rng.choice(spots)
+        meld = melds[number]
+        deck[meld.cards[slot]] += 1
+        cards = (*meld.cards[:slot], JOKER, *meld.cards[slot + 1 :])
+        if meld.kind is MeldKind.SET:
+            cards = (*sorted(c for c in cards if not c.is_joker), *(JOKER,) * (meld.jokers + 1))
+        melds[number] = Meld(cards, meld.kind)
+
+
+def _inside(meld: Meld, target: list[Meld]) -> int:
+    """2 when ``meld`` is one of the target's melds, 1 when its real cards lie in one, else 0.
+
+    The starting table is re-split with such melds last: a table that keeps the target's melds
+    (or pieces of them) lets the hand go out by lay-offs, which is no puzzle.
+    """
+    real = Counter(meld.real_cards)
+    found = 0
+    for other in target:
+        if other.kind is meld.kind and Counter(other.real_cards) == real:
+            return 2
+        if not real - Counter(other.real_cards):
+            found = 1
+    return found
+
+
+def _melds_with(first: Card, cards: Counter[Card], jokers: int, rules: Ruleset,
+                max_run: int) -> list[Meld]:
+    """Valid melds holding ``first`` and other cards of ``cards`` (jokers fill gaps only)."""
+    found: list[Meld] = []
+    suit = first.index // 13
+    own = (1, 14) if first.rank == 1 and rules.top_rank == 14 else (first.rank,)
+    for position in own:
+        for length in range(3, max_run + 1):
+            for start in range(position - length + 1, position + 1):
+                end = start + length - 1
+                if start < 1 or end > rules.top_rank:
+                    continue
+                laid = []
+                used = 0
+                for p in range(start, end + 1):
+                    card = _card_at(p, suit)
+                    if p == position or cards[card] > 0:
+                        laid.append(card)
+                    else:
+                        laid.append(JOKER)
+                        used += 1
+                if used > jokers or laid[0].is_joker or laid[-1].is_joker:
+                    continue
+                meld = Meld(tuple(laid), MeldKind.RUN)
+                if is_valid(meld, rules):
+                    found.append(meld)
+    others = [s for s in range(4) if s != suit and cards[Card.of(first.rank, s)] > 0]
+    for size in range(len(others) + 1):
+        for chosen in _subsets(others, size):
+            for extra in range(min(jokers, 3 - size) + 1):
+                if 3 <= 1 + size + extra <= 4:
+                    real = sorted([first, *(Card.of(first.rank, s) for s in chosen)])
+                    found.append(Meld((*real, *(JOKER,) * extra), MeldKind.SET))
+    return found
+
+
+def _subsets(items: list[int], size: int) -> list[tuple[int, ...]]:
+    from itertools import combinations
+
+    return list(combinations(items, size))
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def resplit(rng: random.Random, cards: Counter[Card], jokers: int, rules: Ruleset,
+            avoid: Callable[[Meld], int], max_run: int = 8) -> list[Meld] | None:
+    """A random partition of ``cards`` (and ``jokers``) into valid melds.
+
+    Melds are tried in random order, those with a higher ``avoid(meld)`` last.
+    """
+    nodes = 0
+
+    def search(left: Counter[Card], jokers_left: int) -> list[Meld] | None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > SPLIT_BUDGET:
+            raise _OutOfBudget
+        left = +left
+        if not left:
+            return [] if jokers_left == 0 else None
+        first = min(left)
+        options = _melds_with(first, left, jokers_left, rules, max_run)
+        rng.shuffle(options)
+        options.sort(key=lambda meld: avoid(meld))
+        for meld in options:
+            rest = left - Counter(meld.real_cards)
+            found = search(rest, jokers_left - meld.jokers)
+            if found is not None:
+                return [meld, *found]
+        return None
+
+    real = Counter({card: n for card, n in cards.items() if not card.is_joker})
+    # Jokers that find no gap go to the ends of runs or into sets afterwards.
+    for placed in range(jokers, -1, -1):
+        try:
+            melds = search(real, placed)
+        except _OutOfBudget:
+            return None
+        if melds is None:
+            continue
+        return _absorb(rng, melds, jokers - placed, rules)
+    return None
+
+
+def _absorb(rng: random.Random, melds: list[Meld], jokers: int,
+            rules: Ruleset) -> list[Meld] | None:
+    from rami.puzzles.greedy import lay_off
+
+    for _ in range(jokers):
+        spots = [(i, grown) for i, meld in enumerate(melds)
+                 if (grown := lay_off(meld, JOKER, rules)) is not None]
+        if not spots:
+            return None
+        index, grown = rng.choice(spots)
+        melds[index] = grown
+    return melds
+
+
+def _decoy(rng: random.Random, deck: Counter[Card], target: list[Meld],
+           rules: Ruleset) -> Meld | None:
+    """A meld of deck cards next to the target region (a run or set sharing a rank or suit)."""
+    real = [card for meld in target for card in meld.real_cards]
+    if not real:
+        return None
+    for _ in range(30):
+        anchor = rng.choice(real)
+        if rng.random() < 0.5:
+            suits = [s for s in range(4) if deck[Card.of(anchor.rank, s)] > 0]
+            if len(suits) < 3:
+                continue
+            chosen = sorted(rng.sample(suits, 3))
+            meld = Meld(tuple(Card.of(anchor.rank, s) for s in chosen), MeldKind.SET)
+        else:
+            suit = anchor.index // 13
+            start = anchor.rank + rng.choice((-4, -3, 1, 2))
+            if start < 1 or start + 2 > rules.top_rank:
+                continue
+            meld = Meld(tuple(_card_at(p, suit) for p in range(start, start + 3)), MeldKind.RUN)
+        need = Counter(meld.cards)
+        if all(deck[card] >= n for card, n in need.items()) and is_valid(meld, rules):
+            deck.subtract(need)
+            return meld
+    return None
+
+
+def _extras(rng: random.Random, deck: Counter[Card], table: list[Meld], count: int) -> list[Card]:
+    """Extra hand cards, mostly next to the table (tempting), from what the deck has left."""
+    near = sorted({
+        Card(type_at(card.index // 13, p))
+        for meld in table
+        for card in meld.real_cards
+        for p in (card.rank - 1, card.rank + 1, card.rank + 2)
+        if 1 <= p <= 14
+    } | {Card.of(card.rank, s) for meld in table for card in meld.real_cards for s in range(4)})
+    chosen: list[Card] = []
+    for _ in range(count):
+        pool = [c for c in near if deck[c] > 0] if rng.random() < 0.7 else []
+        if not pool:
+            pool = sorted(c for c in deck if deck[c] > 0 and not c.is_joker)
+        card = rng.choice(pool)
+        deck[card] -= 1
+        chosen.append(card)
+    return chosen
+
+
+def candidate(seed: int, *, tier: str, jokers: int, kind: str | None = None) -> Position | None:
+    """The candidate position of ``seed`` for a requested tier (None when the draw fails)."""
+    rng = random.Random(seed)
+    profile = PROFILES[tier]
+    rules = rules_for(jokers)
+    deck: Counter[Card] = Counter({Card(i): COPIES_PER_CARD for i in range(52)})
+    target = _draw_target(rng, deck, profile, rules)
+    if len(target) < 2:
+        return None
+    if jokers:
+        _add_jokers(rng, target, deck, rng.choice((1, 1, 2)))
+    pool = [card for meld in target for card in meld.cards]
+
+    def avoid(meld: Meld) -> int:
+        return _inside(meld, target)
+
+    table: list[Meld] | None = None
+    for _ in range(HAND_TRIES):
+        size = min(rng.randint(*profile.hand), len(pool) - 3)
+        if size < 1:
+            return None
+        hand = rng.sample(pool, size)
+        rest = Counter(pool)
+        rest.subtract(hand)
+        table = resplit(rng, +rest, rest[JOKER], rules, avoid)
+        if table:
+            break
+    if not table:
+        return None
+    rng.shuffle(table)
+    if rng.random() < profile.decoy:
+        decoy = _decoy(rng, deck, target, rules)
+        if decoy is not None:
+            table.insert(rng.randrange(len(table) + 1), decoy)
+    if kind == "best-score" or (kind is None and rng.random() < BEST_SCORE_SHARE):
+        hand += _extras(rng, deck, table, rng.randint(*profile.extra))
+    position = Position(tuple(table), tuple(hand), True, rules)
+    if position.problems():  # pragma: no cover - a bug in this module
+        raise AssertionError(f"generated an invalid position: {position.problems()}")
+    return position
+
+
+@dataclass(frozen=True)
+class Attempt:
+    index: int
+    seed: int
+    tier: str
+    jokers: int
+    kind: str | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    attempt: Attempt
+    evaluation: Evaluation | None
+    reason: str
+    seconds: float
+
+
+def run_attempt(attempt: Attempt) -> Outcome:
+    import time
+
+    started = time.perf_counter()
+    position = candidate(attempt.seed, tier=attempt.tier, jokers=attempt.jokers,
+                         kind=attempt.kind)
+    if position is None:
+        return Outcome(attempt, None, "draw failed", time.perf_counter() - started)
+    try:
+        evaluation = evaluate(position, attempt.kind)
+    except Rejected as error:
+        return Outcome(attempt, None, str(error), time.perf_counter() - started)
+    except SolverBugError as error:  # never taken for a puzzle; reported by the CLI
+        return Outcome(attempt, None, f"{SOLVER_BUG}: {error}", time.perf_counter() - started)
+    reason = "accepted"
+    return Outcome(attempt, evaluation, reason, time.perf_counter() - started)
+
+
+def attempts(seed: int, *, tier: str | None, jokers: int, kind: str | None) -> Iterator[Attempt]:
+    index = 0
+    while True:
+        cseed = candidate_seed(seed, index)
+        # Without a tier request, the profile cycles through the tiers (a mix of sizes).
+        drawn = tier if tier is not None else TIERS[index % len(TIERS)]
+        yield Attempt(index, cseed, drawn, jokers, kind)
+        index += 1
+
+
+def generate(
+    count: int,
+    *,
+    seed: int = 0,
+    tier: str | None = None,
+    jokers: int = 0,
+    kind: str | None = None,
+    workers: int = 1,
+    max_attempts: int | None = None,
+    on_outcome: Callable[[Outcome, int], None] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Sound puzzles as records, in candidate order; the same arguments give the same records.
+
+    ``on_outcome(outcome, accepted_so_far)`` is told about every judged candidate (progress).
+    """
+    from rami.puzzles.record import make_record
+
+    if tier is not None and tier not in TIERS:
+        raise ValueError(f"unknown tier {tier!r}: choose from {', '.join(TIERS)}")
+    rules_for(jokers)
+    accepted = 0
+    seen: set[str] = set()
+    stream = attempts(seed, tier=tier, jokers=jokers, kind=kind)
+    if max_attempts is not None:
+        stream = islice(stream, max_attempts)
+    pool = None
+    if workers > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("spawn").Pool(workers)
+    pending: deque = deque()
+    window = 4 * workers
+
+    def submit() -> bool:
+        attempt = next(stream, None)
+        if attempt is None:
+            return False
+        if pool is None:
+            pending.append(attempt)
+        else:
+            pending.append(pool.apply_async(run_attempt, (attempt,)))
+        return True
+
+    try:
+        for _ in range(max(1, window)):
+            if not submit():
+                break
+        while pending and accepted < count:
+            item = pending.popleft()
+            outcome = run_attempt(item) if pool is None else item.get()
+            submit()
+            evaluation = outcome.evaluation
+            record = None
+            if evaluation is not None and (tier is None or evaluation.metrics.tier == tier):
+                record = make_record(evaluation, seed=outcome.attempt.seed,
+                                     profile=outcome.attempt.tier)
+                if record["id"] in seen:
+                    record = None
+            if record is not None:
+                seen.add(record["id"])
+                accepted += 1
+            if on_outcome is not None:
+                on_outcome(outcome, accepted)
+            if record is not None:
+                yield record
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()

@@ -1,0 +1,388 @@
+"""CP-SAT models for puzzles: count solutions up to signature, and the lay-off-only best play.
+
+Both models count meld templates over card *types* (rami.solver.templates): runs of 3-5 places
+(every longer run cuts into those, and the signature ignores cuts) and sets written as their
+real suits plus a number of jokers. Jokers in runs are pooled per (suit, position). A joker that
+finds no place in a template is "parked": it is absorbed by some meld (any run can grow by one
+place, any set of three by one), which never changes the signature (jokers do not enter it).
+
+Every solve is deterministic: one worker, a fixed random seed and a deterministic time limit.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from ortools.sat.python import cp_model
+
+from rami.cards import JOKER, NUM_TYPES
+from rami.melds import MeldKind, stands_for
+from rami.position import Position
+from rami.puzzles.signature import SetKey, Signature
+from rami.solver.templates import type_at
+
+#: Deterministic-time budget of one puzzle solve (about seconds of work on one core).
+DEFAULT_LIMIT = 20.0
+SEED = 0
+
+
+class UndecidedError(RuntimeError):
+    """A solve hit its deterministic time limit: the question stays open (never guessed)."""
+
+
+def make_solver(limit: float = DEFAULT_LIMIT) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.num_workers = 1
+    params.random_seed = SEED
+    params.max_deterministic_time = limit
+    params.max_time_in_seconds = 3 * limit + 5
+    params.linearization_level = 2
+    return solver
+
+
+def positions_of(card_type: int, top_rank: int) -> tuple[int, ...]:
+    rank = card_type % 13 + 1
+    if rank == 1 and top_rank == 14:
+        return (1, 14)
+    return (rank,)
+
+
+@dataclass
+class Supply:
+    table: list[int]
+    hand: list[int]
+    table_jokers: int
+    hand_jokers: int
+
+    @classmethod
+    def of(cls, position: Position) -> Supply:
+        table = [0] * NUM_TYPES
+        hand = [0] * NUM_TYPES
+        for card, count in position.table_cards.items():
+            if not card.is_joker:
+                table[card.index] = count
+        hand_counts = Counter(position.hand)
+        for card, count in hand_counts.items():
+            if not card.is_joker:
+                hand[card.index] = count
+        return cls(table, hand, position.table_cards[JOKER], hand_counts[JOKER])
+
+
+def _value(solver: cp_model.CpSolver, expr) -> int:
+    return expr if isinstance(expr, int) else int(solver.value(expr))
+
+
+class PlayModel:
+    """Every final table reachable in one turn (after opening), as template counts.
+
+    ``sig_runs[(suit, position)]`` and ``sig_sets[(rank, suits)]`` are the signature as linear
+    expressions; ``shed`` and ``played`` measure the play.
+    """
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        rules = self.rules = position.rules
+        top = rules.top_rank
+        supply = self.supply = Supply.of(position)
+        jokers = supply.table_jokers + supply.hand_jokers
+        avail = [supply.table[t] + supply.hand[t] for t in range(NUM_TYPES)]
+        model = self.model = cp_model.CpModel()
+        self.play = [
+            model.new_int_var(0, supply.hand[t], f"p{t}") if supply.hand[t] else 0
+            for t in range(NUM_TYPES)
+        ]
+        self.play_jokers = model.new_int_var(0, supply.hand_jokers, "pj")
+        run_cover: dict[tuple[int, int], list] = defaultdict(list)
+        for suit in range(4):
+            for length in (3, 4, 5):
+                for low in range(1, top - length + 2):
+                    places = range(low, low + length)
+                    types = [type_at(suit, p) for p in places]
+                    if not any(avail[t] for t in types):
+                        continue
+                    if sum(1 for t in types if not avail[t]) > jokers:
+                        continue
+                    bound = min(4, *(avail[t] + jokers for t in types))
+                    var = model.new_int_var(0, bound, f"r{suit}_{low}_{length}")
+                    for p in places:
+                        run_cover[(suit, p)].append(var)
+        self.sig_runs: dict[tuple[int, int], object] = {}
+        joker_places = []
+        for key, cover in sorted(run_cover.items()):
+            if jokers:
+                held = model.new_int_var(0, jokers, f"jr{key[0]}_{key[1]}")
+                model.add(held <= sum(cover))
+                joker_places.append(held)
+                self.sig_runs[key] = sum(cover) - held
+            else:
+                self.sig_runs[key] = sum(cover)
+        set_real: dict[int, list] = defaultdict(list)
+        self.sig_sets: dict[SetKey, object] = {}
+        for rank in range(1, 14):
+            suits_there = [s for s in range(4) if avail[s * 13 + rank - 1]]
+            for size in range(1, len(suits_there) + 1):
+                for suits in combinations(suits_there, size):
+                    variants = []
+                    for joker_count in range(min(jokers, 4 - size) + 1):
+                        if size + joker_count < 3:
+                            continue
+                        bound = min(avail[s * 13 + rank - 1] for s in suits)
+                        if joker_count:
+                            bound = min(bound, jokers // joker_count)
+                        var = model.new_int_var(0, bound, f"s{rank}_{suits}_{joker_count}")
+                        variants.append(var)
+                        if joker_count:
+                            joker_places.append(joker_count * var)
+                        for s in suits:
+                            set_real[s * 13 + rank - 1].append(var)
+                    if variants:
+                        self.sig_sets[(rank, suits)] = sum(variants)
+        for t in range(NUM_TYPES):
+            suit = t // 13
+            real = sum(set_real[t]) + sum(
+                self.sig_runs[(suit, p)] for p in positions_of(t, top) if (suit, p) in self.sig_runs
+            )
+            demand = supply.table[t] + self.play[t]
+            if isinstance(real, int) and isinstance(demand, int):
+                if real != demand:
+                    model.add_bool_or([])  # the table itself cannot be laid out: infeasible
+                continue
+            model.add(real == demand)
+        if joker_places:
+            model.add(sum(joker_places) <= supply.table_jokers + self.play_jokers)
+        self.shed = sum(
+            rules.card_penalty(t % 13 + 1) * self.play[t] for t in range(NUM_TYPES)
+        ) + rules.joker_penalty * self.play_jokers
+        self.played = sum(self.play) + self.play_jokers
+        self.hand_size = len(position.hand)
+        self._nogoods = 0
+
+    # -- goals -------------------------------------------------------------------------------
+
+    def require_all_played(self) -> None:
+        for t, var in enumerate(self.play):
+            if not isinstance(var, int):
+                self.model.add(var == self.supply.hand[t])
+        self.model.add(self.play_jokers == self.supply.hand_jokers)
+
+    def require_shed(self, shed: int) -> None:
+        self.model.add(self.shed == shed)
+
+    def require_played(self, count: int) -> None:
+        self.model.add(self.played == count)
+
+    # -- signatures --------------------------------------------------------------------------
+
+    def _components(self) -> list[tuple[object, int, int]]:
+        """(expression, kind, key) in a fixed order; kind 0 = run place, 1 = set key."""
+        return [*((expr, 0, key) for key, expr in self.sig_runs.items()),
+                *((expr, 1, key) for key, expr in self.sig_sets.items())]
+
+    def signature_of(self, solver: cp_model.CpSolver) -> Signature:
+        runs = {key: _value(solver, expr) for key, expr in self.sig_runs.items()}
+        sets = Counter({key: _value(solver, expr) for key, expr in self.sig_sets.items()})
+        return Signature.build({k: v for k, v in runs.items() if v}, +sets)
+
+    def exclude(self, signature: Signature) -> None:
+        """Add a no-good: the final table must not have this signature."""
+        known_runs = set(self.sig_runs)
+        for suit in range(4):
+            for position in range(1, 15):
+                if signature.run_count(suit, position) and (suit, position) not in known_runs:
+                    return  # the model cannot reach this signature anyway
+        wanted_sets = signature.set_counts()
+        if any(key not in self.sig_sets for key in wanted_sets):
+            return
+        differs = []
+        for key, expr in self.sig_runs.items():
+            differs.append(self._differs(expr, signature.run_count(*key)))
+        for key, expr in self.sig_sets.items():
+            differs.append(self._differs(expr, wanted_sets.get(key, 0)))
+        self.model.add_bool_or(differs)
+
+    def _differs(self, expr, value: int):
+        flag = self.model.new_bool_var(f"ng{self._nogoods}")
+        self._nogoods += 1
+        self.model.add(expr != value).only_enforce_if(flag)
+        return flag
+
+    # -- solving -----------------------------------------------------------------------------
+
+    def find(self, limit: float = DEFAULT_LIMIT) -> Signature | None:
+        """A signature satisfying every constraint so far, or None when there is none."""
+        solver = make_solver(limit)
+        status = solver.solve(self.model)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return self.signature_of(solver)
+        if status == cp_model.INFEASIBLE:
+            return None
+        raise UndecidedError(f"signature search undecided (status {solver.status_name(status)})")
+
+    def best_shed(self, limit: float = DEFAULT_LIMIT) -> int:
+        self.model.maximize(self.shed)
+        solver = make_solver(limit)
+        status = solver.solve(self.model)
+        self.model.clear_objective()
+        if status != cp_model.OPTIMAL:
+            raise UndecidedError(f"best shed undecided (status {solver.status_name(status)})")
+        return round(solver.objective_value)
+
+
+def count_signatures(
+    model: PlayModel,
+    *,
+    limit: int,
+    exclude: Sequence[Signature] = (),
+    time_limit: float = DEFAULT_LIMIT,
+) -> list[Signature]:
+    """Distinct signatures of ``model``'s plays, up to ``limit`` of them (solve, exclude, again).
+
+    ``exclude`` are excluded first and not counted.
+    """
+    for signature in exclude:
+        model.exclude(signature)
+    found: list[Signature] = []
+    while len(found) < limit:
+        signature = model.find(time_limit)
+        if signature is None:
+            break
+        if signature in found or signature in exclude:  # pragma: no cover - a model bug
+            raise AssertionError(f"no-good did not exclude {signature}")
+        found.append(signature)
+        model.exclude(signature)
+    return found
+
+
+# ---------------------------------------------------------------------------------- lay-offs
+
+
+class LayoffModel:
+    """The best play without touching table cards: lay-offs onto table melds and new melds.
+
+    A lay-off adds hand cards (or hand jokers) to the ends of a table run or to a table set that
+    misses that suit; new melds come from the hand alone (and may take lay-offs themselves,
+    which is just a longer new meld).
+    """
+
+    def __init__(self, position: Position) -> None:
+        rules = position.rules
+        top = rules.top_rank
+        supply = Supply.of(position)
+        hand = supply.hand
+        hand_jokers = supply.hand_jokers
+        model = self.model = cp_model.CpModel()
+        self.play = [
+            model.new_int_var(0, hand[t], f"p{t}") if hand[t] else 0 for t in range(NUM_TYPES)
+        ]
+        self.play_jokers = model.new_int_var(0, hand_jokers, "pj")
+        places: dict[tuple[int, int], list] = defaultdict(list)
+        set_real: dict[int, list] = defaultdict(list)
+        joker_uses: list = []
+
+        def usable(card_type: int) -> bool:
+            return hand[card_type] > 0
+
+        for number, meld in enumerate(position.table):
+            options = []
+            if meld.kind is MeldKind.RUN:
+                ranks = stands_for(meld, rules)
+                suit = meld.real_cards[0].index // 13
+                low, high = ranks[0], ranks[-1]
+                for down in range(low):
+                    for up in range(top - high + 1):
+                        if not down and not up:
+                            continue
+                        if (high + up) - (low - down) + 1 > rules.max_run_length:
+                            continue
+                        added = [*range(low - down, low), *range(high + 1, high + up + 1)]
+                        missing = sum(1 for p in added if not usable(type_at(suit, p)))
+                        if missing > hand_jokers:
+                            continue
+                        var = model.new_bool_var(f"x{number}_{down}_{up}")
+                        options.append(var)
+                        for p in added:
+                            places[(suit, p)].append(var)
+            else:
+                rank = meld.real_cards[0].rank
+                have = {card.index // 13 for card in meld.real_cards}
+                room = 4 - len(meld.cards)
+                missing_suits = [s for s in range(4) if s not in have and usable(s * 13 + rank - 1)]
+                for size in range(len(missing_suits) + 1):
+                    for suits in combinations(missing_suits, size):
+                        for joker_count in range(min(hand_jokers, room - size) + 1):
+                            if size + joker_count == 0:
+                                continue
+                            var = model.new_bool_var(f"x{number}_{suits}_{joker_count}")
+                            options.append(var)
+                            for s in suits:
+                                set_real[s * 13 + rank - 1].append(var)
+                            if joker_count:
+                                joker_uses.append(joker_count * var)
+            if options:
+                model.add(sum(options) <= 1)
+        for suit in range(4):
+            for length in (3, 4, 5):
+                for low in range(1, top - length + 2):
+                    types = [type_at(suit, p) for p in range(low, low + length)]
+                    if not any(hand[t] for t in types):
+                        continue
+                    if sum(1 for t in types if not hand[t]) > hand_jokers:
+                        continue
+                    bound = min(2, *(hand[t] + hand_jokers for t in types))
+                    var = model.new_int_var(0, bound, f"n{suit}_{low}_{length}")
+                    for p in range(low, low + length):
+                        places[(suit, p)].append(var)
+        for rank in range(1, 14):
+            suits_there = [s for s in range(4) if hand[s * 13 + rank - 1]]
+            for size in range(1, len(suits_there) + 1):
+                for suits in combinations(suits_there, size):
+                    for joker_count in range(min(hand_jokers, 4 - size) + 1):
+                        if size + joker_count < 3:
+                            continue
+                        var = model.new_int_var(0, 2, f"ns{rank}_{suits}_{joker_count}")
+                        for s in suits:
+                            set_real[s * 13 + rank - 1].append(var)
+                        if joker_count:
+                            joker_uses.append(joker_count * var)
+        real_in_runs: dict[tuple[int, int], object] = {}
+        for key, cover in sorted(places.items()):
+            if hand_jokers:
+                held = model.new_int_var(0, hand_jokers, f"jx{key[0]}_{key[1]}")
+                model.add(held <= sum(cover))
+                joker_uses.append(held)
+                real_in_runs[key] = sum(cover) - held
+            else:
+                real_in_runs[key] = sum(cover)
+        for t in range(NUM_TYPES):
+            suit = t // 13
+            real = sum(set_real[t]) + sum(
+                real_in_runs[(suit, p)] for p in positions_of(t, top) if (suit, p) in real_in_runs
+            )
+            if isinstance(real, int) and isinstance(self.play[t], int):
+                continue
+            model.add(real == self.play[t])
+        if joker_uses:
+            model.add(sum(joker_uses) <= self.play_jokers)
+        self.shed = sum(
+            rules.card_penalty(t % 13 + 1) * self.play[t] for t in range(NUM_TYPES)
+        ) + rules.joker_penalty * self.play_jokers
+        self.played = sum(self.play) + self.play_jokers
+        self.hand_size = len(position.hand)
+
+    def best(self, limit: float = DEFAULT_LIMIT) -> tuple[int, int]:
+        """(most penalty shed, cards played with it) without rearranging the table."""
+        self.model.maximize(self.shed * (self.hand_size + 1) + self.played)
+        solver = make_solver(limit)
+        status = solver.solve(self.model)
+        if status != cp_model.OPTIMAL:
+            raise UndecidedError(f"lay-off play undecided (status {solver.status_name(status)})")
+        return _value(solver, self.shed), _value(solver, self.played)
+
+
+def layoff_best(position: Position, limit: float = DEFAULT_LIMIT) -> tuple[int, int]:
+    """(most penalty shed, cards played) by new melds and lay-offs alone."""
+    return LayoffModel(position).best(limit)

@@ -1,0 +1,380 @@
+"""Puzzle records (JSON lines), packs, the shipped pack, the daily puzzle, answers, re-checks.
+
+A record (format 1)::
+
+    {"id": "rc-1a2b3c4d5e", "kind": "empty-hand", "rules": "rami-chinois[jokers=0]",
+     "position": {... rami.notation.position_to_json ...},
+     "goal": {"kind": "empty-hand", "penalty_after": 0, "cards_played": 4, "shed": 24,
+              "text": "Play all 4 cards of your hand."},
+     "solution": [[...meld...], ...], "signature": "runs H:3-9+6-6 ...; sets 5:SDC",
+     "difficulty": {"tier": "medium", "score": 13, "cards_moved": 4, ...},
+     "seed": 123456789, "profile": "medium",
+     "version": {"format": 1, "rami": "0.1.0", "ortools": "9.15.6755"}}
+
+``seed`` and ``profile`` regenerate the candidate position
+(``rami.puzzles.generator.candidate(seed, tier=profile, jokers=...)``) before pruning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any
+
+from rami import __version__
+from rami.cards import Card
+from rami.errors import NotationError
+from rami.melds import Meld
+from rami.notation import (
+    format_position,
+    meld_from_json,
+    meld_to_json,
+    parse_table,
+    position_from_json,
+    position_to_json,
+)
+from rami.position import Position
+from rami.puzzles.evaluate import KINDS, Evaluation, Metrics
+from rami.puzzles.signature import signature
+
+FORMAT = 1
+PACK_RESOURCE = "puzzles.jsonl"
+#: Day 0 of the daily puzzle; the pack order is a fixed permutation (by hash of the id).
+DAILY_EPOCH = date(2025, 1, 1)
+
+
+def versions() -> dict[str, Any]:
+    try:
+        ortools_version = metadata.version("ortools")
+    except metadata.PackageNotFoundError:  # pragma: no cover - ortools is a dependency
+        ortools_version = "unknown"
+    return {"format": FORMAT, "rami": __version__, "ortools": ortools_version}
+
+
+def puzzle_id(position: Position) -> str:
+    digest = hashlib.sha256(format_position(position).encode("utf-8")).hexdigest()
+    return f"rc-{digest[:10]}"
+
+
+def goal_text(kind: str, goal: dict[str, Any]) -> str:
+    if kind == "empty-hand":
+        return f"Play all {goal['cards_played']} cards of your hand."
+    return (
+        f"Your hand cannot be emptied: shed as many points as you can "
+        f"(the best play leaves {goal['penalty_after']} points in hand)."
+    )
+
+
+def make_record(evaluation: Evaluation, *, seed: int, profile: str) -> dict[str, Any]:
+    position = evaluation.position
+    goal = {"kind": evaluation.kind, **evaluation.goal}
+    goal["text"] = goal_text(evaluation.kind, evaluation.goal)
+    return {
+        "id": puzzle_id(position),
+        "kind": evaluation.kind,
+        "rules": position.rules.option_string,
+        "position": position_to_json(position),
+        "goal": goal,
+        "solution": [meld_to_json(meld) for meld in evaluation.solution],
+        "signature": evaluation.signature.text(),
+        "difficulty": evaluation.metrics.to_json(),
+        "seed": seed,
+        "profile": profile,
+        "version": versions(),
+    }
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    id: str
+    kind: str
+    position: Position
+    goal: dict[str, Any]
+    solution: tuple[Meld, ...]
+    metrics: Metrics
+    record: dict[str, Any]
+
+    @property
+    def tier(self) -> str:
+        return str(self.record["difficulty"]["tier"])
+
+    @property
+    def jokers(self) -> int:
+        return self.position.rules.jokers
+
+    @classmethod
+    def from_record(cls, record: Any, where: str = "puzzle") -> Puzzle:
+        if not isinstance(record, dict):
+            raise NotationError(f"{where}: a puzzle record is a JSON object")
+        missing = [key for key in ("id", "kind", "position", "goal", "solution", "difficulty")
+                   if key not in record]
+        if missing:
+            raise NotationError(f"{where}: missing field(s) {', '.join(missing)}")
+        if record["kind"] not in KINDS:
+            raise NotationError(f"{where}: unknown kind {record['kind']!r}")
+        try:
+            position = position_from_json(record["position"])
+            solution = tuple(
+                meld_from_json(meld, f"{where}.solution[{i}]")
+                for i, meld in enumerate(record["solution"])
+            )
+            metrics = Metrics.from_json(record["difficulty"])
+        except NotationError as error:
+            raise NotationError(f"{where}: {error}") from None
+        except (KeyError, TypeError) as error:
+            raise NotationError(f"{where}: malformed difficulty ({error})") from None
+        goal = record["goal"]
+        if not isinstance(goal, dict) or "penalty_after" not in goal:
+            raise NotationError(f"{where}: malformed goal")
+        return cls(str(record["id"]), record["kind"], position, goal, solution, metrics, record)
+
+
+def read_pack(path: Path | str) -> list[Puzzle]:
+    """Every puzzle of a JSON-lines pack (NotationError names the line at fault)."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise NotationError(f"cannot read {str(path)!r}: no such file") from None
+    except IsADirectoryError:
+        raise NotationError(f"cannot read {str(path)!r}: it is a directory") from None
+    except UnicodeDecodeError:
+        raise NotationError(f"cannot read {str(path)!r}: not UTF-8 text") from None
+    return parse_pack(text, str(path))
+
+
+def parse_pack(text: str, label: str = "pack") -> list[Puzzle]:
+    puzzles = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise NotationError(f"{label}:{number}: malformed JSON ({error.msg})") from None
+        puzzles.append(Puzzle.from_record(data, f"{label}:{number}"))
+    if not puzzles:
+        raise NotationError(f"{label}: no puzzle in the pack")
+    return puzzles
+
+
+def shipped_pack_text() -> str:
+    try:
+        resource = resources.files("rami").joinpath("data", PACK_RESOURCE)
+        return resource.read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        raise NotationError(
+            f"the shipped puzzle pack rami/data/{PACK_RESOURCE} is missing"
+        ) from None
+
+
+_SHIPPED: list[Puzzle] | None = None
+
+
+def shipped_pack() -> list[Puzzle]:
+    global _SHIPPED
+    if _SHIPPED is None:
+        _SHIPPED = parse_pack(shipped_pack_text(), f"rami/data/{PACK_RESOURCE}")
+    return _SHIPPED
+
+
+def load_puzzles(spec: str) -> list[Puzzle]:
+    """A pack file, or the id of a puzzle of the shipped pack."""
+    if Path(spec).exists():
+        return read_pack(spec)
+    for puzzle in shipped_pack():
+        if puzzle.id == spec:
+            return [puzzle]
+    raise NotationError(f"{spec!r} is neither a puzzle file nor the id of a shipped puzzle")
+
+
+def daily_order(puzzles: Sequence[Puzzle]) -> list[Puzzle]:
+    """The pack in its fixed daily order (sorted by a hash of the id: same on every machine)."""
+    return sorted(
+        puzzles, key=lambda p: (hashlib.sha256(f"rami-daily:{p.id}".encode()).hexdigest(), p.id)
+    )
+
+
+def daily(day: date, puzzles: Sequence[Puzzle] | None = None) -> Puzzle:
+    order = daily_order(shipped_pack() if puzzles is None else puzzles)
+    return order[(day - DAILY_EPOCH).days % len(order)]
+
+
+# ------------------------------------------------------------------------------ answers
+
+
+@dataclass(frozen=True)
+class AnswerVerdict:
+    solved: bool
+    intended: bool
+    legal: bool
+    reasons: tuple[str, ...]
+    penalty_after: int | None = None
+    cards_played: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "solved": self.solved,
+            "intended": self.intended,
+            "legal": self.legal,
+            "reasons": list(self.reasons),
+            "penalty_after": self.penalty_after,
+            "cards_played": self.cards_played,
+        }
+
+
+def parse_answer(text: str) -> tuple[Meld, ...]:
+    """A final table: text notation ``meld | meld | ...`` or a JSON list of melds."""
+    stripped = text.strip()
+    if not stripped:
+        raise NotationError("empty answer: give the final table, melds separated by '|'")
+    if stripped.startswith("["):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as error:
+            raise NotationError(f"answer: malformed JSON ({error.msg})") from None
+        if not isinstance(data, list):
+            raise NotationError("answer: a JSON answer is a list of melds")
+        return tuple(meld_from_json(meld, f"answer[{i}]") for i, meld in enumerate(data))
+    if "/" in stripped:
+        raise NotationError("answer: give the final table only (melds separated by '|'), no '/'")
+    return parse_table(stripped)
+
+
+def check_answer(puzzle: Puzzle, table: Sequence[Meld]) -> AnswerVerdict:
+    """Does this final table solve the puzzle, and is it the intended solution?
+
+    Any legal final table that reaches the goal solves it; it is *intended* when its signature
+    is the solution's.
+    """
+    from rami.referee import validate_turn
+
+    position = puzzle.position
+    before = position.table_cards
+    after: Counter[Card] = Counter()
+    for meld in table:
+        after.update(meld.cards)
+    played = tuple(sorted((after - before).elements()))
+    verdict = validate_turn(position, list(table), played)
+    if not verdict.legal:
+        return AnswerVerdict(False, False, False, tuple(verdict.problems))
+    goal_penalty = int(puzzle.goal["penalty_after"])
+    count = len(played)
+    if verdict.penalty_after > goal_penalty:
+        if puzzle.kind == "empty-hand":
+            reason = (f"legal, but it plays {count} of {len(position.hand)} cards: "
+                      f"the goal is to play them all (left: "
+                      f"{' '.join(map(str, verdict.hand_after))})")
+        else:
+            reason = (f"legal, but it leaves {verdict.penalty_after} points in hand: "
+                      f"the best play leaves {goal_penalty}")
+        return AnswerVerdict(False, False, True, (reason,), verdict.penalty_after, count)
+    intended = signature(table, position.rules) == signature(puzzle.solution, position.rules)
+    reason = ("solved: this is the intended solution" if intended else
+              "solved, by another route than the intended solution (it still counts)")
+    return AnswerVerdict(True, intended, True, (reason,), verdict.penalty_after, count)
+
+
+# ------------------------------------------------------------------------------ re-checks
+
+
+def verify(puzzle: Puzzle) -> list[str]:
+    """Everything wrong with a puzzle: empty for a sound puzzle whose metrics reproduce."""
+    from rami.errors import SolverBugError
+    from rami.puzzles.model import UndecidedError
+
+    try:
+        return _verify(puzzle)
+    except UndecidedError as error:
+        return [f"undecided: {error}"]
+    except SolverBugError as error:
+        return [f"internal solver error (a bug, please report it): {error}"]
+
+
+def _verify(puzzle: Puzzle) -> list[str]:
+    from rami.puzzles.evaluate import (
+        Rejected,
+        _check_position,
+        check_needs_rearrangement,
+        measure,
+        solutions_up_to,
+        solve_goal,
+        superfluous_melds,
+        tier_of,
+    )
+    from rami.referee import validate_turn
+
+    problems: list[str] = []
+    position = puzzle.position
+    record = puzzle.record
+    try:
+        _check_position(position)
+        kind, goal, solution = solve_goal(position)
+    except Rejected as error:
+        return [str(error)]
+    if record.get("rules") not in (None, position.rules.option_string):
+        problems.append(f"rules {record.get('rules')!r} differ from the position's")
+    if kind != puzzle.kind:
+        problems.append(f"the position is a {kind} puzzle, the record says {puzzle.kind}")
+    for key in ("penalty_after", "cards_played", "shed"):
+        if puzzle.goal.get(key) != goal[key]:
+            problems.append(f"goal {key}: the record says {puzzle.goal.get(key)}, "
+                            f"the solver finds {goal[key]}")
+    if problems:
+        return problems
+    try:
+        check_needs_rearrangement(position, kind, goal)
+    except Rejected as error:
+        problems.append(str(error))
+    before = position.table_cards
+    after: Counter[Card] = Counter()
+    for meld in puzzle.solution:
+        after.update(meld.cards)
+    played = tuple(sorted((after - before).elements()))
+    verdict = validate_turn(position, list(puzzle.solution), played)
+    if not verdict.legal:
+        return [*problems, "the recorded solution is illegal: " + "; ".join(verdict.problems)]
+    if verdict.penalty_after != goal["penalty_after"]:
+        problems.append("the recorded solution does not reach the goal")
+    intended = signature(puzzle.solution, position.rules)
+    if record.get("signature") not in (None, intended.text()):
+        problems.append("the recorded signature is not the solution's")
+    found = solutions_up_to(position, kind, goal, limit=2)
+    if found != [intended]:
+        if len(found) > 1:
+            problems.append("cooked: " + " / ".join(s.text() for s in found))
+        else:
+            problems.append("the counting model does not find the recorded solution")
+    if verdict.cards_moved != solution.cards_moved:
+        problems.append(f"the recorded solution moves {verdict.cards_moved} table cards, "
+                        f"the fewest is {solution.cards_moved}")
+    metrics = measure(position, goal, puzzle.solution, played, solution.cards_moved)
+    if metrics != puzzle.metrics:
+        changed = [
+            f"{name} {getattr(puzzle.metrics, name)} -> {getattr(metrics, name)}"
+            for name in Metrics.__dataclass_fields__
+            if getattr(puzzle.metrics, name) != getattr(metrics, name)
+        ]
+        problems.append("metrics do not reproduce: " + ", ".join(changed))
+    difficulty = record.get("difficulty", {})
+    if difficulty.get("tier") != tier_of(metrics.score) or difficulty.get("score") != metrics.score:
+        problems.append(f"tier/score {difficulty.get('tier')}/{difficulty.get('score')} should be "
+                        f"{tier_of(metrics.score)}/{metrics.score}")
+    evaluation = Evaluation(position, kind, goal, puzzle.solution, played, intended, metrics)
+    extra = superfluous_melds(evaluation)
+    if extra:
+        problems.append("superfluous meld(s): " + ", ".join(
+            f"{i + 1} ({position.table[i]})" for i in extra))
+    if puzzle.id != puzzle_id(position):
+        problems.append(f"id {puzzle.id} is not the position's ({puzzle_id(position)})")
+    return problems
+
+
+def records_text(records: Iterable[dict[str, Any]]) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n" for r in records)

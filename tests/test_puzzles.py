@@ -1,0 +1,370 @@
+"""Puzzles: signature, uniqueness, answers, generation, the daily puzzle, the CLI, the shipped pack.
+
+The whole shipped pack is re-verified by ``benchmarks/bench_puzzles.py``; here a deterministic
+sample of it is, on every run.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rami import parse_position
+from rami.notation import parse_table, position_to_json
+from rami.puzzles.cli import puzzle_app
+from rami.puzzles.evaluate import NEAR_CAP, TIERS, Rejected, evaluate, solutions_up_to, solve_goal
+from rami.puzzles.greedy import greedy_play, lay_off
+from rami.puzzles.record import (
+    Puzzle,
+    check_answer,
+    daily,
+    daily_order,
+    make_record,
+    parse_answer,
+    shipped_pack,
+    verify,
+)
+from rami.puzzles.signature import Signature, same_solution, signature
+from rami.rules import get_ruleset
+
+NO_JOKERS = get_ruleset("rami-chinois[jokers=0]")
+JOKERS = get_ruleset("rami-chinois")
+
+#: Sound: the 6 of hearts splits the long run (one solution up to cuts).
+SPLIT = "3H 4H 5H 6H 7H 8H 9H / 6H / rami-chinois[jokers=0] opened"
+#: Sound, 4 cards: the 6H splits the heart run, the 8C frees the 5C for a set of fives.
+DEMO = ("3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 5S 6H 5D 8C / "
+        "rami-chinois[jokers=0] opened")
+#: Cooked: 6H 6C take the 6S and/or the 6D from the ends of the runs (three different sets).
+COOKED = "3S 4S 5S 6S | 6D 7D 8D 9D / 6H 6C / rami-chinois[jokers=0] opened"
+
+
+def table(text: str):
+    return parse_table(text)
+
+
+def sig(text: str, rules=NO_JOKERS) -> Signature:
+    return signature(table(text), rules)
+
+
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+# ---------------------------------------------------------------------------- signature
+
+
+def test_signature_ignores_run_cuts() -> None:
+    assert sig("3H 4H 5H 6H 7H 8H | 9H TH JH") == sig("3H 4H 5H 6H 7H 8H 9H TH JH")
+    assert sig("3H 4H 5H 6H 7H | 4H 5H 6H 7H 8H") == sig("3H 4H 5H 6H 7H 8H | 4H 5H 6H 7H")
+    assert str(sig("3H 4H 5H 6H 7H 8H | 9H TH JH")) == "runs H:3-J; sets -"
+
+
+def test_signature_ignores_meld_order_and_identical_copies() -> None:
+    assert sig("7S 7H 7D | 2C 3C 4C") == sig("2C 3C 4C | 7D 7S 7H")
+    first = table("5H 6H 7H | 5H 5S 5D")
+    second = table("5S 5H 5D | 5H 6H 7H")  # the other 5H copy in each meld
+    assert same_solution(first, second, NO_JOKERS)
+
+
+def test_signature_tells_real_differences_apart() -> None:
+    assert sig("7S 7H 7D | 7C 8C 9C") != sig("7S 7H 7D 7C | 8C 9C TC")
+    assert sig("AH 2H 3H") != sig("QH KH AH")  # the ace low or high
+    assert sig("7S 7H 7D") != sig("7S 7H 7C")
+    assert sig("7S 7H 7D | 7S 7H 7D") == Signature.build({}, Counter({(7, (0, 1, 2)): 2}))
+
+
+def test_jokers_are_wildcards_in_the_signature() -> None:
+    at_top = signature(table("5H 6H 7H * | 9S 9D 9C"), JOKERS)
+    at_bottom = signature(table("* 5H 6H 7H | 9S 9D 9C"), JOKERS)
+    in_the_set = signature(table("5H 6H 7H | 9S 9D 9C *"), JOKERS)
+    assert at_top == at_bottom == in_the_set
+    # What a joker makes possible still shows: 6H out of the run is another solution.
+    gap = signature(table("5H * 7H | 6H 6S 6D"), JOKERS)
+    assert gap != signature(table("5H 6H 7H | * 6S 6D"), JOKERS)
+
+
+# ---------------------------------------------------------------------------- soundness
+
+
+def test_sound_puzzle_is_accepted_and_measured() -> None:
+    evaluation = evaluate(parse_position(DEMO))
+    assert evaluation.kind == "empty-hand"
+    assert evaluation.goal["penalty_after"] == 0
+    metrics = evaluation.metrics
+    assert metrics.cards_moved == 4 and metrics.melds_broken == 2
+    assert metrics.greedy_fails  # the 5D needs the 5C freed first, with the 8C
+    assert metrics.tier in TIERS
+    # The queens neither change nor tempt (no queen in hand): they are taken off the table.
+    assert [str(meld) for meld in evaluation.position.table] == ["3H 4H 5H 6H 7H 8H 9H",
+                                                                 "5C 6C 7C"]
+
+
+def test_cooked_puzzle_is_refused() -> None:
+    position = parse_position(COOKED)
+    kind, goal, _ = solve_goal(position)
+    found = solutions_up_to(position, kind, goal, limit=5)
+    assert len(found) == 3
+    assert {str(s).split("; ")[1] for s in found} == {"sets 6:SHDC", "sets 6:SHC", "sets 6:HDC"}
+    with pytest.raises(Rejected, match="cooked"):
+        evaluate(position)
+
+
+def test_layoff_only_puzzle_is_refused() -> None:
+    with pytest.raises(Rejected, match="lay-offs alone"):
+        evaluate(parse_position("7S 7H 7D | 8S 8H 8D | 9S 9H 9D / 7C 8C 9C / "
+                                "rami-chinois[jokers=0] opened"))
+
+
+def test_superfluous_meld_is_pruned() -> None:
+    # The clubs run neither changes nor interacts with anything: it is taken off.
+    position = parse_position("3H 4H 5H 6H 7H 8H 9H | 2C 3C 4C / 6H / "
+                              "rami-chinois[jokers=0] opened")
+    evaluation = evaluate(position)
+    assert [str(m) for m in evaluation.position.table] == ["3H 4H 5H 6H 7H 8H 9H"]
+
+
+def test_greedy_player() -> None:
+    assert str(lay_off(table("5H 6H 7H")[0], parse_table("8H")[0].cards[0], NO_JOKERS)) == (
+        "5H 6H 7H 8H")
+    assert lay_off(table("QH KH AH")[0], parse_table("2H")[0].cards[0], NO_JOKERS) is None
+    split = greedy_play(parse_position(SPLIT))
+    assert split.hand == ()  # one card at a time works
+    demo = greedy_play(parse_position(DEMO))
+    assert demo.hand  # the fives need the 8C played first, which greedy does not see
+
+
+# ---------------------------------------------------------------------------- answers
+
+
+def _puzzle(text: str) -> Puzzle:
+    evaluation = evaluate(parse_position(text), prune=False)
+    return Puzzle.from_record(make_record(evaluation, seed=0, profile="test"))
+
+
+def _cooked_puzzle() -> Puzzle:
+    """A hand-written record of the cooked position, intended solution: the 4-card set."""
+    position = parse_position(COOKED)
+    record = {
+        "id": "cooked", "kind": "empty-hand", "rules": position.rules.option_string,
+        "position": position_to_json(position),
+        "goal": {"kind": "empty-hand", "penalty_after": 0, "cards_played": 2, "shed": 12},
+        "solution": [["3S", "4S", "5S"], ["7D", "8D", "9D"], ["6S", "6H", "6D", "6C"]],
+        "difficulty": {"cards_moved": 2, "melds_broken": 2, "greedy_fails": True,
+                       "near_solutions": 0, "jokers_involved": 0, "cards_played": 2,
+                       "hand_cards": 2, "table_cards": 8, "table_melds": 2},
+    }
+    return Puzzle.from_record(record)
+
+
+def test_answer_intended_and_equivalent() -> None:
+    puzzle = _puzzle(DEMO)
+    exact = check_answer(puzzle, puzzle.solution)
+    assert exact.solved and exact.intended
+    # The same melds in another order, with the other copy of a card, are the same solution.
+    other = parse_answer("5C 5S 5D | 6C 7C 8C | QS QD QC | 6H 7H 8H 9H | 3H 4H 5H 6H")
+    verdict = check_answer(puzzle, other)
+    assert verdict.solved and verdict.intended, verdict.reasons
+    # Another cut of the same cards is the same solution.
+    long_run = _puzzle("3H 4H 5H 6H 7H 8H 9H TH JH QH / 6H / rami-chinois[jokers=0] opened")
+    assert sorted(str(m) for m in long_run.solution) == ["3H 4H 5H 6H", "6H 7H 8H 9H TH JH QH"]
+    cut = check_answer(long_run, parse_answer("6H 7H 8H | 9H TH JH QH | 3H 4H 5H 6H"))
+    assert cut.solved and cut.intended
+    as_json = parse_answer(json.dumps([[str(c) for c in m.cards] for m in puzzle.solution]))
+    assert check_answer(puzzle, as_json).intended
+
+
+def test_answer_alternative_is_accepted_but_not_intended() -> None:
+    puzzle = _cooked_puzzle()
+    verdict = check_answer(puzzle, parse_answer("3S 4S 5S 6S | 7D 8D 9D | 6D 6H 6C"))
+    assert verdict.solved and not verdict.intended
+    assert "another route" in verdict.reasons[0]
+    assert check_answer(puzzle, puzzle.solution).intended
+
+
+def test_answer_illegal_or_short_of_the_goal() -> None:
+    puzzle = _puzzle(DEMO)
+    illegal = check_answer(puzzle, parse_answer(
+        "3H 4H 5H 6H | 6H 7H 8H 9H | QS QD QC | 5C 6C 7C 8C | 5S 5D"))
+    assert not illegal.solved and not illegal.legal
+    assert any("needs at least 3" in reason for reason in illegal.reasons)
+    stolen = check_answer(puzzle, parse_answer("3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C 8C 9C"))
+    assert not stolen.legal  # 9C is in no hand and on no table
+    short = check_answer(puzzle, parse_answer(
+        "3H 4H 5H 6H | 6H 7H 8H 9H | QS QD QC | 5C 6C 7C 8C"))
+    assert short.legal and not short.solved
+    assert "plays 2 of 4 cards" in short.reasons[0]
+
+
+# ---------------------------------------------------------------------------- generation
+
+
+def _generated(**options) -> list[dict]:
+    from rami.puzzles.generator import generate
+
+    return list(generate(2, max_attempts=120, **options))
+
+
+def test_generation_is_deterministic() -> None:
+    first = _generated(seed=2024, jokers=4)
+    assert len(first) == 2
+    assert _generated(seed=2024, jokers=4) == first
+    assert _generated(seed=2025, jokers=4) != first
+    for record in first:
+        assert record["rules"] == "rami-chinois"
+        assert record["version"]["ortools"]
+        assert record["position"]["opened"] is True
+
+
+def test_generation_with_workers_matches_one_worker() -> None:
+    assert _generated(seed=77, workers=2) == _generated(seed=77, workers=1)
+
+
+def test_tier_is_reachable_on_request() -> None:
+    from rami.puzzles.generator import generate
+
+    records = list(generate(1, seed=3, tier="hard", max_attempts=400))
+    assert [r["difficulty"]["tier"] for r in records] == ["hard"]
+
+
+# ---------------------------------------------------------------------------- shipped pack
+
+
+def test_shipped_pack_size_and_spread() -> None:
+    pack = shipped_pack()
+    assert len(pack) >= 400
+    assert len({p.id for p in pack}) == len(pack)
+    cells = Counter((p.tier, p.jokers) for p in pack)
+    for tier in TIERS:
+        for jokers in (0, 4):
+            assert cells[(tier, jokers)] >= 50, (tier, jokers, cells)
+    assert {p.kind for p in pack} == {"empty-hand", "best-score"}
+    for puzzle in pack:
+        assert puzzle.position.problems() == []
+        assert puzzle.metrics.near_solutions <= NEAR_CAP
+
+
+#: A deterministic sample of the pack (its first 400 puzzles; the pack holds at least 400).
+SAMPLE = sorted(random.Random(20250101).sample(range(400), 100))
+
+
+@pytest.mark.parametrize("index", SAMPLE)
+def test_shipped_puzzle_reverifies(index: int) -> None:
+    puzzle = shipped_pack()[index]
+    assert verify(puzzle) == []
+
+
+def test_daily_is_stable() -> None:
+    first = daily(date(2025, 6, 1))
+    assert daily(date(2025, 6, 1)) == first
+    assert first.id == DAILY_2025_06_01
+    pack = shipped_pack()
+    order = daily_order(pack)
+    assert daily(date(2025, 1, 1)) is order[0]
+    assert daily(date(2025, 1, 2)) is order[1]
+    assert daily(date(2024, 12, 31)) is order[-1]
+    days = {daily(date(2025, 1, 1) + timedelta(days=n)).id for n in range(len(pack))}
+    assert len(days) == len(pack)  # a full cycle shows every puzzle once
+
+
+DAILY_2025_06_01 = "rc-b5304c3325"
+
+
+# ---------------------------------------------------------------------------- CLI
+
+
+def test_cli_generate_writes_and_refuses_to_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "p.jsonl"
+    args = ["generate", "--count", "1", "--seed", "9", "--out", str(out), "--max-attempts", "200"]
+    result = runner().invoke(puzzle_app, args)
+    assert result.exit_code == 0, result.output
+    lines = out.read_text().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["id"].startswith("rc-")
+    again = runner().invoke(puzzle_app, args)
+    assert again.exit_code == 2
+    assert "exists" in again.output and "--force" in again.output
+    assert out.read_text().splitlines() == lines
+    forced = runner().invoke(puzzle_app, [*args, "--force"])
+    assert forced.exit_code == 0
+    assert out.read_text().splitlines() == lines  # same seed, same puzzle
+
+
+def test_cli_generate_bad_options(tmp_path: Path) -> None:
+    out = str(tmp_path / "p.jsonl")
+    bad_jokers = runner().invoke(puzzle_app, ["generate", "--jokers", "3", "--out", out])
+    assert bad_jokers.exit_code == 2 and "0 or 4" in bad_jokers.output
+    bad_tier = runner().invoke(puzzle_app, ["generate", "--tier", "legendary", "--out", out])
+    assert bad_tier.exit_code == 2
+    assert not Path(out).exists()
+    missing_out = runner().invoke(puzzle_app, ["generate"])
+    assert missing_out.exit_code == 2
+
+
+def _pack_file(tmp_path: Path, *texts: str) -> Path:
+    path = tmp_path / "pack.jsonl"
+    records = []
+    for text in texts:
+        evaluation = evaluate(parse_position(text))
+        records.append(make_record(evaluation, seed=0, profile="test"))
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_cli_check_pack_and_answers(tmp_path: Path) -> None:
+    pack = _pack_file(tmp_path, DEMO)
+    ok = runner().invoke(puzzle_app, ["check", str(pack)])
+    assert ok.exit_code == 0, ok.output
+    assert "all sound" in ok.output
+    puzzle_id = json.loads(pack.read_text())["id"]
+    solved = runner().invoke(puzzle_app, [
+        "check", str(pack), "--answer",
+        "3H 4H 5H 6H | 6H 7H 8H 9H | 6C 7C 8C | 5S 5D 5C"])
+    assert solved.exit_code == 0 and "Solved" in solved.output and "intended" in solved.output
+    short = runner().invoke(puzzle_app, [
+        "check", str(pack), "--answer", "3H 4H 5H 6H | 6H 7H 8H 9H | 5C 6C 7C 8C"])
+    assert short.exit_code == 1 and "Not solved" in short.output
+    garbled = runner().invoke(puzzle_app, ["check", str(pack), "--answer", "3H 4H XX"])
+    assert garbled.exit_code == 2 and "error:" in garbled.output
+    as_json = runner().invoke(puzzle_app, ["check", str(pack), "--id", puzzle_id, "--json",
+                                           "--answer", "3H 4H 5H 6H 7H 8H 9H | 5C 6C 7C"])
+    assert as_json.exit_code == 1
+    assert json.loads(as_json.stdout)["solved"] is False
+
+
+def test_cli_check_reports_a_cooked_puzzle(tmp_path: Path) -> None:
+    path = tmp_path / "cooked.jsonl"
+    path.write_text(json.dumps(_cooked_puzzle().record) + "\n")
+    result = runner().invoke(puzzle_app, ["check", str(path)])
+    assert result.exit_code == 1
+    assert "FAIL cooked" in result.output and "cooked:" in result.output
+
+
+def test_cli_bad_inputs() -> None:
+    missing = runner().invoke(puzzle_app, ["check", "no-such-pack.jsonl"])
+    assert missing.exit_code == 2 and "neither a puzzle file" in missing.output
+    assert "Traceback" not in missing.output
+    bad_date = runner().invoke(puzzle_app, ["daily", "--date", "2025-13-01"])
+    assert bad_date.exit_code == 2 and "--date" in bad_date.output
+    loose = runner().invoke(puzzle_app, ["daily", "--date", "1 June"])
+    assert loose.exit_code == 2
+
+
+def test_cli_daily_and_show() -> None:
+    text = runner().invoke(puzzle_app, ["daily", "--date", "2025-06-01"])
+    assert text.exit_code == 0
+    assert text.output.startswith("Daily puzzle, 2025-06-01\nPuzzle " + DAILY_2025_06_01)
+    assert "Solution" not in text.output
+    as_json = runner().invoke(puzzle_app, ["daily", "--date", "2025-06-01", "--json"])
+    data = json.loads(as_json.output)
+    assert data["id"] == DAILY_2025_06_01 and data["date"] == "2025-06-01"
+    shown = runner().invoke(puzzle_app, ["show", DAILY_2025_06_01, "--solution"])
+    assert shown.exit_code == 0
+    assert "Solution:" in shown.output and "\x1b[" not in shown.output  # plain when piped
+    checked = runner().invoke(puzzle_app, ["check", DAILY_2025_06_01])
+    assert checked.exit_code == 0, checked.output
