@@ -25,6 +25,7 @@ from rami.position import Position, hand_penalty
 from rami.referee import validate_turn
 from rami.rules import Ruleset, TableJoker
 from rami.solver.api import Objective, Solution, Status
+from rami.solver.counts import CardCounts
 from rami.solver.explain import explain_moves, in_number_order
 from rami.solver.playmodel import PlayVariables, play_model_for
 from rami.solver.realize import MeldSpec, realize
@@ -38,36 +39,7 @@ from rami.solver.templates import (
 )
 
 
-@dataclass
-class _Counts:
-    table: list[int]
-    hand: list[int]
-    table_jokers: int
-    hand_jokers: int
-
-    @classmethod
-    def of(cls, position: Position) -> _Counts:
-        table = [0] * NUM_TYPES
-        hand = [0] * NUM_TYPES
-        table_counts = position.table_cards
-        hand_counts = Counter(position.hand)
-        for card, count in table_counts.items():
-            if not card.is_joker:
-                table[card.index] = count
-        for card, count in hand_counts.items():
-            if not card.is_joker:
-                hand[card.index] = count
-        return cls(table, hand, table_counts[JOKER], hand_counts[JOKER])
-
-    @property
-    def jokers(self) -> int:
-        return self.table_jokers + self.hand_jokers
-
-    def available(self, card_type: int) -> int:
-        return self.table[card_type] + self.hand[card_type]
-
-
-def _fits(template: Template, counts: _Counts, jokers: int) -> bool:
+def _fits(template: Template, counts: CardCounts, jokers: int) -> bool:
     missing = sum(1 for t in template.types if counts.available(t) == 0)
     return missing <= jokers
 
@@ -153,7 +125,7 @@ class _Slot:
 
 
 def _slot_options(
-    meld: Meld, rules: Ruleset, counts: _Counts, relaxed: bool
+    meld: Meld, rules: Ruleset, counts: CardCounts, relaxed: bool
 ) -> tuple[list[tuple[int, int, int]], list[Template]]:
     """Runs (as lanes: suit and position range) and other melds that may be matched to ``meld``.
 
@@ -197,7 +169,7 @@ def _slot_options(
 
 
 def _trim_lane(
-    lane: tuple[int, int, int], meld: Meld, rules: Ruleset, counts: _Counts
+    lane: tuple[int, int, int], meld: Meld, rules: Ruleset, counts: CardCounts
 ) -> tuple[int, int, int]:
     """Without jokers a run cannot cross a card that is nowhere: cut the lane there."""
     suit, low, high = lane
@@ -226,7 +198,7 @@ class _Model:
         self.relaxed = relaxed
         self.position = position
         self.rules = position.rules
-        self.counts = counts = _Counts.of(position)
+        self.counts = counts = CardCounts.of(position)
         self.opening = opening
         model = self.model = cp_model.CpModel()
         jokers = counts.hand_jokers if opening else counts.jokers

@@ -16,6 +16,7 @@ from ortools.sat.python import cp_model
 from rami.cards import NUM_TYPES
 from rami.position import Position
 from rami.rules import Ruleset
+from rami.solver.counts import CardCounts
 from rami.solver.templates import Template, free_templates
 
 #: Most jokers any preset deals (Café Rummy); the joker-only guard uses it as a big-M.
@@ -81,21 +82,9 @@ class PlayModel:
         """Bound the model to ``position``; maximise sum(weight * cards played)."""
         proto = self.model.proto
         variables = proto.variables
-        table = [0] * NUM_TYPES
-        hand = [0] * NUM_TYPES
-        table_jokers = hand_jokers = 0
-        for meld in position.table:
-            for card in meld.cards:
-                if card.is_joker:
-                    table_jokers += 1
-                else:
-                    table[card.index] += 1
-        for card in position.hand:
-            if card.is_joker:
-                hand_jokers += 1
-            else:
-                hand[card.index] += 1
-        jokers = table_jokers + hand_jokers
+        counts = CardCounts.of(position)
+        table, hand = counts.table, counts.hand
+        table_jokers, hand_jokers, jokers = counts.table_jokers, counts.hand_jokers, counts.jokers
         supply = [table[t] + hand[t] for t in range(NUM_TYPES)]
         for t in range(NUM_TYPES):
             variables[self.play[t].index].domain[1] = hand[t]
