@@ -21,7 +21,7 @@ import random
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import islice
+from itertools import combinations, islice
 from typing import Any
 
 from rami.cards import JOKER, Card
@@ -179,18 +179,12 @@ def _melds_with(first: Card, cards: Counter[Card], jokers: int, rules: Ruleset,
                     found.append(meld)
     others = [s for s in range(4) if s != suit and cards[Card.of(first.rank, s)] > 0]
     for size in range(len(others) + 1):
-        for chosen in _subsets(others, size):
+        for chosen in combinations(others, size):
             for extra in range(min(jokers, 3 - size) + 1):
                 if 3 <= 1 + size + extra <= 4:
                     real = sorted([first, *(Card.of(first.rank, s) for s in chosen)])
                     found.append(Meld((*real, *(JOKER,) * extra), MeldKind.SET))
     return found
-
-
-def _subsets(items: list[int], size: int) -> list[tuple[int, ...]]:
-    from itertools import combinations
-
-    return list(combinations(items, size))
 
 
 class _OutOfBudget(Exception):
