@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import combinations
 
 from ortools.sat.python import cp_model
 
-from rami.cards import JOKER, NUM_TYPES
+from rami.cards import NUM_TYPES
 from rami.melds import MeldKind, stands_for
 from rami.position import Position
 from rami.puzzles.signature import SetKey, Signature
+from rami.solver.counts import CardCounts
 from rami.solver.templates import type_at
 
 #: Deterministic-time budget of one puzzle solve (about seconds of work on one core).
@@ -51,27 +51,6 @@ def positions_of(card_type: int, top_rank: int) -> tuple[int, ...]:
     return (rank,)
 
 
-@dataclass
-class Supply:
-    table: list[int]
-    hand: list[int]
-    table_jokers: int
-    hand_jokers: int
-
-    @classmethod
-    def of(cls, position: Position) -> Supply:
-        table = [0] * NUM_TYPES
-        hand = [0] * NUM_TYPES
-        for card, count in position.table_cards.items():
-            if not card.is_joker:
-                table[card.index] = count
-        hand_counts = Counter(position.hand)
-        for card, count in hand_counts.items():
-            if not card.is_joker:
-                hand[card.index] = count
-        return cls(table, hand, position.table_cards[JOKER], hand_counts[JOKER])
-
-
 def _value(solver: cp_model.CpSolver, expr) -> int:
     return expr if isinstance(expr, int) else int(solver.value(expr))
 
@@ -87,9 +66,9 @@ class PlayModel:
         self.position = position
         rules = self.rules = position.rules
         top = rules.top_rank
-        supply = self.supply = Supply.of(position)
-        jokers = supply.table_jokers + supply.hand_jokers
-        avail = [supply.table[t] + supply.hand[t] for t in range(NUM_TYPES)]
+        supply = self.supply = CardCounts.of(position)
+        jokers = supply.jokers
+        avail = [supply.available(t) for t in range(NUM_TYPES)]
         model = self.model = cp_model.CpModel()
         self.play = [
             model.new_int_var(0, supply.hand[t], f"p{t}") if supply.hand[t] else 0
@@ -271,7 +250,7 @@ class LayoffModel:
     def __init__(self, position: Position) -> None:
         rules = position.rules
         top = rules.top_rank
-        supply = Supply.of(position)
+        supply = CardCounts.of(position)
         hand = supply.hand
         hand_jokers = supply.hand_jokers
         model = self.model = cp_model.CpModel()
