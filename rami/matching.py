@@ -108,9 +108,18 @@ def hungarian(weights: Sequence[Sequence[int]]) -> list[int]:
 def match_melds(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
     """For each meld before, the index of its matched meld after (or -1).
 
-    Referee, move list and numbering all ask for the same pair of tables: the answer is cached.
+    Referee, move list and numbering all ask for the same pair of tables, sometimes listed in
+    another order: the answer is cached for the tables in a canonical order.
     """
-    return list(_match_melds(tuple(before), tuple(after)))
+    before_order = sorted(range(len(before)), key=lambda i: before[i].cards)
+    after_order = sorted(range(len(after)), key=lambda i: after[i].cards)
+    canonical = _match_melds(
+        tuple(before[i] for i in before_order), tuple(after[i] for i in after_order)
+    )
+    result = [-1] * len(before)
+    for position, target in enumerate(canonical):
+        result[before_order[position]] = after_order[target] if target >= 0 else -1
+    return result
 
 
 @lru_cache(maxsize=16)
