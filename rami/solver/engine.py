@@ -190,7 +190,10 @@ def _trim_lane(
 
 
 class _Model:
-    """One CP-SAT model of a turn; stage objectives are swapped on the same model."""
+    """A CP-SAT model built for one position: the opening turn, or stage 2 with its slots.
+
+    (Stage 1 of an opened player runs on the prebuilt model of ``playmodel``.)
+    """
 
     def __init__(
         self, position: Position, *, with_slots: bool, opening: bool, relaxed: bool = False
