@@ -111,8 +111,8 @@ def match_melds(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
     Referee, move list and numbering all ask for the same pair of tables, sometimes listed in
     another order: the answer is cached for the tables in a canonical order.
     """
-    before_order = sorted(range(len(before)), key=lambda i: before[i].cards)
-    after_order = sorted(range(len(after)), key=lambda i: after[i].cards)
+    before_order = sorted(range(len(before)), key=lambda i: _sort_key(before[i]))
+    after_order = sorted(range(len(after)), key=lambda i: _sort_key(after[i]))
     canonical = _match_melds(
         tuple(before[i] for i in before_order), tuple(after[i] for i in after_order)
     )
@@ -120,6 +120,10 @@ def match_melds(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
     for position, target in enumerate(canonical):
         result[before_order[position]] = after_order[target] if target >= 0 else -1
     return result
+
+
+def _sort_key(meld: Meld) -> tuple[int, ...]:
+    return tuple(card.index for card in meld.cards)
 
 
 @lru_cache(maxsize=16)
