@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from rami.cards import JOKER, Card, format_cards
-from rami.matching import cards_moved, match_melds
+from rami.matching import cards_moved, match_melds, max_weight_assignment
 from rami.melds import Meld, MeldKind, is_pure_run, meld_problems, opening_points, stands_for
 from rami.position import Position, hand_penalty
 from rami.rules import GoingOut, TableJoker
@@ -68,6 +68,26 @@ def _is_extension(before: Meld, after: Meld, allow_swap: bool, rules) -> tuple[b
         elif now != card:
             return False, 0
     return True, swapped
+
+
+def _match_extensions(
+    before: Sequence[Meld], after: Sequence[Meld], allow_swap: bool, rules
+) -> list[int]:
+    """Each meld before paired with a distinct meld after that extends it (or -1).
+
+    Not the largest-overlap matching: two melds after can share as many cards with a meld
+    before (``JH JD *`` -> ``JH JD JS`` or ``JS JD *``), and only one of them extends it.
+    """
+    weights = [
+        [1 if _is_extension(old, new, allow_swap, rules)[0] else 0 for new in after]
+        for old in before
+    ]
+    if not before or not after:
+        return [-1] * len(before)
+    assignment = max_weight_assignment(weights)
+    return [
+        col if col >= 0 and weights[row][col] else -1 for row, col in enumerate(assignment)
+    ]
 
 
 def _pinned_joker_problems(position: Position, after: Sequence[Meld]) -> list[str]:
@@ -177,14 +197,11 @@ def validate_turn(
                 )
         new_melds = remaining
     elif not rules.rearrangement:
-        matched = match_melds(position.table, table_after)
-        used = set()
         allow_swap = rules.table_joker in (TableJoker.SWAP_TO_HAND, TableJoker.SWAP_AND_RELAY)
+        matched = _match_extensions(position.table, table_after, allow_swap, rules)
+        used = set()
         for number, (meld, target) in enumerate(zip(position.table, matched, strict=True), 1):
-            ok = target >= 0
-            if ok:
-                ok, _ = _is_extension(meld, table_after[target], allow_swap, rules)
-            if not ok:
+            if target < 0:
                 problems.append(
                     f"meld {number} ({meld}) was rearranged: {rules.name} allows only lay-offs"
                     + (" and joker swaps" if allow_swap else "")

@@ -72,6 +72,9 @@ REGRESSIONS = [
     "5D 6D * * / * 2C / bfmania-51 opened",
     # No legal turn at all.
     "- / * 7H / cafe-rummy discard=7H",
+    # Two melds after share as many cards with JH JD *; only JH JD JS extends it (the referee
+    # once judged the other and called the swap a rearrangement).
+    "JH JD * / JS JS 9H JD / bfmania-30 opened discard=JS",
 ]
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from rami.cards import JOKER, Card, Suit, format_cards, parse_cards
 from rami.melds import Meld, MeldKind, is_pure_run, meld_problems, opening_points
+from rami.notation import parse_position, parse_table
 from rami.position import Position
 from rami.referee import TurnVerdict, _opening_problems_from_cards, validate_turn
 from rami.rules import get_ruleset
@@ -697,3 +698,14 @@ def test_same_turn_opening_known_answers():
         "the cards played do not make 51 opening points with a pure run: rami-51 needs at "
         "least 51",
     ]
+
+
+def test_lay_off_presets_pair_each_meld_with_the_one_that_extends_it():
+    """RULES.md bfmania row: a swap keeps the meld; the referee must find the meld that extends
+    it even when another meld after shares as many cards with it."""
+    position = parse_position("JH JD * / JS JS 9H JD / bfmania-30 opened discard=JS")
+    verdict = validate_turn(
+        position, parse_table("JS JD * | JH JD JS"), parse_cards("JS JS JD"), Card.parse("9H")
+    )
+    assert verdict.legal, verdict.problems
+    assert verdict.penalty_after == 0
