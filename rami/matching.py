@@ -16,7 +16,8 @@ from rami.melds import Meld
 
 
 def overlap(before: Counter[Card], after: Counter[Card]) -> int:
-    return sum(min(count, after[card]) for card, count in before.items())
+    found = after.get
+    return sum(min(count, found(card, 0)) for card, count in before.items())
 
 
 #: Above this many melds a side, the assignment goes to OR-Tools' C++ solver.

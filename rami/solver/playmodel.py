@@ -72,6 +72,13 @@ class PlayModel:
         self.objective_slots = [position_of[var.index] for var in self.play]
         self.objective_joker_slot = position_of[self.play_jokers.index]
         self.model = model
+        # Views into the proto, looked up once: each lookup through the bindings costs more than
+        # the write it serves.
+        proto = model.proto
+        self.play_domains = [proto.variables[var.index].domain for var in self.play]
+        self.joker_domains = [proto.variables[var.index].domain for var in self.joker_for]
+        self.use_domains = [proto.variables[var.index].domain for var in self.uses]
+        self.demand_domains = [proto.constraints[row].linear.domain for row in self.demand_rows]
         self.variables = PlayVariables(
             model, self.templates, self.uses, self.play, self.play_jokers, self.joker_for
         )
@@ -87,21 +94,15 @@ class PlayModel:
         table_jokers, hand_jokers, jokers = counts.table_jokers, counts.hand_jokers, counts.jokers
         supply = [table[t] + hand[t] for t in range(NUM_TYPES)]
         for t in range(NUM_TYPES):
-            variables[self.play[t].index].domain[1] = hand[t]
-            variables[self.joker_for[t].index].domain[1] = jokers
-            row = proto.constraints[self.demand_rows[t]].linear.domain
-            row[0] = table[t]
-            row[1] = table[t]
+            self.play_domains[t][1] = hand[t]
+            self.joker_domains[t][1] = jokers
+            row = self.demand_domains[t]
+            row[0] = row[1] = table[t]
         variables[self.play_jokers.index].domain[1] = hand_jokers
-        for template, var in zip(self.templates, self.uses, strict=True):
-            missing = 0
-            bound = MAX_COPIES + MAX_JOKERS
-            for t in template.types:
-                available = supply[t]
-                if available == 0:
-                    missing += 1
-                bound = min(bound, available + jokers)
-            variables[var.index].domain[1] = bound if missing <= jokers else 0
+        for template, domain in zip(self.templates, self.use_domains, strict=True):
+            available = [supply[t] for t in template.types]
+            fits = available.count(0) <= jokers
+            domain[1] = min(MAX_COPIES + MAX_JOKERS, min(available) + jokers) if fits else 0
         row = proto.constraints[self.joker_row].linear.domain
         row[0] = table_jokers
         row[1] = table_jokers
