@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from rami.cards import Card
+from rami.errors import SolverBugError
 from rami.melds import Meld
 from rami.notation import meld_to_json
 from rami.position import Position
+from rami.referee import TurnVerdict, validate_turn
 
 
 class Objective(Enum):
@@ -94,6 +97,34 @@ class Solution:
         if self.bounds:
             data["bounds"] = dict(self.bounds)
         return data
+
+
+def refereed(
+    position: Position,
+    table: Sequence[Meld],
+    played: Sequence[Card],
+    discard: Card | None = None,
+) -> TurnVerdict:
+    """The independent referee's verdict on a solver's answer; a rejection is a solver bug."""
+    verdict = validate_turn(position, table, played, discard)
+    if not verdict.legal:
+        raise SolverBugError(
+            f"the referee rejects the solver's answer for {position}: "
+            f"{'; '.join(verdict.problems)} (table {' | '.join(map(str, table))}, "
+            f"played {' '.join(map(str, played)) or '-'}, discard {discard})"
+        )
+    return verdict
+
+
+def honest_status(
+    proved: bool, verdict: TurnVerdict, model_moved: int | None, bounds: dict[str, int]
+) -> Status:
+    """OPTIMAL only when the search proved it and, where the model counted the cards moved,
+    the referee's exact matching counts the same (else the model's count goes in ``bounds``)."""
+    if model_moved is not None and verdict.cards_moved != model_moved:
+        bounds["cards_moved_model"] = model_moved
+        return Status.FEASIBLE
+    return Status.OPTIMAL if proved else Status.FEASIBLE
 
 
 def solve(

@@ -22,9 +22,8 @@ from rami.errors import SolverBugError, UnsupportedError
 from rami.matching import cards_kept, cards_moved, match_melds
 from rami.melds import Meld, MeldKind, stands_for
 from rami.position import Position, hand_penalty
-from rami.referee import validate_turn
 from rami.rules import Ruleset, TableJoker
-from rami.solver.api import Objective, Solution, Status
+from rami.solver.api import Objective, Solution, Status, honest_status, refereed
 from rami.solver.counts import CardCounts
 from rami.solver.explain import explain_moves, in_number_order
 from rami.solver.playmodel import PlayVariables, play_model_for
@@ -773,17 +772,8 @@ def _finish(
     rules = position.rules
     played_cards = tuple(sorted(played.elements()))
     table = in_number_order(position.table, table)
-    verdict = validate_turn(position, table, played_cards)
-    if not verdict.legal:
-        raise SolverBugError(
-            f"the referee rejects the solver's answer for {position}: {'; '.join(verdict.problems)}"
-            f" (table {' | '.join(map(str, table))})"
-        )
-    status = Status.OPTIMAL if proved else Status.FEASIBLE
-    if expected_moved is not None and verdict.cards_moved != expected_moved:
-        # The model's count and the exact matching disagree: never claim a proof then.
-        status = Status.FEASIBLE
-        bounds["cards_moved_model"] = expected_moved
+    verdict = refereed(position, table, played_cards)
+    status = honest_status(proved, verdict, expected_moved, bounds)
     moves = explain_moves(position.table, table, played_cards)
     return Solution(
         status=status,

@@ -57,9 +57,8 @@ from rami.cards import JOKER, NUM_TYPES, Card
 from rami.errors import IllegalTurnError, SolverBugError, UnsupportedError
 from rami.melds import MAX_SET, MIN_MELD, Meld, MeldKind, stands_for
 from rami.position import Position, hand_penalty
-from rami.referee import validate_turn
 from rami.rules import GoingOut, Ruleset, TableJoker
-from rami.solver.api import Move, Objective, Solution, Status
+from rami.solver.api import Move, Objective, Solution, honest_status, refereed
 from rami.solver.explain import explain_moves, in_number_order
 
 if TYPE_CHECKING:
@@ -662,19 +661,9 @@ def _finish(
     rules = position.rules
     answer = outcome.answer
     table = in_number_order(position.table, answer.table)
-    verdict = validate_turn(position, table, answer.played, answer.discard)
-    if not verdict.legal:
-        raise SolverBugError(
-            f"the referee rejects the solver's answer for {position}: "
-            f"{'; '.join(verdict.problems)} (table {' | '.join(map(str, table))}, "
-            f"played {' '.join(map(str, answer.played)) or '-'}, discard {answer.discard})"
-        )
-    status = Status.OPTIMAL if outcome.proved else Status.FEASIBLE
+    verdict = refereed(position, table, answer.played, answer.discard)
     bounds = dict(outcome.bounds)
-    if min_moves and verdict.cards_moved != answer.moved:
-        # The model's count and the exact matching disagree: never claim a proof then.
-        status = Status.FEASIBLE
-        bounds["cards_moved_model"] = answer.moved
+    status = honest_status(outcome.proved, verdict, answer.moved if min_moves else None, bounds)
     moves = _moves(position, answer, table, verdict.hand_after)
     return Solution(
         status=status,
