@@ -15,6 +15,10 @@ class NotationError(RamiError):
     """Text or JSON that does not parse: an unknown card, a malformed position, bad JSON."""
 
 
+class UnreadableFileError(RamiError):
+    """A file named as input that cannot be read as UTF-8 text."""
+
+
 class UnknownRulesetError(RamiError):
     """A ruleset name or option that does not exist."""
 

@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rami.errors import InvalidPositionError, RamiError
+from rami.errors import InvalidPositionError, RamiError, UnreadableFileError
 from rami.notation import parse_position_any
 from rami.position import Position
+from rami.textfile import read_text_file
 
 STDIN = "-"
 
@@ -51,17 +52,10 @@ def read_text(path: str) -> str:
     """Read a whole file, or standard input for ``-``, as UTF-8 text."""
     if path == STDIN:
         return sys.stdin.read()
-    file = Path(path)
     try:
-        return file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CliError(f"cannot read {path!r}: no such file") from None
-    except IsADirectoryError:
-        raise CliError(f"cannot read {path!r}: it is a directory") from None
-    except UnicodeDecodeError:
-        raise CliError(f"cannot read {path!r}: not UTF-8 text") from None
-    except OSError as error:
-        raise CliError(f"cannot read {path!r}: {error.strerror or error}") from None
+        return read_text_file(path)
+    except UnreadableFileError as error:
+        raise CliError(str(error)) from None
 
 
 def looks_like_path(argument: str) -> bool:

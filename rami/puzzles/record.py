@@ -42,6 +42,7 @@ from rami.notation import (
 from rami.position import Position
 from rami.puzzles.evaluate import KINDS, Evaluation, Metrics
 from rami.puzzles.signature import signature
+from rami.textfile import read_text_file
 
 FORMAT = 1
 PACK_RESOURCE = "puzzles.jsonl"
@@ -136,17 +137,9 @@ class Puzzle:
 
 
 def read_pack(path: Path | str) -> list[Puzzle]:
-    """Every puzzle of a JSON-lines pack (NotationError names the line at fault)."""
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise NotationError(f"cannot read {str(path)!r}: no such file") from None
-    except IsADirectoryError:
-        raise NotationError(f"cannot read {str(path)!r}: it is a directory") from None
-    except UnicodeDecodeError:
-        raise NotationError(f"cannot read {str(path)!r}: not UTF-8 text") from None
-    return parse_pack(text, str(path))
+    """Every puzzle of a JSON-lines pack (NotationError names the line at fault;
+    UnreadableFileError a file that cannot be read)."""
+    return parse_pack(read_text_file(path), str(path))
 
 
 def parse_pack(text: str, label: str = "pack") -> list[Puzzle]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import FastAPI, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from rami.errors import NotationError
+from rami.errors import NotationError, UnreadableFileError
 from rami.puzzles import record
 from rami.service import schemas
 from rami.service.errors import ApiError, notation_error
@@ -76,7 +76,7 @@ class PuzzlePack:
                 where = self.path or f"the shipped pack (rami/data/{record.PACK_RESOURCE})"
                 try:
                     puzzles = record.read_pack(self.path) if self.path else record.shipped_pack()
-                except (OSError, NotationError) as error:
+                except (OSError, NotationError, UnreadableFileError) as error:
                     raise ApiError(503, f"no puzzle pack available: {where}: {error}") from None
                 self._puzzles = list(puzzles)
                 self._by_id = {puzzle.id: puzzle for puzzle in puzzles}
