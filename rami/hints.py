@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 LEVELS = (1, 2, 3)
 
 #: Move kinds that rearrange the table even when the engine leaves ``source`` empty.
-TABLE_MOVE_KINDS = frozenset({"split", "move", "take", "join", "merge", "swap"})
+TABLE_MOVE_KINDS = frozenset({"split", "move", "take", "join", "merge", "swap", "replace"})
 
 
 @dataclass(frozen=True)

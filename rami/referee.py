@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from rami.cards import JOKER, Card, format_cards
-from rami.matching import cards_moved, match_melds, max_weight_assignment
+from rami.matching import cards_moved, match_melds, max_weight_assignment, overlap
 from rami.melds import Meld, MeldKind, is_pure_run, meld_problems, opening_points, stands_for
 from rami.position import Position, hand_penalty
 from rami.rules import GoingOut, TableJoker
@@ -90,39 +90,71 @@ def _match_extensions(
     ]
 
 
-def _pinned_joker_problems(position: Position, after: Sequence[Meld]) -> list[str]:
-    """Rami-fou: a table joker leaves its meld only when the card it stands for replaces it."""
-    problems = []
+def pinned_joker_problems(position: Position, after: Sequence[Meld]) -> list[str]:
+    """Rami fou (decision 5): a table joker leaves its meld only when the card it stands for
+    replaces it."""
+    return [
+        f"meld {index + 1}: a joker left its meld without the card it stands for taking its "
+        f"place ({position.rules.name})"
+        for index in unpinned_jokers(position, after)
+    ]
+
+
+def unpinned_jokers(position: Position, after: Sequence[Meld]) -> list[int]:
+    """Indices of the melds before the turn whose jokers left them unlawfully (decision 5).
+
+    "Its meld" after the turn is the meld matched to it by decision 7. Where several matchings
+    share the most cards, the turn is judged by the one that suits the player best, so that a
+    verdict never depends on the order the melds are listed in.
+    """
+    pinned = [index for index, meld in enumerate(position.table) if meld.jokers]
+    if not pinned:
+        return []
     matched = match_melds(position.table, after)
-    for number, (meld, target) in enumerate(zip(position.table, matched, strict=True), start=1):
-        if not meld.jokers:
-            continue
-        if meld.kind is MeldKind.RUN:
-            ranks = stands_for(meld, position.rules)
-            suit = meld.real_cards[0].suit
-            stood_for = [
-                Card.of((rank - 1) % 13 + 1, suit)
-                for rank, card in zip(ranks, meld.cards, strict=True)
-                if card.is_joker
-            ]
-        else:
-            stood_for = []
-        after_meld = after[target] if target >= 0 else Meld((), MeldKind.RUN)
-        if meld.kind is MeldKind.RUN:
-            replaced = sum(1 for card in stood_for if card in after_meld.real_cards)
-        else:
-            rank = meld.real_cards[0].rank
-            suits_before = {card.suit for card in meld.real_cards}
-            replaced = sum(
-                1 for card in after_meld.real_cards
-                if card.rank == rank and card.suit not in suits_before
+    if all(_pin_holds(position, index, after, matched[index]) for index in pinned):
+        return []
+    before_counts = [meld.counts() for meld in position.table]
+    after_counts = [meld.counts() for meld in after]
+    scale = len(pinned) + 1
+    weights = []
+    for index, counts in enumerate(before_counts):
+        row = []
+        for target, target_counts in enumerate(after_counts):
+            shared = overlap(counts, target_counts)
+            bonus = int(
+                shared > 0 and index in pinned and _pin_holds(position, index, after, target)
             )
-        if after_meld.jokers + replaced < meld.jokers:
-            problems.append(
-                f"meld {number}: a joker left its meld without the card it stands for "
-                f"taking its place ({position.rules.name})"
-            )
-    return problems
+            row.append(shared * scale + bonus)
+        weights.append(row)
+    best = max_weight_assignment(weights) if after else [-1] * len(position.table)
+    return [
+        index for index in pinned
+        if best[index] < 0 or weights[index][best[index]] % scale == 0
+    ]
+
+
+def _pin_holds(position: Position, index: int, after: Sequence[Meld], target: int) -> bool:
+    """Meld ``index`` keeps as many jokers, or the cards they stood for, in meld ``target``."""
+    meld = position.table[index]
+    if target < 0:
+        return False
+    after_meld = after[target]
+    if meld.kind is MeldKind.RUN:
+        suit = meld.real_cards[0].suit
+        stood_for = [
+            Card.of((rank - 1) % 13 + 1, suit)
+            for rank, card in zip(stands_for(meld, position.rules), meld.cards, strict=True)
+            if card.is_joker
+        ]
+        replaced = sum(1 for card in stood_for if card in after_meld.real_cards)
+    else:
+        rank = meld.real_cards[0].rank
+        suits_before = {card.suit for card in meld.real_cards}
+        replaced = sum(
+            1 for card in after_meld.real_cards
+            if card.rank == rank and card.suit not in suits_before
+        )
+    return after_meld.jokers + replaced >= meld.jokers
 
 
 def validate_turn(
@@ -211,7 +243,7 @@ def validate_turn(
         new_melds = [meld for index, meld in enumerate(table_after) if index not in used]
     else:
         if rules.table_joker is TableJoker.REPLACE_AND_RELAY:
-            problems.extend(_pinned_joker_problems(position, table_after))
+            problems.extend(pinned_joker_problems(position, table_after))
 
     opened_after = position.opened
     if not position.opened and played_counts:

@@ -544,10 +544,13 @@ def test_solve_needs_a_position_or_a_batch() -> None:
     )
 
 
-def test_solve_unsupported_preset() -> None:
-    message = bad("solve", "- / 5H 6H 7H 2C / rami-fou")
-    assert message.startswith("error: turn solving for rami-fou")
-    assert "not implemented" in message
+def test_solve_unsupported_rule_option() -> None:
+    message = bad(
+        "solve", "5S 6S 7S / 7H 8H 9H 2C / rami-chinois[open_and_rearrange_same_turn=true]"
+    )
+    assert message == (
+        "error: opening and rearranging in the same turn (decision 1 flag) is not solved yet\n"
+    )
 
 
 def test_solve_invalid_position() -> None:
@@ -596,7 +599,7 @@ def test_batch_bad_lines_do_not_stop_the_others(tmp_path: Path) -> None:
         '{"hand": ["2C", "ZZ"]}\n'
         '{"hand": ["AS", "2S", "3S"]\n'
         '{"table": [["7H", "8S", "9H"]]}\n'
-        '{"hand": ["5S"], "rules": "rami-fou"}\n'
+        '{"hand": ["5S"], "rules": "rami-chinois[open_and_rearrange_same_turn=true]"}\n'
         "- / AS 2S 3S 4S\n",
         encoding="utf-8",
     )
@@ -614,7 +617,7 @@ def test_batch_bad_lines_do_not_stop_the_others(tmp_path: Path) -> None:
         "error": "invalid position (1 problem): meld 1: run 7H 8S 9H mixes suits (S, H)",
         "problems": ["meld 1: run 7H 8S 9H mixes suits (S, H)"],
     }
-    assert rows[4]["error"].startswith("turn solving for rami-fou")
+    assert rows[4]["error"].startswith("opening and rearranging in the same turn")
     assert rows[5]["cards_played"] == 4
     assert set(rows[5]) >= {"status", "ms", "moves"}
 

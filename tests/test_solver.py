@@ -181,10 +181,15 @@ def test_invalid_position_is_refused():
         solve(parse_position("KH AH 2H / 3H / rami-chinois opened"))
 
 
-def test_rami_fou_is_refused_not_guessed():
-    """Rami-fou's pinned jokers and discard are not modelled: said plainly (UnsupportedError)."""
-    with pytest.raises(UnsupportedError, match="rami-fou"):
-        solve(parse_position("- / 7H 8H 9H / rami-fou opened"))
+def test_opening_and_rearranging_in_one_turn_is_refused_not_guessed():
+    """RULES.md decision 1: the ruleset flag letting the opener rearrange in the same turn is
+    not modelled by the solver: said plainly (UnsupportedError), for every rearranging preset."""
+    for rules in ("rami-chinois", "rummikub", "rami-fou"):
+        position = parse_position(
+            f"5S 6S 7S / 7H 8H 9H 4S 2C / {rules}[open_and_rearrange_same_turn=true]"
+        )
+        with pytest.raises(UnsupportedError, match="same turn"):
+            solve(position)
 
 
 def test_min_moves_off_still_reports_moves_honestly():

@@ -140,8 +140,10 @@ def solve(
     ``objective="cards"``), then fewest table cards moved (skipped with ``min_moves=False``).
     Every answer is checked by the independent referee before it is returned.
     """
-    if not position.rules.rearrangement:
-        # Rami 51, BFmania 51/30, Café Rummy: lay-offs (and joker swaps) only, then a discard.
+    rules = position.rules
+    if not rules.rearrangement or (rules.discard and not position.opened):
+        # Rami 51, BFmania 51/30, Café Rummy: lay-offs (and joker swaps) only, then a discard;
+        # rami fou's opening turn is the same turn (new melds from the hand, then a discard).
         from rami.solver.layoff import solve_layoff as solve_position
     else:
         from rami.solver.engine import solve_position

@@ -18,12 +18,13 @@ from dataclasses import dataclass, field, replace
 from ortools.sat.python import cp_model
 
 from rami.cards import JOKER, NUM_TYPES, Card
-from rami.errors import SolverBugError, UnsupportedError
+from rami.errors import IllegalTurnError, SolverBugError, UnsupportedError
 from rami.matching import cards_kept, cards_moved, match_melds
 from rami.melds import Meld, MeldKind, stands_for
 from rami.position import Position, hand_penalty
-from rami.rules import Ruleset, TableJoker
-from rami.solver.api import Objective, Solution, Status, honest_status, refereed
+from rami.referee import pinned_joker_problems, unpinned_jokers
+from rami.rules import GoingOut, Ruleset, TableJoker
+from rami.solver.api import Move, Objective, Solution, Status, honest_status, refereed
 from rami.solver.counts import CardCounts
 from rami.solver.explain import explain_moves, in_number_order
 from rami.solver.playmodel import PlayVariables, play_model_for
@@ -89,8 +90,12 @@ class _Slot:
     keep_joker: dict[int, cp_model.IntVar] = field(default_factory=dict)
     #: Places of the slot holding a real card (only tracked when jokers could fill a meld).
     real_at: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    #: Places of the slot's meld (a linear expression per card type it may cover).
+    here: dict[int, object] = field(default_factory=dict)
     #: In the relaxation: how many of its jokers stay together away from its real cards.
     alone: cp_model.IntVar | None = None
+    #: Cards of the original counted as kept here.
+    kept: object = 0
 
     @property
     def used(self):
@@ -124,7 +129,7 @@ class _Slot:
 
 
 def _slot_options(
-    meld: Meld, rules: Ruleset, counts: CardCounts, relaxed: bool
+    meld: Meld, rules: Ruleset, counts: CardCounts, relaxed: bool, pinned: bool = False
 ) -> tuple[list[tuple[int, int, int]], list[Template]]:
     """Runs (as lanes: suit and position range) and other melds that may be matched to ``meld``.
 
@@ -132,7 +137,9 @@ def _slot_options(
     of 3+ cards can leave as a run of its own. That tail may be all jokers, which only the
     ``relaxed`` model (an upper bound on cards kept) allows, so with 3+ jokers about the exact
     model gets the whole suit; so does a meld with jokers, whose kept jokers may stand anywhere,
-    and one with an ace, which may move to the other end of its suit.
+    and one with an ace, which may move to the other end of its suit. A meld whose jokers are
+    ``pinned`` (rami fou) may be matched to any run or set holding its jokers: every option is
+    listed, so that the pin constraints bound every legal turn.
     """
     top = rules.top_rank
     short = meld.jokers == 0 and (relaxed or counts.jokers < 3)
@@ -157,7 +164,10 @@ def _slot_options(
     options: list[Template] = []
     for t in real_types:
         options += sets_containing(t)
-    if meld.jokers and not relaxed:
+    if pinned and meld.jokers:
+        lanes = [(suit, 1, top) for suit in range(4)]
+        options += [t for t in free_templates(top) if t.kind is MeldKind.SET]
+    elif meld.jokers and not relaxed:
         # Its jokers alone may stay together in a meld that shares no real card with it.
         options += free_templates(top)
     found: dict[tuple[MeldKind, tuple[int, ...]], Template] = {}
@@ -165,6 +175,20 @@ def _slot_options(
         if _fits(template, counts, counts.jokers):
             found.setdefault((template.kind, template.types), template)
     return [lane for lane in lanes if lane[2] - lane[1] >= 2], list(found.values())
+
+
+def _stood_for(meld: Meld, rules: Ruleset) -> list[int]:
+    """Card types whose real card may take the place of the meld's jokers (decision 5)."""
+    if meld.kind is MeldKind.RUN:
+        suit = meld.real_cards[0].index // 13
+        return [
+            type_at(suit, rank)
+            for rank, card in zip(stands_for(meld, rules), meld.cards, strict=True)
+            if card.is_joker
+        ]
+    rank = meld.real_cards[0].rank
+    suits = {card.index // 13 for card in meld.real_cards}
+    return [suit * 13 + rank - 1 for suit in range(4) if suit not in suits]
 
 
 def _trim_lane(
@@ -195,9 +219,19 @@ class _Model:
     """
 
     def __init__(
-        self, position: Position, *, with_slots: bool, opening: bool, relaxed: bool = False
+        self, position: Position, *, with_slots: bool, opening: bool, relaxed: bool = False,
+        pinned: bool = False, pinned_whole: bool = False,
     ) -> None:
         self.relaxed = relaxed
+        #: Rami fou: each meld holding table jokers keeps them, or the cards they stand for, in
+        #: the meld matched to it (decision 5; the referee's pin rule, as constraints).
+        self.pinned = pinned and with_slots and not relaxed
+        #: Also keep every real card of such a meld in it (a restriction, see _search_pinned).
+        self.pinned_whole = self.pinned and pinned_whole
+        #: Originals whose slot has its matching cuts (added lazily, see add_matching_cuts).
+        self.cut: set[int] = set()
+        self.duals: dict[int, cp_model.IntVar] = {}
+        self.dual_pairs: set[tuple[int, int]] = set()
         self.position = position
         self.rules = position.rules
         self.counts = counts = CardCounts.of(position)
@@ -235,7 +269,9 @@ class _Model:
                 cover[t].append(var)
         # With 3+ jokers a meld could be all jokers; stage 2 then tracks which places are real
         # (levels 1-2 need not: such jokers can always join melds with real cards, NOTES.md).
-        self.exact_jokers = with_slots and not relaxed and counts.jokers >= 3
+        self.exact_jokers = with_slots and not relaxed and (
+            counts.jokers >= 3 or (self.pinned and counts.table_jokers > 0)
+        )
         self.real_cover: list[list] = [[] for _ in range(NUM_TYPES)]
         self.real_in: list[dict[int, cp_model.IntVar]] = []
         if self.exact_jokers:
@@ -270,6 +306,41 @@ class _Model:
         if real_on_table == 0 and counts.hand_jokers:
             # Jokers alone make no meld: a meld needs a real card (RULES.md).
             model.add(self.play_jokers <= counts.hand_jokers * sum(self.play))
+        self.discard: dict[Card, cp_model.IntVar] = {}
+        if self.rules.discard:
+            self._add_discard()
+
+    def _add_discard(self) -> None:
+        """The turn ends by discarding one card left in the hand (decisions 6 and 8)."""
+        model, counts, position, rules = self.model, self.counts, self.position, self.rules
+        left = [counts.hand[t] - self.play[t] for t in range(NUM_TYPES)]
+        jokers_left = counts.hand_jokers - self.play_jokers
+        cards_left = sum(left) + jokers_left
+        most_left = len(position.hand)
+        locked = []
+        for t in range(NUM_TYPES):
+            if counts.hand[t]:
+                var = model.new_bool_var(f"d{t}")
+                model.add(var <= left[t])
+                self.discard[Card(t)] = var
+                if position.taken_discard == Card(t) and counts.hand[t] == 1:
+                    locked.append(var)
+        if counts.hand_jokers:
+            var = model.new_bool_var("dj")
+            model.add(var <= jokers_left)
+            self.discard[JOKER] = var
+            if rules.joker_kept_until_last or (
+                position.taken_discard == JOKER and counts.hand_jokers == 1
+            ):
+                locked.append(var)
+        for var in locked:
+            # Only as the last card in the hand.
+            model.add(cards_left <= 1 + most_left * (1 - var))
+        out_by_placing = 0
+        if rules.going_out is GoingOut.PLACE_OR_DISCARD:
+            out_by_placing = model.new_bool_var("out")
+            model.add(cards_left <= most_left * (1 - out_by_placing))
+        model.add(sum(self.discard.values()) + out_by_placing == 1)
     def _add_opening(self, cover: list[list]) -> None:
         model = self.model
         self.open_now = model.new_bool_var("open")
@@ -313,7 +384,7 @@ class _Model:
                 real_types=tuple(sorted({card.index for card in meld.real_cards})),
                 jokers=meld.jokers,
             )
-            lanes, sets = _slot_options(meld, self.rules, counts, self.relaxed)
+            lanes, sets = _slot_options(meld, self.rules, counts, self.relaxed, self.pinned)
             slot_cover: dict[int, list] = {}
             for number, (suit, low, high) in enumerate(lanes):
                 lane = _Lane(model, f"l{index}_{number}", suit, low, high)
@@ -346,13 +417,13 @@ class _Model:
                     keep_joker_by_type[t].append(keep)
                 model.add(sum(slot.keep_joker.values()) <= slot.jokers)
             # A matched meld keeps at least one card of its original: else it is a free meld.
-            kept_here = sum(slot.keep_real.values()) + sum(slot.keep_joker.values())
+            kept_here = slot.kept = sum(slot.keep_real.values()) + sum(slot.keep_joker.values())
             if isinstance(kept_here, int):
                 model.add(used == 0)
             else:
                 model.add(kept_here >= used)
             for t, vars_covering in slot_cover.items():
-                here = sum(vars_covering)
+                here = slot.here[t] = sum(vars_covering)
                 kept = 0
                 if t in slot.keep_real:
                     kept = kept + slot.keep_real[t]
@@ -371,6 +442,13 @@ class _Model:
                     model.add(kept <= here)
             if self.exact_jokers:
                 model.add(sum(slot.real_at.values()) >= used)
+            if self.pinned and slot.jokers:
+                stood_for = _stood_for(meld, self.rules)
+                replacing = [slot.real_at[t] for t in stood_for if t in slot.real_at]
+                model.add(sum(slot.keep_joker.values()) + sum(replacing) >= slot.jokers)
+                if self.pinned_whole:
+                    for t in slot.real_types:
+                        model.add(slot.keep_real[t] == 1)
             self.slots.append(slot)
         for t in range(NUM_TYPES):
             if keep_real_by_type[t]:
@@ -396,6 +474,78 @@ class _Model:
                 model.add(sum(alone) + sum(kept_jokers) <= sum(self.joker_for))
                 self.kept = self.kept + sum(alone)
 
+    def add_matching_cuts(self, originals: set[int]) -> bool:
+        """Say that the slots of ``originals`` are matched as the referee's matching is (it
+        judges pins on a matching that shares the most cards), through the dual of that
+        assignment: a share ``dual[i]`` of the cards original ``i`` keeps in its slot, with
+        ``dual[i] >= shared(i, X)`` for every meld X left unmatched and ``dual[i] - dual[j] >=
+        shared(i, slot j) - kept(j)``; shared cards are counted from below. Every legal turn
+        meets them, so the model stays a relaxation; they are added only for originals a
+        rejected table mismatched. False when every original named already has them."""
+        new = originals - self.cut
+        if not new or not self.exact_jokers:
+            return False
+        self.cut.update(new)
+        live = [slot for slot in self.slots if slot.lanes or slot.sets]
+        if not self.duals:
+            for slot in live:
+                dual = self.model.new_int_var(0, len(slot.real_types) + slot.jokers,
+                                              f"u{slot.original}")
+                self.model.add(dual <= slot.kept)
+                self.duals[slot.original] = dual
+        for index in sorted(new):
+            slot = self.slots[index]
+            if index not in self.duals:
+                continue
+            self._add_unmatched_cuts(slot)
+            for other in live:
+                if other is slot:
+                    continue
+                for one, two in ((slot, other), (other, slot)):
+                    if (one.original, two.original) not in self.dual_pairs:
+                        self.dual_pairs.add((one.original, two.original))
+                        self._add_exchange_cut(one, two)
+        return True
+
+    def _add_unmatched_cuts(self, slot: _Slot) -> None:
+        """A meld left unmatched shares no more cards with an original than its dual. A free
+        template stands for unmatched melds: their copies share at least ``real + min(jokers
+        of the original, jokers in the copies)`` cards with the original in all, and each copy
+        but the best at most ``min(size, shared + jokers)``."""
+        model = self.model
+        for number, template in enumerate(self.templates):
+            shared = [t for t in template.types if t in slot.real_types]
+            if len(shared) + min(slot.jokers, 1) < 2:
+                continue
+            copies = self.uses[number]
+            any_copy = model.new_bool_var(f"any{slot.original}_{number}")
+            model.add(copies >= any_copy)
+            model.add(copies <= self.use_bounds[number] * any_copy)
+            common = sum(self.real_in[number][t] for t in shared)
+            if slot.jokers:
+                jokers = len(template.types) * copies - sum(self.real_in[number].values())
+                common += self._at_most(slot.jokers, jokers, f"zu{slot.original}_{number}")
+            capacity = min(len(template.types), len(shared) + slot.jokers)
+            model.add(self.duals[slot.original] >= common - capacity * (copies - any_copy))
+
+    def _at_most(self, limit: int, expr, name: str) -> cp_model.IntVar:
+        """A variable equal to min(limit, expr) (expr is a non-negative count)."""
+        var = self.model.new_int_var(0, limit, name)
+        self.model.add_min_equality(var, [limit, expr])
+        return var
+
+    def _add_exchange_cut(self, one: _Slot, other: _Slot) -> None:
+        """Original ``one`` matched to ``other``'s slot would share no more than the duals
+        allow: dual(one) - dual(other) >= shared(one, other's slot) - kept(other)."""
+        crossed = [other.real_at[t] for t in one.real_types if t in other.real_at]
+        if one.jokers and other.here:
+            jokers = sum(other.here.values()) - sum(other.real_at.values())
+            crossed.append(self._at_most(one.jokers, jokers, f"zx{one.original}_{other.original}"))
+        if crossed:
+            self.model.add(
+                self.duals[one.original] - self.duals[other.original] >= sum(crossed) - other.kept
+            )
+
     def nothing_moves(self) -> cp_model.IntVar:
         """A switch, on at first, that makes every table card stay in its own meld."""
         switch = self.model.new_int_var(1, 1, "untouched")
@@ -410,9 +560,15 @@ class _Model:
 
     def play_objective(self, objective: Objective):
         weights, joker_weight = play_weights(self.position, objective)
-        return sum(
+        value = sum(
             weight * var for weight, var in zip(weights, self.play, strict=True) if weight
         ) + joker_weight * self.play_jokers
+        if self.discard:
+            value += sum(
+                discard_weight(self.position, objective, card) * var
+                for card, var in self.discard.items()
+            )
+        return value
 
 
 def play_weights(position: Position, objective: Objective) -> tuple[list[int], int]:
@@ -426,6 +582,16 @@ def play_weights(position: Position, objective: Objective) -> tuple[list[int], i
         return [p * scale + 1 for p in penalty], rules.joker_penalty * scale + 1
     scale = sum(rules.card_penalty(card.rank) for card in position.hand) + 1
     return [scale + p for p in penalty], scale + rules.joker_penalty
+
+
+def discard_weight(position: Position, objective: Objective, card: Card) -> int:
+    """The discard sheds its penalty at the first or second level, as in :func:`play_weights`,
+    without counting as a card played."""
+    rules = position.rules
+    penalty = rules.joker_penalty if card.is_joker else rules.card_penalty(card.rank)
+    if objective is Objective.POINTS:
+        return penalty * (len(position.hand) + 1)
+    return penalty
 
 
 def _template_points(template: Template, rules: Ruleset) -> int:
@@ -507,21 +673,49 @@ def _decode(model: _Model | PlayVariables, solver: cp_model.CpSolver) -> _Decode
     if jokers:
         played[JOKER] = jokers
     joker_for = Counter({t: _value(values, model.joker_for[t]) for t in range(NUM_TYPES)})
-    return _Decoded(specs, played, +joker_for)
+    discards = getattr(model, "discard", {})
+    discard = next((card for card, var in discards.items() if _value(values, var)), None)
+    return _Decoded(specs, played, +joker_for, discard)
 
 
 def _check_supported(position: Position) -> None:
     rules = position.rules
-    if rules.table_joker is not TableJoker.FREE or rules.discard:
+    if rules.table_joker not in (TableJoker.FREE, TableJoker.REPLACE_AND_RELAY):
         raise UnsupportedError(
-            f"turn solving for {rules.name} (jokers pinned to their meld, a discard to end the "
-            "turn) is not implemented; solved: rami-chinois, rummikub, rami-51, bfmania-51, "
-            "bfmania-30, cafe-rummy"
+            f"the rearrangement solver does not handle the joker rule of {rules.name}"
         )
-    if rules.open_and_rearrange_same_turn and not position.opened:
-        raise UnsupportedError(
-            "opening and rearranging in the same turn (decision 1 flag) is not solved yet"
-        )
+    if not position.opened:
+        if rules.open_and_rearrange_same_turn:
+            raise UnsupportedError(
+                "opening and rearranging in the same turn (decision 1 flag) is not solved yet"
+            )
+        if rules.discard:
+            raise UnsupportedError(
+                f"the opening turn of {rules.name} is solved by the lay-off solver "
+                "(rami.solver.layoff), not by the rearrangement engine"
+            )
+    if rules.discard and not position.hand:
+        raise IllegalTurnError([
+            f"no legal turn exists: {rules.name} ends every turn with a discard and the hand is "
+            "empty"
+        ])
+
+
+@dataclass
+class _Turn:
+    """A turn found by the search, before it is checked and explained."""
+
+    table: list[Meld]
+    played: Counter[Card]
+    discard: Card | None
+    proved: bool
+    bounds: dict[str, int]
+    #: The stage-1 objective (levels 1-2 folded, see play_weights), or None when no search ran.
+    play_value: int | None = None
+    #: Cards moved as stage 2 counted them (None: stage 2 did not run or did not prove it).
+    expected_moved: int | None = None
+    #: Set when nothing is played: why.
+    message: str | None = None
 
 
 def solve_position(
@@ -529,12 +723,250 @@ def solve_position(
 ) -> Solution:
     _check_supported(position)
     clock = _Clock()
+    if position.rules.table_joker is TableJoker.REPLACE_AND_RELAY and any(
+        meld.jokers for meld in position.table
+    ):
+        turn = _search_pinned(position, objective, min_moves, time_limit, clock)
+    else:
+        turn = _search(position, objective, min_moves, time_limit, clock)
+    return clock.stamp(_finish(position, objective, min_moves, turn))
+
+
+def _pins_hold(position: Position, table: list[Meld]) -> bool:
+    return not pinned_joker_problems(position, table)
+
+
+def _search_pinned(
+    position: Position, objective: Objective, min_moves: bool, time_limit: float, clock: _Clock
+) -> _Turn:
+    """Rami fou with jokers on the table (decision 5): a joker stays in the meld matched to its
+    own unless the card it stands for takes its place.
+
+    Relaxations bound the turn: first free jokers (rami chinois' rules with a discard); then the
+    slot model with each meld holding jokers constrained to keep them, or the cards they stand
+    for, in its slot (every legal turn is one of its solutions). The referee matches melds by
+    the most cards shared, which slots need not be: where a table is rejected, cuts saying the
+    mismatched slots share the most cards with their originals are added and the model solved
+    again (the slowest step, so a quick restriction runs before it: the slot model keeping
+    every real card of a meld holding jokers in it). A turn is optimal where it reaches the
+    tightest relaxation's proved bounds. Failing all, the melds holding jokers are left as
+    they are.
+    """
+    free = _search(position, objective, min_moves, time_limit, clock)
+    if not min_moves and free.proved and not _pins_hold(position, free.table):
+        free = replace(_search(position, objective, True, time_limit, clock), expected_moved=None)
+    if free.proved and _pins_hold(position, free.table):
+        return free
+    bound = _Pinned(None, free.play_value, free.proved, free.expected_moved)
+    found: list[_Turn] = []
+    hint = free
+    for whole, cut in ((False, False), (True, False), (False, True)):
+        budget = max(time_limit - clock.timings["search_dtime"], 0.05)
+        floor = max((turn.play_value for turn in found if turn.play_value is not None),
+                    default=None)
+        attempt = _pinned_stages(
+            position, objective, min_moves, budget, clock, hint,
+            bound.best_play if bound.play_proved else None, floor, whole=whole, cut=cut,
+        )
+        if not whole and attempt.play_proved:
+            bound = attempt
+        if attempt.turn is not None:
+            found.append(attempt.turn)
+            hint = attempt.turn
+        judged = [_judged(position, objective, min_moves, turn, bound) for turn in found]
+        if any(turn.proved for turn in judged):
+            return next(turn for turn in judged if turn.proved)
+    if not found:
+        found.append(_with_jokers_untouched(position, objective, min_moves, time_limit, clock))
+    return min(
+        (_judged(position, objective, min_moves, turn, bound) for turn in found),
+        key=lambda t: (-(t.play_value or 0), cards_moved(position.table, t.table)),
+    )
+
+
+def _judged(
+    position: Position, objective: Objective, min_moves: bool, turn: _Turn, bound: _Pinned
+) -> _Turn:
+    """A legal turn, optimal where it reaches a relaxation's proved bounds."""
+    bounds = dict(turn.bounds)
+    proved = turn.proved and bound.play_proved and turn.play_value == bound.best_play
+    if bound.play_proved and bound.best_play is not None and not proved:
+        bounds.update(_play_bounds(position, objective, bound.best_play))
+    expected_moved = None
+    if min_moves and proved:
+        moved = cards_moved(position.table, turn.table)
+        proved = moved == bound.least_moved
+        if proved:
+            expected_moved = moved
+        elif bound.least_moved is not None:
+            bounds["cards_moved_at_least"] = bound.least_moved
+    return replace(turn, proved=proved, bounds=bounds, expected_moved=expected_moved)
+
+
+@dataclass
+class _Pinned:
+    """A model's answer: a turn the referee accepts (or None), and the model's bounds."""
+
+    turn: _Turn | None
+    best_play: int | None = None
+    play_proved: bool = False
+    #: Fewest cards moved any of the model's tables of value ``best_play`` may have.
+    least_moved: int | None = None
+
+
+def _pinned_stages(
+    position: Position,
+    objective: Objective,
+    min_moves: bool,
+    time_limit: float,
+    clock: _Clock,
+    hint: _Turn,
+    ceiling: int | None,
+    floor: int | None,
+    *,
+    whole: bool,
+    cut: bool,
+) -> _Pinned:
+    """Both stages on a pinned slot model, with matching cuts added where a table broke them
+    if ``cut``. ``ceiling``: a proved bound on the play value; ``floor``: the value of a legal
+    turn found; ``hint``'s table hints the search. The turn's ``proved`` says only that its
+    search ended."""
+    deadline = clock.timings["search_dtime"] + time_limit
+    model = _Model(position, with_slots=True, opening=False, pinned=True, pinned_whole=whole)
+    model.model.maximize(model.play_objective(objective))
+    if ceiling is not None:
+        model.model.add(model.play_objective(objective) <= ceiling)
+    if floor is not None and not whole:
+        model.model.add(model.play_objective(objective) >= floor)
+    if hint.played:
+        _hint_from_table(model, position, hint.table, hint.played, hint.discard)
+    clock.lap("build_ms")
+    found = _solve_cutting(position, model, clock, deadline, cut)
+    if found is None:
+        return _Pinned(None)
+    proved, best_play, turn, _ = found
+    if not proved or (turn is not None and not min_moves):
+        return _Pinned(turn, best_play, proved)
+    keeper = _Model(position, with_slots=True, opening=False, pinned=True, pinned_whole=whole)
+    keeper.add_matching_cuts(model.cut)
+    keeper.model.add(keeper.play_objective(objective) == best_play)
+    keeper.model.maximize(keeper.kept)
+    if turn is not None:
+        _hint_from_table(keeper, position, turn.table, turn.played, turn.discard)
+    clock.lap("build_ms")
+    kept = _solve_cutting(position, keeper, clock, deadline, cut, best_play)
+    if kept is None:
+        return _Pinned(turn, best_play, proved)
+    _, _, kept_turn, kept_bound = kept
+    if kept_turn is not None and (
+        turn is None or cards_moved(position.table, kept_turn.table)
+        <= cards_moved(position.table, turn.table)
+    ):
+        turn = kept_turn
+    least_moved = sum(len(meld) for meld in position.table) - kept_bound
+    return _Pinned(turn, best_play, proved, max(0, least_moved))
+
+
+def _solve_cutting(
+    position: Position,
+    model: _Model,
+    clock: _Clock,
+    deadline: float,
+    cut: bool,
+    play_value: int | None = None,
+) -> tuple[bool, int, _Turn | None, int] | None:
+    """Solve, and if ``cut``, add matching cuts for the melds a rejected table mismatched until
+    the referee accepts the table or no cut is left to add. Returns (proved, value, turn or
+    None, bound), None when no solution was found; the value and bound are the last (tightest)
+    model's. The turn's play value is ``play_value`` where given, else the model's value."""
+    while True:
+        solver = _solver(max(deadline - clock.timings["search_dtime"], 0.05))
+        status = solver.solve(model.model)
+        clock.lap("search_ms", solver)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if status not in (cp_model.UNKNOWN, cp_model.INFEASIBLE):
+                raise SolverBugError(f"pinned model status {solver.status_name(status)}")
+            return None
+        proved = status == cp_model.OPTIMAL
+        value = round(solver.objective_value)
+        bound = int(solver.best_objective_bound)
+        decoded = _decode(model, solver)
+        table = _realize(position, decoded, False)
+        turn = _pinned_turn(position, table, decoded.discard, play_value or value)
+        if turn is not None or not proved or not cut:
+            return proved, value, turn, bound
+        if not model.add_matching_cuts(_mismatched(position, decoded, table)):
+            return proved, value, None, bound
+        _hint_solution(model, solver)
+        clock.lap("build_ms")
+
+
+def _mismatched(position: Position, decoded: _Decoded, table: list[Meld]) -> set[int]:
+    """Originals whose slot is not the meld the referee matches them to, and the melds whose
+    jokers the referee finds unpinned."""
+    slot_of = {spec.original: spec.template for spec in decoded.specs if spec.original is not None}
+    matched = match_melds(position.table, table)
+    found = set(unpinned_jokers(position, table))
+    for index, target in enumerate(matched):
+        template = slot_of.get(index)
+        if (template is None) != (target < 0) or (
+            template is not None and not _holds(template, table[target], position.rules)
+        ):
+            found.add(index)
+    return found
+
+
+def _holds(template: Template, meld: Meld, rules: Ruleset) -> bool:
+    """``meld`` is a laying of ``template`` (a set's jokers may stand for any missing suit)."""
+    if meld.kind is not template.kind or len(meld.cards) != len(template.types):
+        return False
+    if meld.kind is MeldKind.RUN:
+        return _template_of(meld, rules) == template
+    return all(card.index in template.types for card in meld.real_cards)
+
+
+def _hint_solution(model: _Model, solver: cp_model.CpSolver) -> None:
+    """Hint the model's next solve with the solution just found (cuts exclude it)."""
+    model.model.clear_hints()
+    values = solver.response_proto.solution
+    for index, value in enumerate(values):
+        model.model.add_hint(model.model.get_int_var_from_proto_index(index), value)
+
+
+def _pinned_turn(
+    position: Position, table: list[Meld], discard: Card | None, best_play: int
+) -> _Turn | None:
+    """The turn of a pinned model's table, or None where the referee's matching unpins a joker."""
+    if not _pins_hold(position, table):
+        return None
+    played = Counter(card for meld in table for card in meld.cards) - position.table_cards
+    if not played:
+        table = list(position.table)
+    return _Turn(table, played, discard, True, {}, best_play,
+                 message=None if played else _why_nothing(position))
+
+
+def _with_jokers_untouched(
+    position: Position, objective: Objective, min_moves: bool, time_limit: float, clock: _Clock
+) -> _Turn:
+    """A legal rami fou turn whatever happens: melds holding jokers stay as they are, the rest of
+    the table is solved freely."""
+    untouched = [meld for meld in position.table if meld.jokers]
+    rest = replace(position, table=tuple(meld for meld in position.table if not meld.jokers))
+    turn = _search(rest, objective, min_moves, time_limit, clock)
+    return replace(turn, table=untouched + turn.table)
+
+
+def _search(
+    position: Position, objective: Objective, min_moves: bool, time_limit: float, clock: _Clock
+) -> _Turn:
+    """Stage 1 (penalty and cards, one exact objective), then stage 2 (cards moved)."""
     opening = not position.opened
-    # Stage 1 (penalty and cards, one exact objective) runs on the lean model without slots,
-    # prebuilt and re-bounded for an opened player.
+    # Stage 1 runs on the lean model without slots, prebuilt and re-bounded for an opened
+    # player of a preset without discard.
     solver = _solver(time_limit)
-    if opening:
-        model = _Model(position, with_slots=False, opening=True)
+    if opening or position.rules.discard:
+        model = _Model(position, with_slots=False, opening=opening)
         model.model.maximize(model.play_objective(objective))
     else:
         model = play_model_for(position.rules).load(position, *play_weights(position, objective))
@@ -548,24 +980,25 @@ def solve_position(
         proved = False
         bounds.update(_play_bounds(position, objective, int(solver.best_objective_bound)))
     else:
-        return clock.stamp(
-            _no_play(position, objective, min_moves, "no play found within the time limit")
+        return _Turn(
+            list(position.table), Counter(), _fallback_discard(position), False, bounds,
+            message="no play found within the time limit",
         )
     decoded = _decode(model, solver)
+    best_play = round(solver.objective_value)
     if not decoded.played:
-        return clock.stamp(
-            _no_play(position, objective, min_moves, _why_nothing(position), proved, bounds)
+        return _Turn(
+            list(position.table), Counter(), decoded.discard, proved, bounds, best_play,
+            message=_why_nothing(position),
         )
     table = _realize(position, decoded, opening)
     if not (min_moves and not opening and proved):
-        return clock.stamp(
-            _finish(position, objective, min_moves, table, decoded.played, proved, bounds)
-        )
+        return _Turn(table, decoded.played, decoded.discard, proved, bounds, best_play)
     # Stage 2: the same play value, the most table cards kept in the meld matched to their own.
     # A relaxation first (jokers may fill a meld alone): when a table realises its bound, the
     # bound is the optimum; otherwise the exact model, hinted with what the relaxation found.
-    best_play = round(solver.objective_value)
     total = sum(len(meld) for meld in position.table)
+    discard = decoded.discard
     expected_moved: int | None = None
     for relaxed in (True, False):
         budget = max(time_limit - solver.response_proto.deterministic_time, 0.05)
@@ -580,14 +1013,15 @@ def solve_position(
             clock.lap("build_ms")
             if solver.solve(keeper.model) == cp_model.OPTIMAL:
                 clock.lap("search_ms", solver)
-                candidate = _realize_relaxed(position, _decode(keeper, solver))
+                decoded_keep = _decode(keeper, solver)
+                candidate = _realize_relaxed(position, decoded_keep)
                 if candidate is not None and cards_moved(position.table, candidate) == 0:
-                    table, expected_moved = candidate, 0
+                    table, expected_moved, discard = candidate, 0, decoded_keep.discard
                     break
             clock.lap("search_ms", solver)
             domain = keeper.model.proto.variables[untouched.index].domain
             domain[0] = domain[1] = 0
-        _hint_from_table(keeper, position, table, decoded.played)
+        _hint_from_table(keeper, position, table, decoded.played, discard)
         clock.lap("build_ms")
         stage2 = solver.solve(keeper.model)
         clock.lap("search_ms", solver)
@@ -604,7 +1038,7 @@ def solve_position(
         if candidate is not None and (
             cards_kept(position.table, candidate) >= cards_kept(position.table, table)
         ):
-            table = candidate
+            table, discard = candidate, decoded_keep.discard
         bound = total - int(solver.best_objective_bound)
         if stage2 == cp_model.OPTIMAL and cards_moved(position.table, table) == bound:
             expected_moved = bound
@@ -614,9 +1048,28 @@ def solve_position(
             bounds["cards_moved_at_least"] = max(0, bound)
             break
     played = Counter(card for meld in table for card in meld.cards) - position.table_cards
-    return clock.stamp(_finish(
-        position, objective, min_moves, table, played, proved, bounds, expected_moved
-    ))
+    return _Turn(table, played, discard, proved, bounds, best_play, expected_moved)
+
+
+def _fallback_discard(position: Position) -> Card | None:
+    """The costliest card the rules let go, for a turn that plays nothing."""
+    if not position.rules.discard:
+        return None
+    hand = Counter(position.hand)
+    last = len(position.hand) == 1
+    allowed = [
+        card for card in hand
+        if last or not (
+            (card == position.taken_discard and hand[card] == 1)
+            or (card.is_joker and position.rules.joker_kept_until_last)
+        )
+    ]
+    rules = position.rules
+    return max(
+        allowed,
+        key=lambda card: (rules.joker_penalty if card.is_joker else rules.card_penalty(card.rank),
+                          card.index),
+    )
 
 
 class _Clock:
@@ -644,6 +1097,7 @@ class _Decoded:
     specs: list[MeldSpec]
     played: Counter[Card]
     joker_for: Counter[int]
+    discard: Card | None = None
 
 
 def _realize(position: Position, decoded: _Decoded, opening: bool) -> list[Meld]:
@@ -707,7 +1161,8 @@ def _free_pieces(template: Template) -> list[Template]:
 
 
 def _hint_from_table(
-    model: _Model, position: Position, table: list[Meld], played: Counter[Card]
+    model: _Model, position: Position, table: list[Meld], played: Counter[Card],
+    discard: Card | None,
 ) -> None:
     """Hint stage 2 with a known table, each meld held by the slot of its best match."""
     rules = position.rules
@@ -755,42 +1210,76 @@ def _hint_from_table(
         (v, played[Card(t)]) for t, v in enumerate(model.play) if not isinstance(v, int)
     ]
     hints.append((model.play_jokers, played[JOKER]))
+    hints += [(var, int(card == discard)) for card, var in model.discard.items()]
     for var, value in hints:
         model.model.add_hint(var, value)
 
 
-def _finish(
-    position: Position,
-    objective: Objective,
-    min_moves: bool,
-    table: list[Meld],
-    played: Counter[Card],
-    proved: bool,
-    bounds: dict[str, int],
-    expected_moved: int | None = None,
-) -> Solution:
+def _finish(position: Position, objective: Objective, min_moves: bool, turn: _Turn) -> Solution:
     rules = position.rules
-    played_cards = tuple(sorted(played.elements()))
-    table = in_number_order(position.table, table)
-    verdict = refereed(position, table, played_cards)
-    status = honest_status(proved, verdict, expected_moved, bounds)
-    moves = explain_moves(position.table, table, played_cards)
+    played_cards = tuple(sorted(turn.played.elements()))
+    table = in_number_order(position.table, turn.table) if played_cards else list(position.table)
+    bounds = dict(turn.bounds)
+    if played_cards or turn.discard is not None:
+        verdict = refereed(position, table, played_cards, turn.discard)
+        status = honest_status(turn.proved, verdict, turn.expected_moved, bounds)
+        hand, penalty_after, moved = verdict.hand_after, verdict.penalty_after, verdict.cards_moved
+        opened = verdict.opened_after
+    else:
+        status = Status.OPTIMAL if turn.proved else Status.FEASIBLE
+        hand, moved, opened = position.hand, 0, position.opened
+        penalty_after = hand_penalty(hand, rules, opened)
+    moves = explain_moves(position.table, table, played_cards) if played_cards else ()
+    if rules.table_joker is TableJoker.REPLACE_AND_RELAY:
+        moves = _replacements_first(position, moves)
+    if turn.discard is not None:
+        text = f"discard {turn.discard}" + (
+            " to end your turn" if hand else ": your hand is empty, you go out"
+        )
+        moves = (*moves, Move("discard", (turn.discard,), None, None, text))
+    message = turn.message or _summary(position, played_cards, penalty_after)
+    if turn.discard is not None:
+        message += f", discard {turn.discard}"
     return Solution(
         status=status,
         position=position,
         table=tuple(table),
         played=played_cards,
-        hand=verdict.hand_after,
+        hand=hand,
         penalty_before=hand_penalty(position.hand, rules, position.opened),
-        penalty_after=verdict.penalty_after,
-        cards_moved=verdict.cards_moved,
+        penalty_after=penalty_after,
+        cards_moved=moved,
         moves=moves,
-        opened=verdict.opened_after,
+        opened=opened,
         objective=objective,
         min_moves=min_moves,
         bounds=bounds,
-        message=_summary(position, played_cards, verdict.penalty_after),
+        message=message,
+        discard=turn.discard,
     )
+
+
+def _replacements_first(position: Position, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """Rami fou (decision 5): a joker leaves its meld by giving its place to the card it stands
+    for, so the step laying that card from the hand is told first, as a replacement."""
+    moves = list(moves)
+    for index, move in enumerate(list(moves)):
+        if move.kind != "move" or JOKER not in move.cards or move.source is None:
+            continue
+        original = position.table[move.source - 1] if move.source <= len(position.table) else None
+        if original is None or not original.jokers:
+            continue
+        stood_for = set(_stood_for(original, position.rules))
+        for later in range(index + 1, len(moves)):
+            step = moves[later]
+            if (step.kind == "add" and step.source is None and step.target == move.source
+                    and len(step.cards) == 1 and step.cards[0].index in stood_for):
+                text = (f"put {step.cards[0]} from your hand in place of the joker in meld "
+                        f"{move.source}")
+                moves.pop(later)
+                moves.insert(moves.index(move), replace(step, kind="replace", text=text))
+                break
+    return tuple(moves)
 
 
 def _summary(position: Position, played: tuple[Card, ...], penalty_after: int) -> str:
@@ -811,30 +1300,3 @@ def _why_nothing(position: Position) -> str:
                 "points of melds"
             )
     return "no card of the hand can be played"
-
-
-def _no_play(
-    position: Position,
-    objective: Objective,
-    min_moves: bool,
-    message: str,
-    proved: bool = False,
-    bounds: dict[str, int] | None = None,
-) -> Solution:
-    penalty = hand_penalty(position.hand, position.rules, position.opened)
-    return Solution(
-        status=Status.OPTIMAL if proved else Status.FEASIBLE,
-        position=position,
-        table=position.table,
-        played=(),
-        hand=position.hand,
-        penalty_before=penalty,
-        penalty_after=penalty,
-        cards_moved=0,
-        moves=(),
-        opened=position.opened,
-        objective=objective,
-        min_moves=min_moves,
-        bounds=dict(bounds or {}),
-        message=message,
-    )

@@ -83,17 +83,20 @@ def _least_real(rules: Ruleset, size: int) -> int:
 
 def _check_supported(position: Position) -> None:
     rules = position.rules
-    if rules.rearrangement or not rules.discard:
+    # The opening turn of a rearranging preset that discards (rami fou) lays new melds from the
+    # hand only (decision 1): the same turn as here.
+    opening_only = rules.rearrangement and not position.opened
+    if (rules.rearrangement and not opening_only) or not rules.discard:
         raise UnsupportedError(
             f"the lay-off solver handles presets without rearrangement that discard, "
             f"not {rules.option_string}"
         )
-    if rules.table_joker not in (TableJoker.STAYS, *SWAPPING):
+    if not opening_only and rules.table_joker not in (TableJoker.STAYS, *SWAPPING):
         raise UnsupportedError(f"the joker rule of {rules.name} is not implemented in the solver")
     if rules.open_and_rearrange_same_turn and not position.opened:
         raise UnsupportedError(
-            "opening and laying off in the same turn (open_and_rearrange_same_turn) is not "
-            "solved for presets without rearrangement"
+            "opening and laying off (or rearranging) in the same turn "
+            "(open_and_rearrange_same_turn) is not solved for presets that discard"
         )
 
 

@@ -1,0 +1,216 @@
+"""Rami fou turns: known answers, and the solver against the exhaustive rami fou reference.
+
+RULES.md presets rami-fou: full rearrangement, but a table joker leaves its meld only when the
+card it stands for takes its place and is laid again in the same turn (decision 5); the turn
+ends with a discard (decisions 6 and 8; going out is discarding the last card); 51 opening
+points without a pure run; jokers 20 in the hand; not opened: flat 100.
+
+The differential part compares every level (penalty after the discard, cards played, cards
+moved) with :mod:`rami.solver.fou_reference`, which lists every table and asks the referee; the
+solver must prove each answer optimal. ``make test-slow`` runs a larger sample.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rami import parse_position, solve
+from rami.generate import medium_position, small_position
+from rami.melds import Meld, is_valid
+from rami.referee import validate_turn
+from rami.rules import get_ruleset
+from rami.solver.api import Status
+from rami.solver.explain import replay_moves
+from rami.solver.fou_reference import MAX_CARDS, fou_reference_solve
+
+RULES = get_ruleset("rami-fou")
+
+
+def solved(text: str, **options):
+    """Solve, and check the answer as a user would: the referee accepts the whole turn with
+    its discard, the penalty and cards moved agree, and the moves replay to the new table."""
+    position = parse_position(text)
+    solution = solve(position, **options)
+    assert solution.discard is not None, "a rami fou turn always ends with a discard"
+    verdict = validate_turn(position, solution.table, solution.played, solution.discard)
+    assert verdict.legal, verdict.problems
+    assert verdict.penalty_after == solution.penalty_after
+    assert verdict.cards_moved == solution.cards_moved
+    assert all(is_valid(meld, position.rules) for meld in solution.table)
+    table_moves = [move for move in solution.moves if move.kind != "discard"]
+    assert [move.kind for move in solution.moves][-1] == "discard"
+    if position.opened:
+        piles = replay_moves(position.table, table_moves, solution.played)
+        assert sorted(sorted(p.elements()) for p in piles.values()) == sorted(
+            sorted(meld.cards) for meld in solution.table
+        ), "replaying the moves must give the new table"
+    return solution
+
+
+def tables(solution) -> list[str]:
+    return [str(meld) for meld in solution.table]
+
+
+def test_table_joker_stays_pinned_without_its_card():
+    """Decision 5: rami chinois would take the joker from 5H 6H 7H * for 9C 9D *; rami fou may
+    not, so nothing is played and the costliest card is discarded."""
+    free = solve(parse_position("5H 6H 7H * / 9C 9D 2S / rami-chinois opened"))
+    assert free.penalty_after == 2
+    solution = solved("5H 6H 7H * / 9C 9D 2S / rami-fou opened")
+    assert solution.status is Status.OPTIMAL
+    assert solution.played == () and str(solution.discard) in ("9C", "9D")
+    assert solution.penalty_after == 11
+    assert tables(solution) == ["5H 6H 7H *"]
+
+
+def test_joker_freed_by_its_card_is_laid_again():
+    """Decision 5: 8H takes the joker's place in 5H 6H 7H *; the joker makes 9C 9D * at once."""
+    solution = solved("5H 6H 7H * / 8H 9C 9D 2S / rami-fou opened")
+    assert solution.status is Status.OPTIMAL
+    assert sorted(tables(solution)) == ["5H 6H 7H 8H", "9D 9C *"]
+    assert str(solution.discard) == "2S" and solution.penalty_after == 0
+    assert solution.cards_moved == 1  # the joker
+
+
+def test_set_joker_freed_by_a_missing_suit():
+    """Decision 5 for a set: the joker of 7S 7H * stands for a missing suit; 7D takes it."""
+    solution = solved("7S 7H * / 7D 4C 5C 2S / rami-fou opened")
+    assert sorted(tables(solution)) == ["4C 5C *", "7S 7H 7D"]
+    assert solution.penalty_after == 0
+
+
+def test_joker_may_shift_inside_its_own_meld():
+    """Decision 5 (as the referee reads it): a joker kept in the meld matched to its own has not
+    left it, even if it now stands for another card."""
+    solution = solved("4S 5S 6S 7S * / 2S 9C / rami-fou opened")
+    assert tables(solution) == ["2S * 4S 5S 6S 7S"]
+    assert solution.penalty_after == 0 and solution.cards_moved == 0
+
+
+def test_going_out_is_discarding_the_last_card():
+    """RULES.md rami-fou: going out = discard the last card, so one card stays for it."""
+    solution = solved("5H 6H 7H / 8H 3C / rami-fou opened")
+    assert solution.played == (parse_position("- / 8H / rami-fou").hand[0],)
+    assert str(solution.discard) == "3C" and solution.hand == ()
+    assert solution.moves[-1].text == "discard 3C: your hand is empty, you go out"
+    # A hand that melds whole still keeps one card back: 8H 9H is played, TH discarded or kept.
+    whole = solved("5H 6H 7H / 8H 9H TH / rami-fou opened")
+    assert len(whole.played) == 2 and whole.hand == ()
+
+
+def test_taken_discard_is_kept_unless_last():
+    """Decision 8: the card just taken from the discard pile is not discarded this turn, unless
+    it is the last card."""
+    kept = solved("5H 6H 7H / 2S KS / rami-fou opened discard=KS")
+    assert str(kept.discard) == "2S" and kept.penalty_after == 10
+    last = solved("5H 6H 7H / KS / rami-fou opened discard=KS")
+    assert str(last.discard) == "KS" and last.penalty_after == 0
+
+
+def test_jokers_left_in_hand_cost_20():
+    """RULES.md rami-fou: a joker left in the hand counts 20."""
+    solution = solved("5H 6H 7H / * 2S 3D / rami-fou opened")
+    # The joker is played (5H 6H 7H *): cheaper than keeping it; 3D is discarded.
+    assert solution.penalty_after == 2
+    assert str(solution.discard) == "3D"
+
+
+def test_opening_counts_51_points_without_a_pure_run():
+    """RULES.md rami-fou: the opening needs 51 points (decision 2), no pure run."""
+    solution = solved("- / KS KH KD QS QH QD 2C / rami-fou")
+    assert solution.opened and sorted(tables(solution)) == ["KS KH KD", "QS QH QD"]
+    assert str(solution.discard) == "2C" and solution.penalty_after == 0
+    short = solved("- / KS KH KD 5S 6S 7S 2C / rami-fou")  # 30 + 18 = 48 points
+    assert not short.opened and short.played == ()
+    assert short.penalty_after == 100  # flat, not opened
+
+
+def test_referee_judges_a_tie_of_matchings_for_the_player():
+    """Decision 5 with decision 7: 8H 9H * JH shares two cards with both 7H 8H 9H and JH * *;
+    the turn is judged on the matching that keeps the joker with JH, whatever the order."""
+    position = parse_position("8H 9H * JH / 7H 6D * / rami-fou opened")
+    after = [Meld.parse("7H 8H 9H"), Meld.parse("JH * *")]
+    played = parse_position("- / 7H * / rami-fou").hand
+    discard = parse_position("- / 6D / rami-fou").hand[0]
+    for order in (after, after[::-1]):
+        verdict = validate_turn(position, order, played, discard)
+        assert verdict.legal, verdict.problems
+
+
+def test_same_input_same_answer():
+    text = (
+        "3S 3H 3D 3C | * JH QH KH | 5H * 7H | 4S 5S 6S 7S / AH 5H KH AD 2D AC 3C 4C "
+        "/ rami-fou opened"
+    )
+    first = solved(text)
+    second = solved(text)
+    assert first.to_json() | {"ms": 0} == second.to_json() | {"ms": 0}
+
+
+#: Positions that once tripped the pinned model (a slot that is not the referee's match).
+REGRESSIONS = [
+    "AS * AD AC | 8S * 8D 8C | QD KD AD / 2S JS QH 7D / rami-fou opened",
+    "5S 5D 5C | 4S 5S 6S 7S * / 2S 4H 5C 9C / rami-fou opened",
+    "* QH * AH | JD QD KD * / QS 5H AD 8C / rami-fou opened",
+    "AS * 3S * * | 4S 5S 6S / 9D 7C * / rami-fou opened",
+    "4H 5H 6H 7H 8H * | 2H 3H 4H 5H / 4S 4S 7D 8D 4C * / rami-fou opened",
+    "* 2D 3D | 2S * * 5S | QS * QC / 3S 3H 4D 5C / rami-fou opened",
+    "8H 9H * JH / 7H 6D * / rami-fou opened",
+]
+
+
+def agree(text_or_position, objective: str, min_moves: bool) -> None:
+    position = (
+        parse_position(text_or_position) if isinstance(text_or_position, str)
+        else text_or_position
+    )
+    reference = fou_reference_solve(position, objective, min_moves=min_moves)
+    solution = solve(position, objective=objective, min_moves=min_moves)
+    context = f"{position} ({objective}, min_moves={min_moves})"
+    assert solution.status is Status.OPTIMAL, f"{context}: not proved, {solution.bounds}"
+    assert solution.penalty_after == reference.penalty_after, context
+    assert solution.cards_played == reference.cards_played, context
+    if min_moves:
+        assert solution.cards_moved == reference.cards_moved, context
+    verdict = validate_turn(position, solution.table, solution.played, solution.discard)
+    assert verdict.legal, (context, verdict.problems)
+
+
+@pytest.mark.parametrize("text", REGRESSIONS)
+@pytest.mark.parametrize("objective", ["points", "cards"])
+@pytest.mark.parametrize("min_moves", [True, False])
+def test_regressions_agree_with_the_reference(text, objective, min_moves):
+    agree(text, objective, min_moves)
+
+
+def sample(seed: int, count: int):
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        maker = medium_position if rng.random() < 0.3 else small_position
+        position = maker(rng, RULES, max_jokers=4)
+        if sum(len(meld) for meld in position.table) + len(position.hand) > MAX_CARDS:
+            continue
+        found += 1
+        yield position
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_random_positions_agree_with_the_reference(chunk):
+    """About 160 positions (a third with 4 jokers about), each for both objectives, with and
+    without the cards-moved level."""
+    for position in sample(1000 + chunk, 40):
+        for objective in ("points", "cards"):
+            for min_moves in (True, False):
+                agree(position, objective, min_moves)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(10))
+def test_many_random_positions_agree_with_the_reference(chunk):
+    for position in sample(5000 + chunk, 150):
+        for objective in ("points", "cards"):
+            for min_moves in (True, False):
+                agree(position, objective, min_moves)
