@@ -19,6 +19,8 @@ Suites (see docs/benchmarks.md):
   play cycle through 0, 2, 4 (rami-chinois) or 0, 2 (rummikub, which has 2), equally many of each.
 * ``opening``: first (opening) turns, ``opened=False``, hands of 13 or 14 cards, tables of 20,
   40, 60 or 80 cards, both rulesets (alternating), jokers cycling as above.
+* ``rami-fou-{table:03d}``: rami fou (table jokers pinned, a discard), ``table`` in 20, 60,
+  100, opened, hands and jokers (0, 2, 4) as for rami-chinois. Reported without a target.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ SUITES_DIR = Path(__file__).resolve().parent / "suites"
 
 RULESETS = ("rami-chinois", "rummikub")
 TABLE_SIZES = (20, 40, 60, 80, 100)
-JOKERS = {"rami-chinois": (0, 2, 4), "rummikub": (0, 2)}
+JOKERS = {"rami-chinois": (0, 2, 4), "rummikub": (0, 2), "rami-fou": (0, 2, 4)}
+FOU_TABLE_SIZES = (20, 60, 100)
 HAND_MIN, HAND_MAX = 6, 30
 OPENING_TABLES = (20, 40, 60, 80)
 OPENING_HANDS = (13, 14)
@@ -119,6 +122,12 @@ def suite_specs() -> dict[str, list[Spec]]:
             )
         )
     suites["opening"] = opening
+    for table in FOU_TABLE_SIZES:
+        jokers = JOKERS["rami-fou"]
+        suites[f"rami-fou-{table:03d}"] = [
+            Spec("rami-fou", table, jokers[index % len(jokers)], opened=True)
+            for index in range(PER_SUITE)
+        ]
     return suites
 
 

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from rami.cards import JOKER, RANK_LETTERS, Card, Suit, format_cards, parse_cards
 from rami.errors import NotationError
@@ -219,6 +220,13 @@ def _set_problems(meld: Meld) -> list[str]:
 
 def meld_problems(meld: Meld, rules: Ruleset) -> list[str]:
     """Every reason this meld is illegal under ``rules`` (empty when it is legal)."""
+    return list(_meld_problems(meld, rules))
+
+
+# A turn's referee sees again most melds the position check has just seen (melds left as they
+# were): a small cache, far smaller than the melds of a batch of positions.
+@lru_cache(maxsize=256)
+def _meld_problems(meld: Meld, rules: Ruleset) -> tuple[str, ...]:
     problems: list[str] = []
     if len(meld.cards) < MIN_MELD:
         problems.append(
@@ -241,11 +249,11 @@ def meld_problems(meld: Meld, rules: Ruleset) -> list[str]:
             problems.extend(_run_problems(meld, rules))
         else:
             problems.extend(_set_problems(meld))
-    return problems
+    return tuple(problems)
 
 
 def is_valid(meld: Meld, rules: Ruleset) -> bool:
-    return not meld_problems(meld, rules)
+    return not _meld_problems(meld, rules)
 
 
 def opening_points(meld: Meld, rules: Ruleset) -> int:

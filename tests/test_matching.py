@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rami.matching import cards_kept, cards_moved, match_melds, max_weight_assignment
+from rami.matching import (
+    cards_kept,
+    cards_moved,
+    hungarian,
+    match_melds,
+    max_weight_assignment,
+)
 from rami.melds import Meld
 
 
@@ -124,3 +130,24 @@ def test_property_assignment_is_optimal_and_one_to_one(weights):
     assert len(used) == len(set(used))
     got = sum(weights[row][col] for row, col in enumerate(assignment) if col >= 0)
     assert got == brute_force(weights)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(9, 20).flatmap(
+        lambda cols: st.lists(
+            st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 5]), min_size=cols, max_size=cols),
+            min_size=9, max_size=20,
+        )
+    )
+)
+def test_property_native_assignment_matches_hungarian(weights):
+    """Above NATIVE_ASSIGNMENT_SIZE melds the C++ assignment (on the positive cells only) runs:
+    it must reach the Hungarian total and stay one-to-one on positive cells."""
+    native = max_weight_assignment(weights)
+    used = [col for col in native if col >= 0]
+    assert len(used) == len(set(used))
+    assert all(weights[row][col] > 0 for row, col in enumerate(native) if col >= 0)
+    total = sum(weights[row][col] for row, col in enumerate(native) if col >= 0)
+    exact = hungarian(weights)
+    assert total == sum(weights[row][col] for row, col in enumerate(exact) if col >= 0)
