@@ -107,7 +107,8 @@ def cold(position: dict[str, Any], runs: int, extra: list[str]) -> dict[str, Any
 
 def batch_positions(count: int) -> list[str]:
     lines: list[str] = []
-    paths = benchlib.suite_paths(BATCH_SUITES)
+    # The suites under target only, so that batches stay comparable from run to run.
+    paths = [path for path in benchlib.suite_paths(BATCH_SUITES) if benchlib.targeted(path.stem)]
     per_suite = max(1, -(-count // len(paths)))
     for path in paths:
         lines.extend(path.read_text(encoding="utf-8").splitlines()[:per_suite])

@@ -32,25 +32,15 @@ def max_weight_assignment(weights: Sequence[Sequence[int]]) -> list[int]:
 
 
 def _native_assignment(weights: Sequence[Sequence[int]]) -> list[int]:
-    """OR-Tools' C++ assignment on the positive cells only, made perfect by mirror nodes.
-
-    Row r may stay unmatched (its own spare column), column c too (its own spare row), and
-    spare row c meets spare column r wherever cell (r, c) is an arc, so every matching of the
-    positive cells extends to a perfect one of the same weight.
-    """
     from ortools.graph.python import linear_sum_assignment
 
     rows, cols = len(weights), len(weights[0])
+    size = max(rows, cols)
     solver = linear_sum_assignment.SimpleLinearSumAssignment()
-    for row in range(rows):
-        solver.add_arc_with_cost(row, cols + row, 0)
-    for col in range(cols):
-        solver.add_arc_with_cost(rows + col, col, 0)
-    for row, line in enumerate(weights):
-        for col, weight in enumerate(line):
-            if weight > 0:
-                solver.add_arc_with_cost(row, col, -weight)
-                solver.add_arc_with_cost(rows + col, cols + row, 0)
+    for row in range(size):
+        for col in range(size):
+            weight = weights[row][col] if row < rows and col < cols else 0
+            solver.add_arc_with_cost(row, col, -weight)
     if solver.solve() != solver.OPTIMAL:
         return hungarian(weights)
     return [solver.right_mate(row) if solver.right_mate(row) < cols else -1 for row in range(rows)]
