@@ -546,10 +546,11 @@ def test_solve_needs_a_position_or_a_batch() -> None:
 
 def test_solve_unsupported_rule_option() -> None:
     message = bad(
-        "solve", "5S 6S 7S / 7H 8H 9H 2C / rami-chinois[open_and_rearrange_same_turn=true]"
+        "solve", "5S 6S 7S / 7H 8H 9H 2C / rami-fou[open_and_rearrange_same_turn=true]"
     )
     assert message == (
-        "error: opening and rearranging in the same turn (decision 1 flag) is not solved yet\n"
+        "error: opening and laying off (or rearranging) in the same turn "
+        "(open_and_rearrange_same_turn) is not solved for presets that discard\n"
     )
 
 
@@ -599,7 +600,7 @@ def test_batch_bad_lines_do_not_stop_the_others(tmp_path: Path) -> None:
         '{"hand": ["2C", "ZZ"]}\n'
         '{"hand": ["AS", "2S", "3S"]\n'
         '{"table": [["7H", "8S", "9H"]]}\n'
-        '{"hand": ["5S"], "rules": "rami-chinois[open_and_rearrange_same_turn=true]"}\n'
+        '{"hand": ["5S"], "rules": "rami-fou[open_and_rearrange_same_turn=true]"}\n'
         "- / AS 2S 3S 4S\n",
         encoding="utf-8",
     )
@@ -617,7 +618,7 @@ def test_batch_bad_lines_do_not_stop_the_others(tmp_path: Path) -> None:
         "error": "invalid position (1 problem): meld 1: run 7H 8S 9H mixes suits (S, H)",
         "problems": ["meld 1: run 7H 8S 9H mixes suits (S, H)"],
     }
-    assert rows[4]["error"].startswith("opening and rearranging in the same turn")
+    assert rows[4]["error"].startswith("opening and laying off (or rearranging) in the same")
     assert rows[5]["cards_played"] == 4
     assert set(rows[5]) >= {"status", "ms", "moves"}
 

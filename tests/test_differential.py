@@ -78,6 +78,12 @@ REGRESSIONS = [
     # Found by this test: right answer, but the status was "feasible", not "optimal" (the
     # moves model claimed 4 as its optimum, the realised table moves 3).
     "5S 6S * | 3S 4S * / QD / rummikub opened",
+    # Decision 1 flag: the played cards need only hold the opening (JD QD KD); the joker joins
+    # it, or the table's melds are rearranged at once.
+    "QS QH QC / JD QD KD 3C * / rami-chinois[open_and_rearrange_same_turn=true]",
+    "7C 8C * * JC | AH 2H 3H * | 7C 8C * / JS 7H 8H TD JD QD "
+    "/ rami-chinois[open_and_rearrange_same_turn=true]",
+    "7S 7H 7D / 7C KD KH 2S 3S / rummikub[open_and_rearrange_same_turn=true]",
 ]
 
 
@@ -136,6 +142,24 @@ def test_small_positions_not_opened(rules_name: str, seed: int) -> None:
     """The opening turn: new melds from the hand only, pure run or 30 points."""
     position = small_position(random.Random(seed), get_ruleset(rules_name), opened=False)
     check_same_optimum(position)
+
+
+FLAGGED = [
+    "rami-chinois[open_and_rearrange_same_turn=true]",
+    "rami-chinois[jokers=0,open_and_rearrange_same_turn=true]",
+    "rummikub[open_and_rearrange_same_turn=true]",
+]
+
+
+@pytest.mark.parametrize("rules_name", FLAGGED)
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@given(seed=SEEDS)
+def test_opening_and_rearranging_in_one_turn(rules_name: str, seed: int) -> None:
+    """Decision 1 flag: the opener may rearrange the table in the same turn, as long as the
+    cards played from the hand hold a pure run (rami chinois) or 30 points (Rummikub)."""
+    rng = random.Random(seed)
+    maker = medium_position if rng.random() < 0.3 else small_position
+    check_same_optimum(maker(rng, get_ruleset(rules_name), opened=False))
 
 
 @pytest.mark.parametrize("rules_name", ["rami-chinois", "rummikub"])

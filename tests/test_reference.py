@@ -246,12 +246,21 @@ def test_not_opened_both_objectives_agree_rules_29() -> None:
         "7H 8H 9H / TH / rami-fou opened",
         "7H 8H 9H / TH / rami-51 opened",
         "7H 8H 9H / TH / cafe-rummy opened",
-        "7H 8H 9H / TH / rami-chinois[open_and_rearrange_same_turn=true] opened",
     ],
 )
 def test_unsupported_rules_are_refused(text: str) -> None:
     with pytest.raises(UnsupportedError):
         reference_solve(Position.parse(text))
+
+
+def test_flag_lets_the_opener_rearrange():
+    """RULES.md decision 1 flag: with it, the opener's 4S may join the table's run, the played
+    cards holding the pure run 7H 8H 9H; without it, 4S stays in the hand."""
+    text = "5S 6S 7S / 7H 8H 9H 4S 2C / rami-chinois{} "
+    flagged = reference_solve(Position.parse(text.format("[open_and_rearrange_same_turn=true]")))
+    assert (flagged.penalty_after, flagged.cards_played, flagged.cards_moved) == (2, 4, 0)
+    plain = reference_solve(Position.parse(text.format("")))
+    assert (plain.penalty_after, plain.cards_played) == (6, 3)
 
 
 def test_too_large_is_refused_not_left_running() -> None:

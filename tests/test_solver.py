@@ -181,15 +181,35 @@ def test_invalid_position_is_refused():
         solve(parse_position("KH AH 2H / 3H / rami-chinois opened"))
 
 
-def test_opening_and_rearranging_in_one_turn_is_refused_not_guessed():
-    """RULES.md decision 1: the ruleset flag letting the opener rearrange in the same turn is
-    not modelled by the solver: said plainly (UnsupportedError), for every rearranging preset."""
-    for rules in ("rami-chinois", "rummikub", "rami-fou"):
-        position = parse_position(
-            f"5S 6S 7S / 7H 8H 9H 4S 2C / {rules}[open_and_rearrange_same_turn=true]"
-        )
-        with pytest.raises(UnsupportedError, match="same turn"):
-            solve(position)
+def test_opening_and_rearranging_in_one_turn():
+    """RULES.md decision 1 flag: the opener may touch the table in the same turn. The cards
+    played must hold the opening themselves (7H 8H 9H, a pure run); 4S then joins the table's
+    run at once."""
+    text = "5S 6S 7S / 7H 8H 9H 4S 2C / rami-chinois[open_and_rearrange_same_turn=true]"
+    solution = solved(text)
+    assert solution.status is Status.OPTIMAL and solution.opened
+    assert sorted(table_text(solution)) == ["4S 5S 6S 7S", "7H 8H 9H"]
+    assert solution.penalty_after == 2
+    # Without the flag the opening turn lays new melds only: 4S stays in the hand.
+    plain = solved("5S 6S 7S / 7H 8H 9H 4S 2C / rami-chinois")
+    assert plain.penalty_after == 6
+
+
+def test_flag_without_an_opening_plays_nothing():
+    """Decision 1 flag: rearranging still needs the opening from the hand (no pure run here)."""
+    solution = solved(
+        "5S 6S 7S / 4S 8H 9H / rami-chinois[open_and_rearrange_same_turn=true]"
+    )
+    assert solution.played == () and not solution.opened
+
+
+def test_flag_is_refused_where_the_turn_ends_with_a_discard():
+    """Rami fou with the decision 1 flag is not modelled: said plainly (UnsupportedError)."""
+    position = parse_position(
+        "5S 6S 7S / 7H 8H 9H 4S 2C / rami-fou[open_and_rearrange_same_turn=true]"
+    )
+    with pytest.raises(UnsupportedError, match="same turn"):
+        solve(position)
 
 
 def test_min_moves_off_still_reports_moves_honestly():

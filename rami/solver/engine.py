@@ -309,6 +309,58 @@ class _Model:
         self.discard: dict[Card, cp_model.IntVar] = {}
         if self.rules.discard:
             self._add_discard()
+        if not opening and not position.opened:
+            self._add_opening_witness()
+
+    def _add_opening_witness(self) -> None:
+        """Decision 1 flag: the opener rearranges the table in the same turn. Whatever becomes
+        of them there, the cards played from the hand must split into melds that meet the
+        opening requirement (as the referee reads it): a pure run of three (any longer one holds
+        one), or melds of enough points, jokers counting as the card they stand for."""
+        model, counts, rules = self.model, self.counts, self.rules
+        self.open_now = model.new_bool_var("open")
+        model.add(sum(self.play) + self.play_jokers <= len(self.position.hand) * self.open_now)
+        if rules.opening_pure_run:
+            pure_cover: list[list] = [[] for _ in range(NUM_TYPES)]
+            runs = []
+            for template in free_templates(rules.top_rank):
+                if template.kind is MeldKind.RUN and len(template.types) == 3 and all(
+                    counts.hand[t] for t in template.types
+                ):
+                    var = model.new_bool_var(f"wp{len(runs)}")
+                    runs.append(var)
+                    for t in template.types:
+                        pure_cover[t].append(var)
+            for t in range(NUM_TYPES):
+                if pure_cover[t]:
+                    model.add(sum(pure_cover[t]) <= self.play[t])
+            model.add(sum(runs) >= self.open_now)
+        if rules.opening_points:
+            real_cover: list[list] = [[] for _ in range(NUM_TYPES)]
+            jokers_used = []
+            points = []
+            for template in free_templates(rules.top_rank):
+                missing = sum(1 for t in template.types if counts.hand[t] == 0)
+                if missing > counts.hand_jokers or missing == len(template.types):
+                    continue
+                copies = model.new_int_var(0, 2, f"wm{len(points)}")
+                points.append(_template_points(template, rules) * copies)
+                reals = []
+                for t in template.types:
+                    if counts.hand[t]:
+                        real = model.new_int_var(0, 2, f"wr{len(points)}_{t}")
+                        model.add(real <= copies)
+                        real_cover[t].append(real)
+                        reals.append(real)
+                # A real card per copy (counted over the copies: Rummikub's two jokers
+                # cannot fill a meld of three alone); the other places are jokers.
+                model.add(sum(reals) >= copies)
+                jokers_used.append(len(template.types) * copies - sum(reals))
+            for t in range(NUM_TYPES):
+                if real_cover[t]:
+                    model.add(sum(real_cover[t]) <= self.play[t])
+            model.add(sum(jokers_used) <= self.play_jokers)
+            model.add(sum(points) >= rules.opening_points * self.open_now)
 
     def _add_discard(self) -> None:
         """The turn ends by discarding one card left in the hand (decisions 6 and 8)."""
@@ -685,9 +737,10 @@ def _check_supported(position: Position) -> None:
             f"the rearrangement solver does not handle the joker rule of {rules.name}"
         )
     if not position.opened:
-        if rules.open_and_rearrange_same_turn:
+        if rules.open_and_rearrange_same_turn and (rules.discard or rules.opening_any_meld):
             raise UnsupportedError(
-                "opening and rearranging in the same turn (decision 1 flag) is not solved yet"
+                f"opening and rearranging in the same turn (decision 1 flag) is solved for "
+                f"rami-chinois and rummikub, not {rules.name}"
             )
         if rules.discard:
             raise UnsupportedError(
@@ -961,11 +1014,13 @@ def _search(
     position: Position, objective: Objective, min_moves: bool, time_limit: float, clock: _Clock
 ) -> _Turn:
     """Stage 1 (penalty and cards, one exact objective), then stage 2 (cards moved)."""
-    opening = not position.opened
+    # The opening turn lays new melds from the hand only, unless the decision 1 flag lets the
+    # opener rearrange the table in the same turn.
+    opening = not position.opened and not position.rules.open_and_rearrange_same_turn
     # Stage 1 runs on the lean model without slots, prebuilt and re-bounded for an opened
     # player of a preset without discard.
     solver = _solver(time_limit)
-    if opening or position.rules.discard:
+    if not position.opened or position.rules.discard:
         model = _Model(position, with_slots=False, opening=opening)
         model.model.maximize(model.play_objective(objective))
     else:

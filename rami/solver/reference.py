@@ -24,6 +24,8 @@ Method (RULES.md decisions 1, 6 and 7):
 * Player not opened: the table stays as it is; a non-empty play must split into new melds of
   hand cards only that meet the opening requirement (a pure run in rami chinois, 30 points in
   Rummikub, each meld scored at its best joker placement with :func:`rami.melds.opening_points`).
+  With the decision 1 flag (``open_and_rearrange_same_turn``) the turn is searched as an opened
+  player's, over the plays that hold such an opening by themselves.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from rami.cards import JOKER, Card, Suit
 from rami.errors import UnsupportedError
@@ -212,10 +215,6 @@ def _check_supported(position: Position, objective: str) -> None:
             f"the reference solver handles {' and '.join(SUPPORTED_PRESETS)} only, "
             f"not {rules.option_string}"
         )
-    if rules.open_and_rearrange_same_turn:
-        raise UnsupportedError(
-            "the reference solver does not handle open_and_rearrange_same_turn=true"
-        )
     total = sum(len(meld.cards) for meld in position.table) + len(position.hand)
     if total > MAX_CARDS:
         raise UnsupportedError(
@@ -243,6 +242,10 @@ def reference_solve(position: Position, objective: str = "points") -> ReferenceR
     _check_supported(position, objective)
     if position.opened:
         return _solve_opened(position, objective)
+    if position.rules.open_and_rearrange_same_turn:
+        # Decision 1 flag: the opener may rearrange the table at once; the cards played from
+        # the hand must hold an opening by themselves.
+        return _solve_opened(position, objective, _opening_test(position))
     return _solve_not_opened(position, objective)
 
 
@@ -253,7 +256,10 @@ def _level(hand: Counter[Card], play: Counter[Card], rules: Ruleset, opened_afte
     return (penalty, -played) if objective == "points" else (-played, penalty)
 
 
-def _solve_opened(position: Position, objective: str) -> ReferenceResult:
+def _solve_opened(
+    position: Position, objective: str, opens: Callable[[Counter[Card]], bool] | None = None
+) -> ReferenceResult:
+    """``opens``: for a player not opened yet (decision 1 flag), which plays open."""
     rules = position.rules
     table = position.table_cards
     hand = Counter(position.hand)
@@ -280,7 +286,8 @@ def _solve_opened(position: Position, objective: str) -> ReferenceResult:
     playable = {card for group in candidates.values() for c in group for card in c.meld.cards}
     playable_hand = Counter({card: n for card, n in hand.items() if card in playable})
     plays = sorted(
-        _sub_multisets(playable_hand),
+        (play for play in _sub_multisets(playable_hand)
+         if opens is None or not play or opens(play)),
         key=lambda play: _level(hand, play, rules, True, objective),
     )
     table_code = space.pack(table)
@@ -315,7 +322,7 @@ def _solve_opened(position: Position, objective: str) -> ReferenceResult:
         cards_moved=moved,
         table=final,
         played=tuple(sorted(best_play.elements())),
-        opened_after=True,
+        opened_after=position.opened or bool(best_play),
     )
 
 
@@ -410,7 +417,29 @@ class _KeptSearch:
         return tuple(matched[number] for number in sorted(matched)) + tuple(loose)
 
 
-def _solve_not_opened(position: Position, objective: str) -> ReferenceResult:
+def _opening_test(
+    position: Position, search: tuple[_Space, Any, Callable[[int], tuple[int, int]]] | None = None
+) -> Callable[[Counter[Card]], bool]:
+    """Whether some cards of the hand split into new melds meeting the opening requirement."""
+    space, _, best_opening = search or _opening_search(position)
+    rules = position.rules
+
+    def splits_into_opening(play: Counter[Card]) -> bool:
+        any_split, with_pure = best_opening(space.pack(play))
+        score = with_pure if rules.opening_pure_run else any_split
+        return score > _IMPOSSIBLE and score >= rules.opening_points
+
+    def holds_opening(play: Counter[Card]) -> bool:
+        # With the decision 1 flag the played cards need only *hold* such melds: the other
+        # cards played may go anywhere on the rearranged table.
+        return any(splits_into_opening(part) for part in _sub_multisets(play) if part)
+
+    return holds_opening if rules.open_and_rearrange_same_turn else splits_into_opening
+
+
+def _opening_search(
+    position: Position,
+) -> tuple[_Space, dict[int, list[_Candidate]], Callable[[int], tuple[int, int]]]:
     rules = position.rules
     hand = Counter(position.hand)
     space = _Space(hand)
@@ -445,10 +474,14 @@ def _solve_not_opened(position: Position, objective: str) -> ReferenceResult:
         memo[code] = result
         return result
 
-    def opens(code: int) -> bool:
-        any_split, with_pure = best_opening(code)
-        score = with_pure if rules.opening_pure_run else any_split
-        return score > _IMPOSSIBLE and score >= rules.opening_points
+    return space, candidates, best_opening
+
+
+def _solve_not_opened(position: Position, objective: str) -> ReferenceResult:
+    rules = position.rules
+    hand = Counter(position.hand)
+    search = space, candidates, best_opening = _opening_search(position)
+    opens = _opening_test(position, search)
 
     playable = {card for group in candidates.values() for c in group for card in c.meld.cards}
     playable_hand = Counter({card: n for card, n in hand.items() if card in playable})
@@ -458,7 +491,7 @@ def _solve_not_opened(position: Position, objective: str) -> ReferenceResult:
     )
     chosen: Counter[Card] = Counter()
     for play in plays:
-        if not play or opens(space.pack(play)):
+        if not play or opens(play):
             chosen = play
             break
     new_melds = _opening_melds(space, candidates, best_opening, space.pack(chosen), rules)
