@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -116,6 +117,25 @@ def refereed(
             f"played {' '.join(map(str, played)) or '-'}, discard {discard})"
         )
     return verdict
+
+
+def costliest_discard(position: Position) -> Card | None:
+    """The card to discard after playing nothing: the costliest one the rules let go
+    (decision 8: the card just taken only as the last one; Café: a joker only as the last
+    one). None when no card may go."""
+    rules = position.rules
+    hand = Counter(position.hand)
+    last = len(position.hand) == 1
+    allowed = [
+        card for card in hand
+        if last or not (
+            (card == position.taken_discard and hand[card] == 1)
+            or (card.is_joker and rules.joker_kept_until_last)
+        )
+    ]
+    if not allowed:
+        return None
+    return max(allowed, key=lambda card: (rules.card_penalty(card.rank), card.index))
 
 
 def honest_status(

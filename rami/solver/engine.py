@@ -22,9 +22,17 @@ from rami.errors import IllegalTurnError, SolverBugError, UnsupportedError
 from rami.matching import cards_kept, cards_moved, match_melds
 from rami.melds import Meld, MeldKind, stands_for
 from rami.position import Position, hand_penalty
-from rami.referee import pinned_joker_problems, unpinned_jokers
+from rami.referee import unpinned_jokers
 from rami.rules import GoingOut, Ruleset, TableJoker
-from rami.solver.api import Move, Objective, Solution, Status, honest_status, refereed
+from rami.solver.api import (
+    Move,
+    Objective,
+    Solution,
+    Status,
+    costliest_discard,
+    honest_status,
+    refereed,
+)
 from rami.solver.counts import CardCounts
 from rami.solver.explain import explain_moves, in_number_order
 from rami.solver.playmodel import PlayVariables, play_model_for
@@ -314,9 +322,9 @@ class _Model:
 
     def _add_opening_witness(self) -> None:
         """Decision 1 flag: the opener rearranges the table in the same turn. Whatever becomes
-        of them there, the cards played from the hand must split into melds that meet the
-        opening requirement (as the referee reads it): a pure run of three (any longer one holds
-        one), or melds of enough points, jokers counting as the card they stand for."""
+        of them there, the cards played from the hand must hold melds that meet the opening
+        requirement (as the referee reads it): a pure run of three (any longer one holds one),
+        or melds of enough points, jokers counting as the card they stand for."""
         model, counts, rules = self.model, self.counts, self.rules
         self.open_now = model.new_bool_var("open")
         model.add(sum(self.play) + self.play_jokers <= len(self.position.hand) * self.open_now)
@@ -393,6 +401,7 @@ class _Model:
             out_by_placing = model.new_bool_var("out")
             model.add(cards_left <= most_left * (1 - out_by_placing))
         model.add(sum(self.discard.values()) + out_by_placing == 1)
+
     def _add_opening(self, cover: list[list]) -> None:
         model = self.model
         self.open_now = model.new_bool_var("open")
@@ -786,7 +795,7 @@ def solve_position(
 
 
 def _pins_hold(position: Position, table: list[Meld]) -> bool:
-    return not pinned_joker_problems(position, table)
+    return not unpinned_jokers(position, table)
 
 
 def _search_pinned(
@@ -1107,24 +1116,7 @@ def _search(
 
 
 def _fallback_discard(position: Position) -> Card | None:
-    """The costliest card the rules let go, for a turn that plays nothing."""
-    if not position.rules.discard:
-        return None
-    hand = Counter(position.hand)
-    last = len(position.hand) == 1
-    allowed = [
-        card for card in hand
-        if last or not (
-            (card == position.taken_discard and hand[card] == 1)
-            or (card.is_joker and position.rules.joker_kept_until_last)
-        )
-    ]
-    rules = position.rules
-    return max(
-        allowed,
-        key=lambda card: (rules.joker_penalty if card.is_joker else rules.card_penalty(card.rank),
-                          card.index),
-    )
+    return costliest_discard(position) if position.rules.discard else None
 
 
 class _Clock:

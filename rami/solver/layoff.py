@@ -58,7 +58,14 @@ from rami.errors import IllegalTurnError, SolverBugError, UnsupportedError
 from rami.melds import MAX_SET, MIN_MELD, Meld, MeldKind, stands_for
 from rami.position import Position, hand_penalty
 from rami.rules import GoingOut, Ruleset, TableJoker
-from rami.solver.api import Move, Objective, Solution, honest_status, refereed
+from rami.solver.api import (
+    Move,
+    Objective,
+    Solution,
+    costliest_discard,
+    honest_status,
+    refereed,
+)
 from rami.solver.explain import explain_moves, in_number_order
 
 if TYPE_CHECKING:
@@ -584,21 +591,11 @@ def _run_model(
 
 def _pass(position: Position) -> _Answer | None:
     """Lay nothing and discard the costliest card the rules let go (None: no legal discard)."""
-    rules = position.rules
-    hand = Counter(position.hand)
-    last = len(position.hand) == 1
-    allowed = [
-        card for card in hand
-        if last or not (
-            (card == position.taken_discard and hand[card] == 1)
-            or (card.is_joker and rules.joker_kept_until_last)
-        )
-    ]
-    if not allowed:
-        if not position.hand and rules.going_out is GoingOut.PLACE_OR_DISCARD:
+    discard = costliest_discard(position)
+    if discard is None:
+        if not position.hand and position.rules.going_out is GoingOut.PLACE_OR_DISCARD:
             return _Answer(list(position.table), (), None, [])
         return None
-    discard = max(allowed, key=lambda card: (rules.card_penalty(card.rank), card.index))
     return _Answer(list(position.table), (), discard, [])
 
 
