@@ -1,4 +1,4 @@
-"""The CP-SAT rearrangement solver (rami chinois, rummikub).
+"""The CP-SAT rearrangement solver (rami chinois, rummikub, rami fou once opened).
 
 Model (NOTES.md): integer counts of meld templates over card *types*, jokers pooled as a count of
 jokers standing for each type. Levels are solved in two stages: first the least penalty / most
@@ -7,6 +7,10 @@ with that value fixed, the most table cards kept in place. Each original meld ge
 one final meld matched to it (any run of its suit or set of its rank holding at least one of its
 real cards); kept cards are counted there, so maximising them equals the best one-to-one matching
 of decision 7.
+
+Rami fou adds the discard (one more choice in the objective) and pinned table jokers, which need
+the slots in both stages (see ``_search_pinned``). The decision 1 flag adds "witness" melds: the
+cards played must hold the opening (``_Model._add_opening_witness``).
 """
 
 from __future__ import annotations
