@@ -128,6 +128,14 @@ def test_opening_counts_51_points_without_a_pure_run():
     assert short.penalty_after == 100  # flat, not opened
 
 
+def test_player_who_cannot_open_keeps_the_joker():
+    """RULES.md rami-fou: not opened, the hand counts a flat 100 whatever is discarded
+    (decision 6 ties): the advice keeps the joker and lets the costliest other card go."""
+    solution = solved("- / KS KH 5S 6S * 2C / rami-fou")  # KS KH * makes 30 of the 51
+    assert solution.played == () and solution.penalty_after == 100
+    assert str(solution.discard) in ("KS", "KH")
+
+
 def test_referee_judges_a_tie_of_matchings_for_the_player():
     """Decision 5 with decision 7: 8H 9H * JH shares two cards with both 7H 8H 9H and JH * *;
     the turn is judged on the matching that keeps the joker with JH, whatever the order."""

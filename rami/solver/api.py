@@ -122,7 +122,8 @@ def refereed(
 def costliest_discard(position: Position) -> Card | None:
     """The card to discard after playing nothing: the costliest one the rules let go
     (decision 8: the card just taken only as the last one; Café: a joker only as the last
-    one). None when no card may go."""
+    one). None when no card may go. A player left unopened under a flat penalty scores the
+    same whatever goes: a joker is then kept, as the most useful card for opening later."""
     rules = position.rules
     hand = Counter(position.hand)
     last = len(position.hand) == 1
@@ -135,7 +136,11 @@ def costliest_discard(position: Position) -> Card | None:
     ]
     if not allowed:
         return None
-    return max(allowed, key=lambda card: (rules.card_penalty(card.rank), card.index))
+    flat = not position.opened and rules.unopened_flat_penalty is not None
+    return max(
+        allowed,
+        key=lambda card: (not (flat and card.is_joker), rules.card_penalty(card.rank), card.index),
+    )
 
 
 def honest_status(
