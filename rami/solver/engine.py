@@ -244,6 +244,8 @@ class _Model:
         self.cut: set[int] = set()
         self.duals: dict[int, cp_model.IntVar] = {}
         self.dual_pairs: set[tuple[int, int]] = set()
+        #: Originals a rejected table of this model mismatched (they want matching cuts).
+        self.rejected: set[int] = set()
         self.position = position
         self.rules = position.rules
         self.counts = counts = CardCounts.of(position)
@@ -826,14 +828,17 @@ def _search_pinned(
     bound = _Pinned(None, free.play_value, free.proved, free.expected_moved)
     found: list[_Turn] = []
     hint = free
+    rejected: set[int] = set()
     for whole, cut in ((False, False), (True, False), (False, True)):
         budget = max(time_limit - clock.timings["search_dtime"], 0.05)
         floor = max((turn.play_value for turn in found if turn.play_value is not None),
                     default=None)
         attempt = _pinned_stages(
             position, objective, min_moves, budget, clock, hint,
-            bound.best_play if bound.play_proved else None, floor, whole=whole, cut=cut,
+            bound.best_play if bound.play_proved else None, floor, rejected,
+            whole=whole, cut=cut,
         )
+        rejected |= attempt.rejected
         if not whole and attempt.play_proved:
             bound = attempt
         if attempt.turn is not None:
@@ -878,6 +883,8 @@ class _Pinned:
     play_proved: bool = False
     #: Fewest cards moved any of the model's tables of value ``best_play`` may have.
     least_moved: int | None = None
+    #: Originals its rejected tables mismatched.
+    rejected: set[int] = field(default_factory=set)
 
 
 def _pinned_stages(
@@ -889,12 +896,14 @@ def _pinned_stages(
     hint: _Turn,
     ceiling: int | None,
     floor: int | None,
+    rejected: set[int],
     *,
     whole: bool,
     cut: bool,
 ) -> _Pinned:
     """Both stages on a pinned slot model, with matching cuts added where a table broke them
-    if ``cut``. ``ceiling``: a proved bound on the play value; ``floor``: the value of a legal
+    if ``cut`` (from the start for the originals in ``rejected``, mismatched by earlier
+    models). ``ceiling``: a proved bound on the play value; ``floor``: the value of a legal
     turn found; ``hint``'s table hints the search. The turn's ``proved`` says only that its
     search ended."""
     deadline = clock.timings["search_dtime"] + time_limit
@@ -906,13 +915,15 @@ def _pinned_stages(
         model.model.add(model.play_objective(objective) >= floor)
     if hint.played:
         _hint_from_table(model, position, hint.table, hint.played, hint.discard)
+    if cut:
+        model.add_matching_cuts(rejected)
     clock.lap("build_ms")
     found = _solve_cutting(position, model, clock, deadline, cut)
     if found is None:
-        return _Pinned(None)
+        return _Pinned(None, rejected=model.rejected)
     proved, best_play, turn, _ = found
     if not proved or (turn is not None and not min_moves):
-        return _Pinned(turn, best_play, proved)
+        return _Pinned(turn, best_play, proved, rejected=model.rejected)
     keeper = _Model(position, with_slots=True, opening=False, pinned=True, pinned_whole=whole)
     keeper.add_matching_cuts(model.cut)
     keeper.model.add(keeper.play_objective(objective) == best_play)
@@ -921,8 +932,9 @@ def _pinned_stages(
         _hint_from_table(keeper, position, turn.table, turn.played, turn.discard)
     clock.lap("build_ms")
     kept = _solve_cutting(position, keeper, clock, deadline, cut, best_play)
+    rejected = model.rejected | keeper.rejected
     if kept is None:
-        return _Pinned(turn, best_play, proved)
+        return _Pinned(turn, best_play, proved, rejected=rejected)
     _, _, kept_turn, kept_bound = kept
     if kept_turn is not None and (
         turn is None or cards_moved(position.table, kept_turn.table)
@@ -930,7 +942,7 @@ def _pinned_stages(
     ):
         turn = kept_turn
     least_moved = sum(len(meld) for meld in position.table) - kept_bound
-    return _Pinned(turn, best_play, proved, max(0, least_moved))
+    return _Pinned(turn, best_play, proved, max(0, least_moved), rejected)
 
 
 def _solve_cutting(
@@ -959,9 +971,11 @@ def _solve_cutting(
         decoded = _decode(model, solver)
         table = _realize(position, decoded, False)
         turn = _pinned_turn(position, table, decoded.discard, play_value or value)
-        if turn is not None or not proved or not cut:
+        if turn is not None or not proved:
             return proved, value, turn, bound
-        if not model.add_matching_cuts(_mismatched(position, decoded, table)):
+        mismatched = _mismatched(position, decoded, table)
+        model.rejected |= mismatched
+        if not cut or not model.add_matching_cuts(mismatched):
             return proved, value, None, bound
         _hint_solution(model, solver)
         clock.lap("build_ms")
