@@ -88,6 +88,12 @@ def test_joker_may_shift_inside_its_own_meld():
     solution = solved("4S 5S 6S 7S * / 2S 9C / rami-fou opened")
     assert tables(solution) == ["2S * 4S 5S 6S 7S"]
     assert solution.penalty_after == 0 and solution.cards_moved == 0
+    # The slide changes no card count, so it is said as a step of its own, before 2S comes.
+    assert [move.text for move in solution.moves] == [
+        "in meld 1, slide the joker to stand for 3S (not 8S)",
+        "add 2S from your hand to meld 1",
+        "discard 9C: your hand is empty, you go out",
+    ]
 
 
 def test_going_out_is_discarding_the_last_card():

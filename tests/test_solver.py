@@ -54,6 +54,20 @@ def test_rummikub_has_no_ace_high():
     assert solution.played == ()
 
 
+def test_joker_sliding_inside_its_run_is_a_move_to_follow():
+    """The jokers of 4S 5S 6S 7S * stay in their meld but stand for 3S once 2S comes: the move
+    list says so before adding 2S, and the hint's key move is that slide."""
+    from rami.hints import make_hint
+
+    solution = solved("4S 5S 6S 7S * / 2S / rami-chinois opened")
+    assert table_text(solution) == ["2S * 4S 5S 6S 7S"] and solution.cards_moved == 0
+    assert [move.kind for move in solution.moves] == ["shift", "add"]
+    assert solution.moves[0].text == "in meld 1, slide the joker to stand for 3S (not 8S)"
+    assert make_hint(solution, 2).text == (
+        "Key move: in meld 1, slide the joker to stand for 3S (not 8S)"
+    )
+
+
 def test_joker_at_the_end_of_a_run_is_kept():
     """NOTES.md defect of other solvers: a run ending in a joker is not recreated."""
     solution = solved("4C 5C 6C * / 3C / rami-chinois opened")

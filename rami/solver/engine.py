@@ -38,7 +38,7 @@ from rami.solver.api import (
     refereed,
 )
 from rami.solver.counts import CardCounts
-from rami.solver.explain import explain_moves, in_number_order
+from rami.solver.explain import explain_moves, in_number_order, meld_numbers
 from rami.solver.playmodel import PlayVariables, play_model_for
 from rami.solver.realize import MeldSpec, realize
 from rami.solver.templates import (
@@ -1295,6 +1295,8 @@ def _finish(position: Position, objective: Objective, min_moves: bool, turn: _Tu
         hand, moved, opened = position.hand, 0, position.opened
         penalty_after = hand_penalty(hand, rules, opened)
     moves = explain_moves(position.table, table, played_cards) if played_cards else ()
+    if moves:
+        moves = _joker_shifts(position, table, moves)
     if rules.table_joker is TableJoker.REPLACE_AND_RELAY:
         moves = _replacements_first(position, moves)
     if turn.discard is not None:
@@ -1321,6 +1323,45 @@ def _finish(position: Position, objective: Objective, min_moves: bool, turn: _Tu
         bounds=bounds,
         message=message,
         discard=turn.discard,
+    )
+
+
+def _joker_shifts(
+    position: Position, table: list[Meld], moves: tuple[Move, ...]
+) -> tuple[Move, ...]:
+    """A run whose jokers all stay but stand for other cards (4S 5S 6S 7S * + 2S gives
+    2S * 4S 5S 6S 7S) changes no card count, so the move list would not say it: a step sliding
+    the jokers is told before the cards that need it arrive (it replays as a no-op)."""
+    if not any(meld.jokers for meld in position.table):
+        return moves
+    numbers = meld_numbers(position.table, table)
+    moves = list(moves)
+    for index, meld in enumerate(table):
+        number = numbers[index]
+        if number > len(position.table) or meld.kind is not MeldKind.RUN or not meld.jokers:
+            continue
+        before = position.table[number - 1]
+        if before.kind is not MeldKind.RUN or before.jokers != meld.jokers or any(
+            move.source == number and JOKER in move.cards for move in moves
+        ):
+            continue
+        was, now = _joker_cards(before, position.rules), _joker_cards(meld, position.rules)
+        if was == now:
+            continue
+        text = (f"in meld {number}, slide the joker{'s' if len(now) > 1 else ''} to stand for "
+                f"{' '.join(map(str, now))} (not {' '.join(map(str, was))})")
+        first = next((n for n, move in enumerate(moves) if move.target == number), len(moves))
+        moves.insert(first, Move("shift", (JOKER,) * len(now), number, number, text))
+    return tuple(moves)
+
+
+def _joker_cards(meld: Meld, rules: Ruleset) -> tuple[Card, ...]:
+    """The cards a run's jokers stand for, in order."""
+    suit = meld.real_cards[0].suit
+    return tuple(
+        Card.of((rank - 1) % 13 + 1, suit)
+        for rank, card in zip(stands_for(meld, rules), meld.cards, strict=True)
+        if card.is_joker
     )
 
 
