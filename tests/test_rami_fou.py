@@ -102,9 +102,9 @@ def test_going_out_is_discarding_the_last_card():
     assert solution.played == (parse_position("- / 8H / rami-fou").hand[0],)
     assert str(solution.discard) == "3C" and solution.hand == ()
     assert solution.moves[-1].text == "discard 3C: your hand is empty, you go out"
-    # A hand that melds whole still keeps one card back: 8H 9H is played, TH discarded or kept.
+    # A hand that could meld whole still keeps one card back for the discard.
     whole = solved("5H 6H 7H / 8H 9H TH / rami-fou opened")
-    assert len(whole.played) == 2 and whole.hand == ()
+    assert len(whole.played) == 2 and whole.hand == () and whole.discard is not None
 
 
 def test_taken_discard_is_kept_unless_last():
