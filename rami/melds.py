@@ -131,6 +131,16 @@ def stands_for(meld: Meld, rules: Ruleset) -> tuple[int, ...]:
     return tuple(range(start, start + len(meld.cards)))
 
 
+def joker_cards(meld: Meld, rules: Ruleset) -> tuple[Card, ...]:
+    """The cards a valid run's jokers stand for, in order."""
+    suit = meld.real_cards[0].suit
+    return tuple(
+        Card.of((rank - 1) % 13 + 1, suit)
+        for rank, card in zip(stands_for(meld, rules), meld.cards, strict=True)
+        if card.is_joker
+    )
+
+
 def _run_problems(meld: Meld, rules: Ruleset) -> list[str]:
     cards = meld.cards
     real = meld.real_cards

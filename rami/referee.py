@@ -14,7 +14,15 @@ from itertools import combinations
 
 from rami.cards import JOKER, Card, format_cards
 from rami.matching import cards_moved, match_melds, max_weight_assignment, overlap
-from rami.melds import Meld, MeldKind, is_pure_run, meld_problems, opening_points, stands_for
+from rami.melds import (
+    Meld,
+    MeldKind,
+    is_pure_run,
+    joker_cards,
+    meld_problems,
+    opening_points,
+    stands_for,
+)
 from rami.position import Position, hand_penalty
 from rami.rules import GoingOut, TableJoker
 
@@ -140,12 +148,7 @@ def _pin_holds(position: Position, index: int, after: Sequence[Meld], target: in
         return False
     after_meld = after[target]
     if meld.kind is MeldKind.RUN:
-        suit = meld.real_cards[0].suit
-        stood_for = [
-            Card.of((rank - 1) % 13 + 1, suit)
-            for rank, card in zip(stands_for(meld, position.rules), meld.cards, strict=True)
-            if card.is_joker
-        ]
+        stood_for = joker_cards(meld, position.rules)
         replaced = sum(1 for card in stood_for if card in after_meld.real_cards)
     else:
         rank = meld.real_cards[0].rank

@@ -24,7 +24,7 @@ from ortools.sat.python import cp_model
 from rami.cards import JOKER, NUM_TYPES, Card
 from rami.errors import IllegalTurnError, SolverBugError, UnsupportedError
 from rami.matching import cards_kept, cards_moved, match_melds
-from rami.melds import Meld, MeldKind, stands_for
+from rami.melds import Meld, MeldKind, joker_cards, stands_for
 from rami.position import Position, hand_penalty
 from rami.referee import unpinned_jokers
 from rami.rules import GoingOut, Ruleset, TableJoker
@@ -192,12 +192,7 @@ def _slot_options(
 def _stood_for(meld: Meld, rules: Ruleset) -> list[int]:
     """Card types whose real card may take the place of the meld's jokers (decision 5)."""
     if meld.kind is MeldKind.RUN:
-        suit = meld.real_cards[0].index // 13
-        return [
-            type_at(suit, rank)
-            for rank, card in zip(stands_for(meld, rules), meld.cards, strict=True)
-            if card.is_joker
-        ]
+        return [card.index for card in joker_cards(meld, rules)]
     rank = meld.real_cards[0].rank
     suits = {card.index // 13 for card in meld.real_cards}
     return [suit * 13 + rank - 1 for suit in range(4) if suit not in suits]
@@ -1345,7 +1340,7 @@ def _joker_shifts(
             move.source == number and JOKER in move.cards for move in moves
         ):
             continue
-        was, now = _joker_cards(before, position.rules), _joker_cards(meld, position.rules)
+        was, now = joker_cards(before, position.rules), joker_cards(meld, position.rules)
         if was == now:
             continue
         text = (f"in meld {number}, slide the joker{'s' if len(now) > 1 else ''} to stand for "
@@ -1353,16 +1348,6 @@ def _joker_shifts(
         first = next((n for n, move in enumerate(moves) if move.target == number), len(moves))
         moves.insert(first, Move("shift", (JOKER,) * len(now), number, number, text))
     return tuple(moves)
-
-
-def _joker_cards(meld: Meld, rules: Ruleset) -> tuple[Card, ...]:
-    """The cards a run's jokers stand for, in order."""
-    suit = meld.real_cards[0].suit
-    return tuple(
-        Card.of((rank - 1) % 13 + 1, suit)
-        for rank, card in zip(stands_for(meld, rules), meld.cards, strict=True)
-        if card.is_joker
-    )
 
 
 def _replacements_first(position: Position, moves: tuple[Move, ...]) -> tuple[Move, ...]:
