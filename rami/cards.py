@@ -6,10 +6,10 @@ of each type; copies are never told apart (RULES.md, "identical copies are inter
 
 from __future__ import annotations
 
+import operator
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import IntEnum
 
 from rami.errors import NotationError
@@ -41,38 +41,38 @@ NUM_TYPES = 52
 
 JOKER_INPUT = ("*", "🃏")
 
+_RANK_OF: tuple[int, ...] = (*(index % 13 + 1 for index in range(NUM_TYPES)), 0)
+_SUIT_OF: tuple[Suit | None, ...] = (*(_SUITS[index // 13] for index in range(NUM_TYPES)), None)
+_TEXT_OF: tuple[str, ...] = (
+    *(RANK_LETTERS[index % 13] + "SHDC"[index // 13] for index in range(NUM_TYPES)), "*"
+)
+
 _CARD_RE = re.compile(r"(10|[A2-9TJQK1])([SHDC♠♥♦♣♤♡♢♧])|\*|🃏", re.IGNORECASE)
 
 
-@dataclass(frozen=True, eq=False, slots=True)
-class Card:
-    """One card type: ``index`` 0..51 is ``suit * 13 + rank - 1``; 52 is the joker."""
+class Card(int):
+    """One card type: ``suit * 13 + rank - 1`` (0..51), or 52 for the joker.
 
-    index: int
+    An ``int`` (python-chess style): hashing and comparing cards happen in the solver's hot
+    loops, and an int does both in C. There is one instance per type (``Card(7) is Card(7)``),
+    so building cards allocates nothing.
+    """
 
-    # Hand-written rather than generated: the generated methods build tuples on every call, and
-    # cards are hashed and compared in the solver's hot loops.
-    def __hash__(self) -> int:
-        return self.index
+    __slots__ = ()
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Card) and self.index == other.index
+    def __new__(cls, index: int) -> Card:
+        if index.__class__ is int and 0 <= index <= JOKER_INDEX:
+            return _BY_INDEX[index]
+        try:
+            number = operator.index(index)  # a Card, a numpy integer...
+        except TypeError:
+            number = None
+        if number is None or not 0 <= number <= JOKER_INDEX:
+            raise NotationError(f"card index {index!r} out of range 0..52")
+        return _BY_INDEX[number]
 
-    def __lt__(self, other: Card) -> bool:
-        return self.index < other.index
-
-    def __le__(self, other: Card) -> bool:
-        return self.index <= other.index
-
-    def __gt__(self, other: Card) -> bool:
-        return self.index > other.index
-
-    def __ge__(self, other: Card) -> bool:
-        return self.index >= other.index
-
-    def __post_init__(self) -> None:
-        if not 0 <= self.index <= JOKER_INDEX:
-            raise NotationError(f"card index {self.index!r} out of range 0..52")
+    #: The type number, as a plain int.
+    index = property(int.__int__)
 
     @classmethod
     def of(cls, rank: int, suit: Suit | int) -> Card:
@@ -96,26 +96,21 @@ class Card:
         rank = 10 if rank_text == "10" else RANK_LETTERS.index(rank_text) + 1
         return cls.of(rank, SUIT_INPUT[match.group(2).upper()])
 
-    @property
-    def is_joker(self) -> bool:
-        return self.index == JOKER_INDEX
-
-    @property
-    def rank(self) -> int:
-        """1 (ace) .. 13 (king); 0 for the joker."""
-        return 0 if self.is_joker else self.index % 13 + 1
-
-    @property
-    def suit(self) -> Suit | None:
-        return None if self.is_joker else _SUITS[self.index // 13]
+    # Looked up in tables by C getters: these are read in the solver's hot loops.
+    is_joker = property(JOKER_INDEX.__eq__)
+    #: 1 (ace) .. 13 (king); 0 for the joker.
+    rank = property(_RANK_OF.__getitem__)
+    #: None for the joker.
+    suit = property(_SUIT_OF.__getitem__)
 
     def __str__(self) -> str:
-        if self.is_joker:
-            return "*"
-        return RANK_LETTERS[self.rank - 1] + "SHDC"[self.index // 13]
+        return _TEXT_OF[self]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
     def pretty(self) -> str:
         """Human form with a suit symbol, e.g. ``10♥``."""
@@ -125,8 +120,9 @@ class Card:
         return rank + Suit(self.index // 13).symbol
 
 
+_BY_INDEX: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(JOKER_INDEX + 1))
 JOKER = Card(JOKER_INDEX)
-ALL_CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(NUM_TYPES))
+ALL_CARDS: tuple[Card, ...] = _BY_INDEX[:NUM_TYPES]
 
 
 def split_cards(text: str) -> list[str]:

@@ -10,14 +10,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import repeat
+
+import numpy as np
 
 from rami.cards import Card
 from rami.melds import Meld
 
 
 def overlap(before: Counter[Card], after: Counter[Card]) -> int:
-    found = after.get
-    return sum(min(count, found(card, 0)) for card, count in before.items())
+    """Cards two melds share, identical copies counted up to the fewer of the two."""
+    return sum(map(min, before.values(), map(after.get, before, repeat(0))))
 
 
 #: Above this many melds a side, the assignment goes to OR-Tools' C++ solver.
@@ -36,11 +39,12 @@ def _native_assignment(weights: Sequence[Sequence[int]]) -> list[int]:
 
     rows, cols = len(weights), len(weights[0])
     size = max(rows, cols)
+    costs = np.zeros((size, size), dtype=np.int64)
+    costs[:rows, :cols] = weights
+    nodes = np.arange(size, dtype=np.int32)
     solver = linear_sum_assignment.SimpleLinearSumAssignment()
-    for row in range(size):
-        for col in range(size):
-            weight = weights[row][col] if row < rows and col < cols else 0
-            solver.add_arc_with_cost(row, col, -weight)
+    # Every (row, col) pair, row by row: the arc order decides between equally good matchings.
+    solver.add_arcs_with_cost(np.repeat(nodes, size), np.tile(nodes, size), -costs.ravel())
     if solver.solve() != solver.OPTIMAL:
         return hungarian(weights)
     return [solver.right_mate(row) if solver.right_mate(row) < cols else -1 for row in range(rows)]
@@ -123,8 +127,8 @@ def match_melds(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
     return result
 
 
-def _sort_key(meld: Meld) -> tuple[int, ...]:
-    return tuple(card.index for card in meld.cards)
+def _sort_key(meld: Meld) -> tuple[Card, ...]:
+    return meld.cards
 
 
 @lru_cache(maxsize=16)
@@ -164,9 +168,10 @@ def _match_melds(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> tuple[int
                         row_edges[col] = overlap(counts, after_counts[col])
         edges.append(row_edges)
     for rows, cols in _components(edges, len(after)):
-        weights = [[edges[row].get(col, 0) for col in cols] for row in rows]
-        for row, pick in zip(rows, max_weight_assignment(weights), strict=True):
-            if pick >= 0 and weights[rows.index(row)][pick] > 0:
+        weights = [list(map(edges[row].get, cols, repeat(0))) for row in rows]
+        for row, row_weights, pick in zip(rows, weights, max_weight_assignment(weights),
+                                          strict=True):
+            if pick >= 0 and row_weights[pick] > 0:
                 result[row] = cols[pick]
     return tuple(result)
 
