@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pickle
+
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -76,6 +79,9 @@ def test_card_index_and_rank_out_of_range_are_rejected():
     """Rejection: cards outside the 52 types and the joker raise NotationError naming the value."""
     with pytest.raises(NotationError, match="53"):
         Card(53)
+    for bad in (-1, "3", 3.0, None):
+        with pytest.raises(NotationError, match=f"card index {bad!r} out of range"):
+            Card(bad)
     with pytest.raises(NotationError, match="0"):
         Card.of(0, Suit.SPADES)
     with pytest.raises(NotationError, match="14"):
@@ -141,3 +147,22 @@ def test_identical_copies_are_equal_values():
     first, second = parse_cards("7H 7H")
     assert first == second and hash(first) == hash(second)
     assert card_counts(parse_cards("7H 7h 7♥ *"))[Card.parse("7H")] == 3
+
+
+def test_one_card_value_per_type_whatever_builds_it():
+    """Cards are small ints, one instance per type: built from an int, a numpy integer, a card
+    or parsed, the same object, with the index, rank and suit the notation gives."""
+    seven = Card.parse("7H")
+    assert Card(seven.index) is seven and Card(seven) is seven
+    assert Card(np.int64(seven.index)) is seven
+    assert pickle.loads(pickle.dumps(seven)) is seven
+    assert (seven.index, seven.rank, seven.suit, seven.is_joker) == (19, 7, Suit.HEARTS, False)
+    assert type(seven.index) is int
+    assert (JOKER.index, JOKER.rank, JOKER.suit, JOKER.is_joker) == (52, 0, None, True)
+
+
+@given(cards)
+def test_card_formats_as_its_text(card):
+    """f-strings and format specs give the card's text, never its number."""
+    assert f"{card}" == str(card)
+    assert f"{card:>4}" == str(card).rjust(4)
