@@ -85,6 +85,11 @@ class Meld:
     def __len__(self) -> int:
         return len(self.cards)
 
+    def __hash__(self) -> int:
+        # Written out: the generated hash hashes the kind, an Enum, through a Python method, and
+        # melds key the matching and validity caches.
+        return hash((self.cards, self.kind is MeldKind.SET))
+
     def counts(self) -> Counter[Card]:
         return Counter(self.cards)
 
