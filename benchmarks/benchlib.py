@@ -444,12 +444,20 @@ def mode_report(results: dict[str, dict[str, Any]], mode: str, markdown: bool = 
 # --------------------------------------------------------------------------- machine
 
 
+def measured_root() -> Path:
+    """The work tree of the ``rami`` package Python imports: usually this repository, but an
+    A/B run may import another checkout (``PYTHONPATH=/tmp/prev``), and that is what it measures."""
+    import rami
+
+    return Path(rami.__file__).resolve().parent.parent
+
+
 def git_commit(short: bool = False) -> str | None:
-    """The checked-out commit (read-only ``git rev-parse``), None outside a git work tree."""
+    """The measured checkout's commit (read-only ``git rev-parse``), None outside a work tree."""
     command = ["git", "rev-parse", *(["--short"] if short else []), "HEAD"]
     try:
-        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=10,
-                              check=False)
+        done = subprocess.run(command, cwd=measured_root(), capture_output=True, text=True,
+                              timeout=10, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
     return (done.stdout.strip() or None) if done.returncode == 0 else None
@@ -470,10 +478,11 @@ def engine_digest() -> str | None:
 def source_files() -> dict[str, str]:
     """Git blob hash (first 12 hex digits) of every ``rami/**/*.py``: what code was measured."""
     blobs = {}
-    for path in sorted((ROOT / "rami").rglob("*.py")):
+    root = measured_root()
+    for path in sorted((root / "rami").rglob("*.py")):
         data = path.read_bytes()
         blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-        blobs[path.relative_to(ROOT).as_posix()] = blob
+        blobs[path.relative_to(root).as_posix()] = blob
     return blobs
 
 
@@ -486,7 +495,7 @@ def source_state() -> dict[str, Any]:
     digest = hashlib.sha256("".join(f"{k} {v}\n" for k, v in blobs.items()).encode())
     modified: list[str] | None = None
     try:
-        done = subprocess.run(["git", "ls-tree", "-r", "HEAD", "--", "rami"], cwd=ROOT,
+        done = subprocess.run(["git", "ls-tree", "-r", "HEAD", "--", "rami"], cwd=measured_root(),
                               capture_output=True, text=True, timeout=10, check=False)
     except (OSError, subprocess.SubprocessError):
         done = None
