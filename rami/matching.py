@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import repeat
 
-import numpy as np
-
 from rami.cards import Card
 from rami.melds import Meld
 
@@ -35,6 +33,8 @@ def max_weight_assignment(weights: Sequence[Sequence[int]]) -> list[int]:
 
 
 def _native_assignment(weights: Sequence[Sequence[int]]) -> list[int]:
+    # Imported here: numpy and OR-Tools cost a rami command that never solves (validate) time.
+    import numpy as np
     from ortools.graph.python import linear_sum_assignment
 
     rows, cols = len(weights), len(weights[0])
