@@ -50,7 +50,7 @@ from rami.solver.templates import (
     type_at,
 )
 
-#: From this many table cards on, stage 1 branches on its LP (see ``_search``).
+#: From this many table cards on, max-play's stage 1 branches on its LP (see ``_search``).
 LP_SEARCH_TABLE_CARDS = 30
 
 
@@ -1050,11 +1050,13 @@ def _search(
         model.model.maximize(model.play_objective(objective))
     else:
         model = play_model_for(position.rules).load(position, *play_weights(position, objective))
-        if sum(map(len, position.table)) >= LP_SEARCH_TABLE_CARDS:
+        if not min_moves and sum(map(len, position.table)) >= LP_SEARCH_TABLE_CARDS:
             # Measured on this model alone (144 positions of 60-100 cards, 10 interleaved
             # rounds): branching on the LP and no root cut rounds take 12% off the median and
             # 18% off the p90 wall time and 30% off the deterministic time, same optima, all
-            # proved. On 20-card tables it was up to 25% slower.
+            # proved. On 20-card tables it was up to 25% slower. Max-play only: the table it
+            # finds is another of the equally good ones, and as stage 2's hint those made the
+            # full objective's tails longer (p99 x1.25 over the suites, one A/B round).
             solver.parameters.max_cut_rounds_at_level_zero = 0
             solver.parameters.search_branching = cp_model.LP_SEARCH
     clock.lap("build_ms")
