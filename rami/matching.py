@@ -116,8 +116,9 @@ def match_melds(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
     Referee, move list and numbering all ask for the same pair of tables, sometimes listed in
     another order: the answer is cached for the tables in a canonical order.
     """
-    before_order = sorted(range(len(before)), key=lambda i: _sort_key(before[i]))
-    after_order = sorted(range(len(after)), key=lambda i: _sort_key(after[i]))
+    # Cards are ints: a meld's card tuple is its sort key.
+    before_order = sorted(range(len(before)), key=lambda i: before[i].cards)
+    after_order = sorted(range(len(after)), key=lambda i: after[i].cards)
     canonical = _match_melds(
         tuple(before[i] for i in before_order), tuple(after[i] for i in after_order)
     )
@@ -125,10 +126,6 @@ def match_melds(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
     for position, target in enumerate(canonical):
         result[before_order[position]] = after_order[target] if target >= 0 else -1
     return result
-
-
-def _sort_key(meld: Meld) -> tuple[Card, ...]:
-    return meld.cards
 
 
 @lru_cache(maxsize=16)
