@@ -34,6 +34,11 @@ class Position:
             counts.update(meld.cards)
         return counts
 
+    @property
+    def table_size(self) -> int:
+        """How many cards lie on the table, jokers included."""
+        return sum(map(len, self.table))
+
     def problems(self) -> list[str]:
         """Every reason this position cannot occur under its rules (empty when valid)."""
         return position_problems(self.table, self.hand, self.rules, self.taken_discard)

@@ -114,7 +114,7 @@ def _plural(count: int, word: str) -> str:
 
 
 def _summary(position: Position) -> dict[str, Any]:
-    table_cards = sum(len(meld) for meld in position.table)
+    table_cards = position.table_size
     return {
         "position": str(position),
         "rules": position.rules.option_string,

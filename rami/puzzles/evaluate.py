@@ -235,7 +235,7 @@ def measure(
         + _moved_jokers(position.table, table),
         cards_played=goal["cards_played"],
         hand_cards=len(position.hand),
-        table_cards=sum(len(meld) for meld in position.table),
+        table_cards=position.table_size,
         table_melds=len(position.table),
     )
 

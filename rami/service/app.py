@@ -231,7 +231,7 @@ def _summary(position: Position) -> dict[str, Any]:
         "position": str(position),
         "rules": position.rules.option_string,
         "melds": len(position.table),
-        "table_cards": sum(len(meld) for meld in position.table),
+        "table_cards": position.table_size,
         "hand_cards": len(position.hand),
         "opened": position.opened,
         "hand_penalty": hand_penalty(position.hand, position.rules, position.opened),
