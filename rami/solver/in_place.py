@@ -1,0 +1,245 @@
+"""A turn that lays the whole hand without moving a table card: the engine's fast path.
+
+Late in a game most hands go down as lay-offs: cards added at the ends of runs (or where a
+run's jokers make room), missing suits added to sets, new melds from the hand alone. Such a
+turn is optimal at every level at once: no penalty left and every card played (RULES.md
+decision 6), no table card moved (decision 7). When a short search finds one, no model needs to
+be solved, and the answer is the one a player would look for first.
+
+The search is sound, not complete: every table it returns is laid out by :func:`arrange` and
+checked meld by meld, but where it finds nothing (or gives up after ``NODE_BUDGET`` nodes) the
+engine solves the position as usual. Deterministic: cards and melds are tried in a fixed order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from rami.cards import JOKER, Card
+from rami.melds import MAX_SET, MIN_MELD, Meld, MeldKind, arrange, stands_for
+from rami.position import Position
+
+#: Search nodes before giving up: a hand that goes down in place is found in a dive or two.
+NODE_BUDGET = 64
+#: New runs from the hand are tried at these lengths (a longer one is two of them).
+NEW_RUN_LENGTHS = (3, 4, 5)
+
+
+@dataclass(slots=True)
+class _Pile:
+    """A meld on the table, or a new one, as it grows: what the search needs to extend it."""
+
+    kind: MeldKind
+    #: Suit of a run, rank of a set.
+    key: int
+    #: Run positions (1..14) holding a real card; suits of a set's real cards.
+    reals: set[int]
+    size: int
+    original: Meld | None = None
+    added: list[Card] = field(default_factory=list)
+
+    def jokers_to_add(self, place: int, longest: int) -> int | None:
+        """Jokers from the hand a run needs to take a real card at ``place`` (None: it cannot)."""
+        if place in self.reals:
+            return None
+        span = max(max(self.reals), place) - min(min(self.reals), place) + 1
+        size = max(self.size + 1, span)
+        if size > longest:
+            return None
+        return size - self.size - 1
+
+    def add(self, cards: list[Card], place: int | None) -> None:
+        self.added.extend(cards)
+        self.size += len(cards)
+        if place is not None:
+            self.reals.add(place)
+
+    def remove(self, cards: list[Card], place: int | None) -> None:
+        del self.added[len(self.added) - len(cards):]
+        self.size -= len(cards)
+        if place is not None:
+            self.reals.discard(place)
+
+
+#: A way to place a card: (pile or None for a new meld, real cards, jokers, run place or None).
+_Option = tuple[_Pile | None, tuple[Card, ...], int, int | None]
+
+
+class _Search:
+    def __init__(self, position: Position) -> None:
+        rules = self.rules = position.rules
+        self.top = rules.top_rank
+        self.longest = min(rules.max_run_length, rules.top_rank)
+        self.hand: Counter[Card] = Counter(card for card in position.hand if not card.is_joker)
+        self.jokers = len(position.hand) - sum(self.hand.values())
+        self.piles: list[_Pile] = []
+        self.runs: dict[int, list[_Pile]] = {}
+        self.sets: dict[int, list[_Pile]] = {}
+        for meld in position.table:
+            real = meld.real_cards
+            if meld.kind is MeldKind.RUN:
+                places = stands_for(meld, rules)
+                pile = _Pile(MeldKind.RUN, real[0].suit, {
+                    place for place, card in zip(places, meld.cards, strict=True)
+                    if not card.is_joker
+                }, len(meld.cards), meld)
+                self.runs.setdefault(pile.key, []).append(pile)
+            else:
+                pile = _Pile(MeldKind.SET, real[0].rank, {card.suit for card in real},
+                             len(meld.cards), meld)
+                self.sets.setdefault(pile.key, []).append(pile)
+            self.piles.append(pile)
+        self.new: list[_Pile] = []
+        self.nodes = 0
+
+    def _places(self, card: Card) -> tuple[int, ...]:
+        return (1, 14) if card.rank == 1 and self.top == 14 else (card.rank,)
+
+    def options(self, card: Card) -> list[_Option]:
+        """Every way to place ``card`` now, the likeliest first: on the table without a joker,
+        then new melds without one, then with jokers from the hand."""
+        found: list[_Option] = []
+        with_jokers: list[_Option] = []
+        for pile in self.runs.get(card.suit, ()):
+            for place in self._places(card):
+                needed = pile.jokers_to_add(place, self.longest)
+                if needed is not None and needed <= self.jokers:
+                    (with_jokers if needed else found).append((pile, (card,), needed, place))
+        for pile in self.sets.get(card.rank, ()):
+            if card.suit not in pile.reals and pile.size < MAX_SET:
+                found.append((pile, (card,), 0, None))
+        for cards, jokers in self._new_melds(card):
+            (with_jokers if jokers else found).append((None, cards, jokers, None))
+        return found + with_jokers
+
+    def _new_melds(self, card: Card) -> list[tuple[tuple[Card, ...], int]]:
+        """New melds of hand cards holding ``card``: (real cards, jokers), biggest first."""
+        least_real = self.rules.min_real_cards
+        melds: list[tuple[tuple[Card, ...], int]] = []
+        suit = int(card.suit)
+        for place in self._places(card):
+            for length in NEW_RUN_LENGTHS:
+                for low in range(max(1, place - length + 1), min(place, self.top - length + 1) + 1):
+                    cards = []
+                    for spot in range(low, low + length):
+                        other = Card(suit * 13 + (spot - 1) % 13)
+                        if other == card or self.hand[other]:
+                            cards.append(other)
+                    jokers = length - len(cards)
+                    if jokers <= self.jokers and len(cards) >= least_real:
+                        melds.append((tuple(cards), jokers))
+        suits = [other for other in range(4) if other != suit
+                 and self.hand[Card(other * 13 + card.rank - 1)]]
+        for size in range(len(suits), -1, -1):
+            for others in combinations(suits, size):
+                cards = (card, *(Card(other * 13 + card.rank - 1) for other in others))
+                for total in (MAX_SET, MIN_MELD):
+                    jokers = total - len(cards)
+                    if 0 <= jokers <= self.jokers and len(cards) >= least_real:
+                        melds.append((cards, jokers))
+        melds.sort(key=lambda meld: (meld[1], -len(meld[0])))
+        return melds
+
+    def reachable(self, card: Card) -> bool:
+        """Whether ``card`` could be placed at all, with the whole hand still to come (a
+        relaxation: a run may be reached through hand cards or jokers in between)."""
+        if self.options(card):
+            return True
+        spare = self.jokers
+        for pile in self.runs.get(card.suit, ()):
+            table_jokers = pile.size - len(pile.reals)
+            for place in self._places(card):
+                low, high = min(min(pile.reals), place), max(max(pile.reals), place)
+                holes = sum(
+                    1 for spot in range(low, high + 1)
+                    if spot not in pile.reals
+                    and not self.hand[Card(int(card.suit) * 13 + (spot - 1) % 13)]
+                )
+                if holes <= spare + table_jokers:
+                    return True
+        return False
+
+    def solve(self) -> bool:
+        """Place every card of the hand (depth first, the most constrained card first)."""
+        self.nodes += 1
+        if self.nodes > NODE_BUDGET:
+            return False
+        if not +self.hand:
+            return self._place_jokers()
+        best: tuple[Card, list[_Option]] | None = None
+        for card in sorted(+self.hand):
+            options = self.options(card)
+            if options and (best is None or len(options) < len(best[1])):
+                best = (card, options)
+        if best is None:
+            return False
+        for pile, cards, jokers, place in best[1]:
+            self.hand.subtract(cards)
+            self.jokers -= jokers
+            laid = list(cards) + [JOKER] * jokers
+            if pile is None:
+                self.new.append(self._new_pile(laid))
+            else:
+                pile.add(laid, place)
+            if self.solve():
+                return True
+            if pile is None:
+                self.new.pop()
+            else:
+                pile.remove(laid, place)
+            self.jokers += jokers
+            self.hand.update(cards)
+            if self.nodes > NODE_BUDGET:
+                return False
+        return False
+
+    def _new_pile(self, cards: list[Card]) -> _Pile:
+        real = [card for card in cards if not card.is_joker]
+        kind = MeldKind.SET if len({card.rank for card in real}) == 1 and len(real) > 1 \
+            else MeldKind.RUN
+        return _Pile(kind, -1, set(), len(cards), None, list(cards))
+
+    def _place_jokers(self) -> bool:
+        """The hand's jokers left over go wherever a meld has room for one more card."""
+        piles = [*self.new, *self.piles]
+        rooms = [(MAX_SET if pile.kind is MeldKind.SET else self.longest) - pile.size
+                 for pile in piles]
+        if sum(rooms) < self.jokers:
+            return False
+        left = self.jokers
+        for pile, room in zip(piles, rooms, strict=True):
+            take = min(room, left)
+            if take > 0:
+                pile.add([JOKER] * take, None)
+                left -= take
+        return True
+
+    def table(self) -> list[Meld] | None:
+        """The melds after the turn (the table's in its order, then the new ones), each laid
+        out and checked; None if one cannot be."""
+        melds: list[Meld] = []
+        for pile in [*self.piles, *self.new]:
+            if pile.original is not None and not pile.added:
+                melds.append(pile.original)
+                continue
+            cards = [*(pile.original.cards if pile.original else ()), *pile.added]
+            meld = arrange(cards, self.rules, prefer=pile.kind)
+            if meld is None or (pile.original is not None and meld.kind is not pile.kind):
+                return None
+            melds.append(meld)
+        return melds
+
+
+def lay_whole_hand(position: Position) -> list[Meld] | None:
+    """The table after a turn laying every hand card with no table card moved, or None when
+    the search finds none (there may still be one: this is a fast path, not a proof)."""
+    if not position.hand or not position.opened:
+        return None
+    search = _Search(position)
+    if not all(search.reachable(card) for card in search.hand):
+        return None
+    if not search.solve():
+        return None
+    return search.table()
