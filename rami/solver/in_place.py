@@ -93,6 +93,8 @@ class _Search:
             self.piles.append(pile)
         self.new: list[_Pile] = []
         self.nodes = 0
+        #: New-meld candidates per card, listed from the whole hand (see _new_melds).
+        self.candidates: dict[Card, list[tuple[tuple[Card, ...], int]]] = {}
 
     def _places(self, card: Card) -> tuple[int, ...]:
         return (1, 14) if card.rank == 1 and self.top == 14 else (card.rank,)
@@ -115,7 +117,18 @@ class _Search:
         return found + with_jokers
 
     def _new_melds(self, card: Card) -> list[tuple[tuple[Card, ...], int]]:
-        """New melds of hand cards holding ``card``: (real cards, jokers), biggest first."""
+        """New melds of hand cards holding ``card``, (real cards, jokers), fewest jokers then
+        biggest first: listed once from the whole hand, filtered by what is left of it."""
+        listed = self.candidates.get(card)
+        if listed is None:
+            listed = self.candidates[card] = self._list_new_melds(card)
+        hand, jokers = self.hand, self.jokers
+        return [
+            (cards, needed) for cards, needed in listed
+            if needed <= jokers and all(hand[other] for other in cards)
+        ]
+
+    def _list_new_melds(self, card: Card) -> list[tuple[tuple[Card, ...], int]]:
         least_real = self.rules.min_real_cards
         melds: list[tuple[tuple[Card, ...], int]] = []
         suit = int(card.suit)
