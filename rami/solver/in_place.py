@@ -7,7 +7,8 @@ decision 6), no table card moved (decision 7). When a short search finds one, no
 be solved, and the answer is the one a player would look for first.
 
 The search is sound, not complete: every table it returns is laid out by :func:`arrange` and
-checked meld by meld, but where it finds nothing (or gives up after ``NODE_BUDGET`` nodes) the
+checked meld by meld, but where it finds nothing (or gives up after ``SPARE_NODES`` nodes more
+than the hand has cards) the
 engine solves the position as usual. Deterministic: cards and melds are tried in a fixed order.
 """
 
@@ -20,9 +21,12 @@ from itertools import combinations
 from rami.cards import JOKER, Card
 from rami.melds import MAX_SET, MIN_MELD, Meld, MeldKind, arrange, stands_for
 from rami.position import Position
+from rami.rules import TableJoker
 
-#: Search nodes before giving up: a hand that goes down in place is found in a dive or two.
-NODE_BUDGET = 64
+#: Search nodes beyond one per hand card before giving up. A hand that goes down in place is
+#: mostly found in one dive: over the benchmark suites, 74 of 77 such hands took at most this
+#: many more, and the searches that failed were the slow ones.
+SPARE_NODES = 8
 #: New runs from the hand are tried at these lengths (a longer one is two of them).
 NEW_RUN_LENGTHS = (3, 4, 5)
 
@@ -74,6 +78,8 @@ class _Search:
         self.longest = min(rules.max_run_length, rules.top_rank)
         self.hand: Counter[Card] = Counter(card for card in position.hand if not card.is_joker)
         self.jokers = len(position.hand) - sum(self.hand.values())
+        self.whole_hand = Counter(self.hand)
+        self.all_jokers = self.jokers
         self.piles: list[_Pile] = []
         self.runs: dict[int, list[_Pile]] = {}
         self.sets: dict[int, list[_Pile]] = {}
@@ -93,8 +99,11 @@ class _Search:
             self.piles.append(pile)
         self.new: list[_Pile] = []
         self.nodes = 0
+        self.node_budget = len(position.hand) + SPARE_NODES
         #: New-meld candidates per card, listed from the whole hand (see _new_melds).
         self.candidates: dict[Card, list[tuple[tuple[Card, ...], int]]] = {}
+        #: Each card's options as the search left them; see _laid for what makes one stale.
+        self.known: dict[Card, list[_Option]] = {}
 
     def _places(self, card: Card) -> tuple[int, ...]:
         return (1, 14) if card.rank == 1 and self.top == 14 else (card.rank,)
@@ -102,6 +111,25 @@ class _Search:
     def options(self, card: Card) -> list[_Option]:
         """Every way to place ``card`` now, the likeliest first: on the table without a joker,
         then new melds without one, then with jokers from the hand."""
+        known = self.known.get(card)
+        if known is None:
+            known = self.known[card] = self._list_options(card)
+        return known
+
+    def _laid(self, cards: tuple[Card, ...], jokers: int) -> None:
+        """Forget the options that laying (or taking back) ``cards`` and ``jokers`` changed.
+
+        A card's options read the runs of its suit, the sets of its rank, the hand's count of
+        cards sharing its suit or rank (its new melds) and the jokers left: nothing else."""
+        if jokers:
+            self.known.clear()
+            return
+        suits = {card.suit for card in cards}
+        ranks = {card.rank for card in cards}
+        for card in [card for card in self.known if card.suit in suits or card.rank in ranks]:
+            del self.known[card]
+
+    def _list_options(self, card: Card) -> list[_Option]:
         found: list[_Option] = []
         with_jokers: list[_Option] = []
         for pile in self.runs.get(card.suit, ()):
@@ -129,29 +157,31 @@ class _Search:
         ]
 
     def _list_new_melds(self, card: Card) -> list[tuple[tuple[Card, ...], int]]:
-        least_real = self.rules.min_real_cards
+        hand, jokers, least_real = self.whole_hand, self.all_jokers, self.rules.min_real_cards
         melds: list[tuple[tuple[Card, ...], int]] = []
-        suit = int(card.suit)
+        base = int(card.suit) * 13
+        # The hand's card at each run place of the suit (1..top; an ace at both ends).
+        held = [None, *(
+            Card(base + (spot - 1) % 13) if hand[Card(base + (spot - 1) % 13)] else None
+            for spot in range(1, self.top + 1)
+        )]
         for place in self._places(card):
             for length in NEW_RUN_LENGTHS:
                 for low in range(max(1, place - length + 1), min(place, self.top - length + 1) + 1):
-                    cards = []
-                    for spot in range(low, low + length):
-                        other = Card(suit * 13 + (spot - 1) % 13)
-                        if other == card or self.hand[other]:
-                            cards.append(other)
-                    jokers = length - len(cards)
-                    if jokers <= self.jokers and len(cards) >= least_real:
-                        melds.append((tuple(cards), jokers))
-        suits = [other for other in range(4) if other != suit
-                 and self.hand[Card(other * 13 + card.rank - 1)]]
+                    cards = tuple(other for other in held[low:low + length] if other is not None)
+                    needed = length - len(cards)
+                    if needed <= jokers and len(cards) >= least_real:
+                        melds.append((cards, needed))
+        rank = card.rank - 1
+        suits = [other for other in range(4)
+                 if other * 13 != base and hand[Card(other * 13 + rank)]]
         for size in range(len(suits), -1, -1):
             for others in combinations(suits, size):
-                cards = (card, *(Card(other * 13 + card.rank - 1) for other in others))
+                cards = (card, *(Card(other * 13 + rank) for other in others))
                 for total in (MAX_SET, MIN_MELD):
-                    jokers = total - len(cards)
-                    if 0 <= jokers <= self.jokers and len(cards) >= least_real:
-                        melds.append((cards, jokers))
+                    needed = total - len(cards)
+                    if 0 <= needed <= jokers and len(cards) >= least_real:
+                        melds.append((cards, needed))
         melds.sort(key=lambda meld: (meld[1], -len(meld[0])))
         return melds
 
@@ -177,14 +207,19 @@ class _Search:
     def solve(self) -> bool:
         """Place every card of the hand (depth first, the most constrained card first)."""
         self.nodes += 1
-        if self.nodes > NODE_BUDGET:
+        if self.nodes > self.node_budget:
             return False
         if not +self.hand:
             return self._place_jokers()
         best: tuple[Card, list[_Option]] | None = None
         for card in sorted(+self.hand):
             options = self.options(card)
-            if options and (best is None or len(options) < len(best[1])):
+            if not options:
+                # A card with nowhere to go now may still go once others are laid, unless
+                # even the relaxation finds it no place: then this branch is dead.
+                if not self.reachable(card):
+                    return False
+            elif best is None or len(options) < len(best[1]):
                 best = (card, options)
         if best is None:
             return False
@@ -196,6 +231,7 @@ class _Search:
                 self.new.append(self._new_pile(laid))
             else:
                 pile.add(laid, place)
+            self._laid(cards, jokers)
             if self.solve():
                 return True
             if pile is None:
@@ -204,7 +240,8 @@ class _Search:
                 pile.remove(laid, place)
             self.jokers += jokers
             self.hand.update(cards)
-            if self.nodes > NODE_BUDGET:
+            self._laid(cards, jokers)
+            if self.nodes > self.node_budget:
                 return False
         return False
 
@@ -248,7 +285,11 @@ class _Search:
 def lay_whole_hand(position: Position) -> list[Meld] | None:
     """The table after a turn laying every hand card with no table card moved, or None when
     the search finds none (there may still be one: this is a fast path, not a proof)."""
-    if not position.hand or not position.opened:
+    rules = position.rules
+    if (
+        not position.hand or not position.opened or rules.discard or not rules.rearrangement
+        or rules.table_joker is not TableJoker.FREE or rules.joker_kept_until_last
+    ):
         return None
     search = _Search(position)
     if not all(search.reachable(card) for card in search.hand):
