@@ -24,7 +24,7 @@ from rami.referee import validate_turn
 from rami.rules import get_ruleset
 from rami.solver import engine
 from rami.solver.api import Status
-from rami.solver.in_place import lay_whole_hand
+from rami.solver.in_place import InPlace, lay_whole_hand
 from rami.solver.reference import reference_solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -36,7 +36,7 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 def laid_in_place(text: str) -> list[str]:
     """The fast path's table for ``text``, checked by the referee: legal, hand empty, 0 moved."""
     position = parse_position(text)
-    table = lay_whole_hand(position)
+    table = lay_whole_hand(position).table
     assert table is not None, f"the fast path found nothing for {text!r}"
     verdict = validate_turn(position, table, position.hand)
     assert verdict.legal, verdict.problems
@@ -85,7 +85,7 @@ def test_lays_the_whole_hand_in_place(text: str, expected: str) -> None:
     ],
 )
 def test_declines_what_it_cannot_lay_in_place(text: str) -> None:
-    assert lay_whole_hand(parse_position(text)) is None
+    assert lay_whole_hand(parse_position(text)).table is None
 
 
 def test_declined_turn_is_still_solved_by_the_model() -> None:
@@ -110,19 +110,22 @@ def test_engine_reports_a_lay_off_as_proved_with_nothing_moved() -> None:
 
 def check_against_reference(position: Position) -> bool:
     """Where the fast path answers, its turn is legal, plays everything, moves nothing, and the
-    exhaustive reference finds that optimum too. Returns whether it answered."""
-    table = lay_whole_hand(position)
-    if table is None:
-        return False
-    verdict = validate_turn(position, table, position.hand)
-    assert verdict.legal, (str(position), verdict.problems)
-    assert not verdict.hand_after and verdict.cards_moved == 0, str(position)
+    exhaustive reference finds that optimum too; where it says no such turn exists, the
+    reference finds none either. Returns whether it answered."""
+    found = lay_whole_hand(position)
+    if found.table is not None:
+        verdict = validate_turn(position, found.table, position.hand)
+        assert verdict.legal, (str(position), verdict.problems)
+        assert not verdict.hand_after and verdict.cards_moved == 0, str(position)
     for objective in ("points", "cards"):
         expected = reference_solve(position, objective)
-        assert (expected.penalty_after, expected.cards_played, expected.cards_moved) == (
-            0, len(position.hand), 0,
-        ), str(position)
-    return True
+        lay_off = (expected.penalty_after, expected.cards_played, expected.cards_moved) == (
+            0, len(position.hand), 0)
+        if found.table is not None:
+            assert lay_off, f"the reference does better than laying all in place: {position}"
+        if found.none_exists:
+            assert not lay_off, f"the fast path missed a lay-off it claims impossible: {position}"
+    return found.table is not None
 
 
 @pytest.mark.parametrize("rules_name", ["rami-chinois", "rummikub"])
@@ -152,12 +155,12 @@ def test_engine_answers_equal_with_and_without_the_fast_path(
     the same whether the fast path answers or the model does, and every answer is proved."""
     positions = [case.position for case in benchlib.load_suite(
         benchlib.SUITES_DIR / f"{suite}.jsonl")]
-    answered = [lay_whole_hand(position) is not None for position in positions]
+    answered = [lay_whole_hand(position).table is not None for position in positions]
     assert sum(answered) >= len(positions) // 3
     for min_moves in (False, True):
         fast = [solve(position, min_moves=min_moves) for position in positions]
         with monkeypatch.context() as patched:
-            patched.setattr(engine, "lay_whole_hand", lambda position: None)
+            patched.setattr(engine, "lay_whole_hand", lambda position: InPlace(None))
             slow = [solve(position, min_moves=min_moves) for position in positions]
         for position, with_it, without in zip(positions, fast, slow, strict=True):
             assert with_it.status is Status.OPTIMAL and without.status is Status.OPTIMAL
@@ -172,7 +175,7 @@ def test_engine_answers_equal_with_and_without_the_fast_path(
 def test_medium_positions_are_legal_and_move_nothing(seed: int) -> None:
     """Larger positions (too big for the reference): every answer still passes the referee."""
     position = medium_position(random.Random(seed), get_ruleset("rami-chinois"))
-    table = lay_whole_hand(position)
+    table = lay_whole_hand(position).table
     if table is not None:
         verdict = validate_turn(position, table, position.hand)
         assert verdict.legal and not verdict.hand_after and verdict.cards_moved == 0

@@ -1054,18 +1054,21 @@ def _search(
     # Stage 1 runs on the lean model without slots, prebuilt and re-bounded for an opened
     # player of a preset without discard.
     solver = _solver(time_limit)
+    no_lay_off = False
     if not position.opened or position.rules.discard:
         model = _Model(position, with_slots=False, opening=opening)
         model.model.maximize(model.play_objective(objective))
     else:
         weights = play_weights(position, objective)
-        laid = lay_whole_hand(position)
-        if laid is not None:
+        in_place = lay_whole_hand(position)
+        if in_place.table is not None:
             # Optimal at every level with nothing left to prove: all played, nothing moved.
             clock.lap("search_ms")
             played = Counter(position.hand)
-            return _Turn(laid, played, None, True, {}, _play_value(played, weights),
+            return _Turn(in_place.table, played, None, True, {}, _play_value(played, weights),
                          expected_moved=0)
+        no_lay_off = in_place.none_exists
+        clock.lap("search_ms")
         model = play_model_for(position.rules).load(position, *weights)
         if not min_moves and position.table_size >= LP_SEARCH_TABLE_CARDS:
             # Measured on this model alone (144 positions of 60-100 cards, 10 interleaved
@@ -1112,9 +1115,14 @@ def _search(
         keeper = _Model(position, with_slots=True, opening=False, relaxed=relaxed)
         keeper.model.add(keeper.play_objective(objective) == best_play)
         keeper.model.maximize(keeper.kept)
-        if relaxed:
-            # Most turns move nothing: asking for exactly that first is far quicker than
-            # letting the search climb there.
+        # Most turns move nothing: asking for exactly that first is far quicker than letting
+        # the search climb there. Not where the whole hand is played and the fast path's
+        # search already found no way to lay it in place: the question would fail (it costs
+        # ~10 ms on 60-card tables), and answering it is not needed for the optimum.
+        ask_untouched = relaxed and not (
+            no_lay_off and sum(decoded.played.values()) == len(position.hand)
+        )
+        if ask_untouched:
             untouched = keeper.nothing_moves()
             clock.lap("build_ms")
             if solver.solve(keeper.model) == cp_model.OPTIMAL:

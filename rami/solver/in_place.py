@@ -282,18 +282,31 @@ class _Search:
         return melds
 
 
-def lay_whole_hand(position: Position) -> list[Meld] | None:
-    """The table after a turn laying every hand card with no table card moved, or None when
-    the search finds none (there may still be one: this is a fast path, not a proof)."""
+@dataclass(frozen=True, slots=True)
+class InPlace:
+    """What the search found."""
+
+    #: The table after the turn: the table's melds in their order, then the new ones. None
+    #: when the search found no such turn.
+    table: list[Meld] | None
+    #: No such turn exists: the search ran to its end without giving up and found none. The
+    #: engine only uses this to skip a model that could not find one either (its answers never
+    #: rest on it: the next model still would).
+    none_exists: bool = False
+
+
+def lay_whole_hand(position: Position) -> InPlace:
+    """A turn laying every hand card with no table card moved, if the search finds one (this
+    is a fast path: where it gives up, there may still be one)."""
     rules = position.rules
     if (
         not position.hand or not position.opened or rules.discard or not rules.rearrangement
         or rules.table_joker is not TableJoker.FREE or rules.joker_kept_until_last
     ):
-        return None
+        return InPlace(None)
     search = _Search(position)
     if not all(search.reachable(card) for card in search.hand):
-        return None
-    if not search.solve():
-        return None
-    return search.table()
+        return InPlace(None, none_exists=True)
+    if search.solve():
+        return InPlace(search.table())
+    return InPlace(None, none_exists=search.nodes <= search.node_budget)
