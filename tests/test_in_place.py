@@ -179,3 +179,4 @@ def test_medium_positions_are_legal_and_move_nothing(seed: int) -> None:
     if table is not None:
         verdict = validate_turn(position, table, position.hand)
         assert verdict.legal and not verdict.hand_after and verdict.cards_moved == 0
+

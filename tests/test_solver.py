@@ -230,3 +230,33 @@ def test_min_moves_off_still_reports_moves_honestly():
     text = "3H 4H 5H 6H 7H 8H 9H TH JH / 7S 7D / rami-chinois opened"
     solution = solved(text, min_moves=False)
     assert solution.penalty_after == 0 and solution.cards_moved >= 5
+
+
+def test_stage_one_bonus_is_cleared_for_the_next_position() -> None:
+    """The full objective loads the shared max-play model with a bonus per table template; the
+    next load without one must leave every template's objective coefficient at zero, or a
+    max-play answer would trade cards played for templates kept."""
+    from rami.solver import engine
+    from rami.solver.playmodel import play_model_for
+
+    position = parse_position("5S 6S 7S 8S 9S TS JS | 7H 7D 7C / 2H 3H / rami-chinois opened")
+    weights = engine.play_weights(position, engine.Objective.POINTS)
+    model = play_model_for(position.rules)
+    pieces = engine._table_pieces(position)
+    model.load(position, *weights, dict.fromkeys(pieces, 1))
+    coefficients = model.model.proto.objective.coeffs
+    assert sum(coefficients[model.objective_use_slot[piece]] for piece in pieces) == -len(pieces)
+    model.load(position, *weights)
+    assert all(coefficients[slot] == 0 for slot in model.objective_use_slot.values())
+
+
+def test_table_pieces_cut_long_runs_into_templates() -> None:
+    """A 7-card run is kept as a 4 and a 3 (templates are 3-5 long), a set as itself."""
+    from rami.solver import engine
+
+    position = parse_position("5S 6S 7S 8S 9S TS JS | 7H 7D * / 2H / rami-chinois opened")
+    pieces = engine._table_pieces(position)
+    assert [(piece.kind.name, piece.positions) for piece in pieces if piece.kind.name == "RUN"] == [
+        ("RUN", (5, 6, 7, 8)), ("RUN", (9, 10, 11)),
+    ]
+    assert len(pieces) == 3

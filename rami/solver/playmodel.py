@@ -9,6 +9,7 @@ Templates the position cannot fill are bounded to zero rather than left out.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -66,11 +67,20 @@ class PlayModel:
         # Jokers alone make no meld: with no real card on the table, a joker needs a hand card.
         self.alone_row = len(model.proto.constraints)
         model.add(self.play_jokers - MAX_JOKERS * sum(self.play) <= MAX_JOKERS)
-        model.maximize(sum(self.play) + self.play_jokers)
+        # Every template's count is in the objective too, with a coefficient of 0 unless a
+        # position gives it a bonus (see load).
+        model.maximize(sum(self.play) + self.play_jokers + sum(self.uses))
         objective = model.proto.objective
         position_of = {index: n for n, index in enumerate(objective.vars)}
         self.objective_slots = [position_of[var.index] for var in self.play]
         self.objective_joker_slot = position_of[self.play_jokers.index]
+        self.objective_use_slot = {
+            template: position_of[var.index]
+            for template, var in zip(self.templates, self.uses, strict=True)
+        }
+        for slot in self.objective_use_slot.values():
+            objective.coeffs[slot] = 0
+        self.bonus_slots: list[int] = []
         self.model = model
         # Views into the proto, looked up once: each lookup through the bindings costs more than
         # the write it serves.
@@ -84,9 +94,14 @@ class PlayModel:
         )
 
     def load(
-        self, position: Position, card_weight: list[int], joker_weight: int
+        self,
+        position: Position,
+        card_weight: list[int],
+        joker_weight: int,
+        template_bonus: Mapping[Template, int] | None = None,
     ) -> PlayVariables:
-        """Bound the model to ``position``; maximise sum(weight * cards played)."""
+        """Bound the model to ``position``; maximise sum(weight * cards played), plus
+        sum(bonus * uses) over the templates of ``template_bonus``."""
         proto = self.model.proto
         variables = proto.variables
         counts = CardCounts.of(position)
@@ -112,6 +127,13 @@ class PlayModel:
         for t, slot in enumerate(self.objective_slots):
             coeffs[slot] = -card_weight[t]
         coeffs[self.objective_joker_slot] = -joker_weight
+        for slot in self.bonus_slots:
+            coeffs[slot] = 0
+        self.bonus_slots = []
+        for template, bonus in (template_bonus or {}).items():
+            slot = self.objective_use_slot[template]
+            coeffs[slot] = -bonus
+            self.bonus_slots.append(slot)
         return self.variables
 
 
