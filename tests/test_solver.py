@@ -243,11 +243,19 @@ def test_stage_one_bonus_is_cleared_for_the_next_position() -> None:
     weights = engine.play_weights(position, engine.Objective.POINTS)
     model = play_model_for(position.rules)
     pieces = engine._table_pieces(position)
+    use_vars = set(model.use_index.values())
+
+    def bonus_terms() -> list[tuple[int, int]]:
+        objective = model.model.proto.objective
+        return [
+            (var, coeff) for var, coeff in zip(objective.vars, objective.coeffs, strict=True)
+            if var in use_vars
+        ]
+
     model.load(position, *weights, dict.fromkeys(pieces, 1))
-    coefficients = model.model.proto.objective.coeffs
-    assert sum(coefficients[model.objective_use_slot[piece]] for piece in pieces) == -len(pieces)
+    assert sorted(bonus_terms()) == sorted((model.use_index[piece], -1) for piece in pieces)
     model.load(position, *weights)
-    assert all(coefficients[slot] == 0 for slot in model.objective_use_slot.values())
+    assert bonus_terms() == []
 
 
 def test_table_pieces_cut_long_runs_into_templates() -> None:

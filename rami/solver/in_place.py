@@ -106,6 +106,8 @@ class _Search:
         self.node_budget = len(position.hand) + SPARE_NODES
         #: New-meld candidates per card, listed from the whole hand (see _new_melds).
         self.candidates: dict[Card, list[tuple[tuple[Card, ...], int]]] = {}
+        #: Per suit (as its first card index): the whole hand's card at each run place.
+        self.held: dict[int, list[Card | None]] = {}
         #: Each card's options as the search left them; see _laid for what makes one stale.
         self.known: dict[Card, list[_Option]] = {}
 
@@ -154,6 +156,8 @@ class _Search:
         listed = self.candidates.get(card)
         if listed is None:
             listed = self.candidates[card] = self._list_new_melds(card)
+        if self.nodes == 0:
+            return listed  # nothing laid yet: every candidate is still there
         hand, jokers = self.hand, self.jokers
         return [
             (cards, needed) for cards, needed in listed
@@ -164,11 +168,13 @@ class _Search:
         hand, jokers, least_real = self.whole_hand, self.all_jokers, self.rules.min_real_cards
         melds: list[tuple[tuple[Card, ...], int]] = []
         base = int(card.suit) * 13
-        # The hand's card at each run place of the suit (1..top; an ace at both ends).
-        held = [None, *(
-            Card(base + (spot - 1) % 13) if hand[Card(base + (spot - 1) % 13)] else None
-            for spot in range(1, self.top + 1)
-        )]
+        held = self.held.get(base)
+        if held is None:
+            # The hand's card at each run place of the suit (1..top; an ace at both ends).
+            held = self.held[base] = [None, *(
+                Card(base + (spot - 1) % 13) if hand[Card(base + (spot - 1) % 13)] else None
+                for spot in range(1, self.top + 1)
+            )]
         for place in self._places(card):
             for length in NEW_RUN_LENGTHS:
                 for low in range(max(1, place - length + 1), min(place, self.top - length + 1) + 1):

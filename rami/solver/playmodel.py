@@ -67,20 +67,18 @@ class PlayModel:
         # Jokers alone make no meld: with no real card on the table, a joker needs a hand card.
         self.alone_row = len(model.proto.constraints)
         model.add(self.play_jokers - MAX_JOKERS * sum(self.play) <= MAX_JOKERS)
-        # Every template's count is in the objective too, with a coefficient of 0 unless a
-        # position gives it a bonus (see load).
-        model.maximize(sum(self.play) + self.play_jokers + sum(self.uses))
+        model.maximize(sum(self.play) + self.play_jokers)
         objective = model.proto.objective
         position_of = {index: n for n, index in enumerate(objective.vars)}
         self.objective_slots = [position_of[var.index] for var in self.play]
         self.objective_joker_slot = position_of[self.play_jokers.index]
-        self.objective_use_slot = {
-            template: position_of[var.index]
-            for template, var in zip(self.templates, self.uses, strict=True)
+        # Template bonuses (see load) are appended after these terms and dropped again: even
+        # at a coefficient of 0, objective terms for every template slowed max-play by 15-20%.
+        self.base_terms = len(objective.vars)
+        self.bonus_terms = 0
+        self.use_index = {
+            template: var.index for template, var in zip(self.templates, self.uses, strict=True)
         }
-        for slot in self.objective_use_slot.values():
-            objective.coeffs[slot] = 0
-        self.bonus_slots: list[int] = []
         self.model = model
         # Views into the proto, looked up once: each lookup through the bindings costs more than
         # the write it serves.
@@ -127,14 +125,23 @@ class PlayModel:
         for t, slot in enumerate(self.objective_slots):
             coeffs[slot] = -card_weight[t]
         coeffs[self.objective_joker_slot] = -joker_weight
-        for slot in self.bonus_slots:
-            coeffs[slot] = 0
-        self.bonus_slots = []
-        for template, bonus in (template_bonus or {}).items():
-            slot = self.objective_use_slot[template]
-            coeffs[slot] = -bonus
-            self.bonus_slots.append(slot)
+        if self.bonus_terms or template_bonus:
+            self._set_bonus(template_bonus or {})
         return self.variables
+
+
+    def _set_bonus(self, template_bonus: Mapping[Template, int]) -> None:
+        objective = self.model.proto.objective
+        variables = list(objective.vars)[: self.base_terms]
+        coeffs = list(objective.coeffs)[: self.base_terms]
+        for template, bonus in template_bonus.items():
+            variables.append(self.use_index[template])
+            coeffs.append(-bonus)
+        objective.vars.clear()
+        objective.coeffs.clear()
+        objective.vars.extend(variables)
+        objective.coeffs.extend(coeffs)
+        self.bonus_terms = len(template_bonus)
 
 
 _local = threading.local()
