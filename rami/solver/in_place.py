@@ -29,8 +29,6 @@ from rami.rules import TableJoker
 #: mostly found in one dive: over the benchmark suites it finds 72 of the 75 such hands within
 #: this budget, and the searches that run longer are mostly the ones that fail.
 SPARE_NODES = 8
-#: New runs from the hand are tried at these lengths (a longer one is two of them).
-NEW_RUN_LENGTHS = (3, 4, 5)
 
 
 @dataclass(slots=True)
@@ -69,8 +67,22 @@ class _Pile:
             self.reals.discard(place)
 
 
-#: A way to place a card: (pile or None for a new meld, real cards, jokers, run place or None).
-_Option = tuple[_Pile | None, tuple[Card, ...], int, int | None]
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """A new meld of three cards from the hand (a longer one grows from it like any other)."""
+
+    kind: MeldKind
+    #: Suit of a run, rank of a set.
+    key: int
+    #: Run places, or set suits, of its real cards.
+    reals: frozenset[int]
+
+
+#: A way to place a card: (the pile it joins or the new meld's shape, real cards laid, jokers
+#: laid, the run place it takes or None).
+_Option = tuple[_Pile | _Shape, tuple[Card, ...], int, int | None]
+#: A new meld holding a card: (real cards, jokers, shape).
+_Candidate = tuple[tuple[Card, ...], int, _Shape]
 
 
 class _Search:
@@ -104,8 +116,10 @@ class _Search:
         self.new: list[_Pile] = []
         self.nodes = 0
         self.node_budget = len(position.hand) + SPARE_NODES
+        #: Whether every branching card's options held all the places it could end in.
+        self.exhaustive = True
         #: New-meld candidates per card, listed from the whole hand (see _new_melds).
-        self.candidates: dict[Card, list[tuple[tuple[Card, ...], int]]] = {}
+        self.candidates: dict[Card, list[_Candidate]] = {}
         #: Per suit (as its first card index): the whole hand's card at each run place.
         self.held: dict[int, list[Card | None]] = {}
         #: Each card's options as the search left them; see _laid for what makes one stale.
@@ -146,13 +160,13 @@ class _Search:
         for pile in self.sets.get(card.rank, ()):
             if card.suit not in pile.reals and pile.size < MAX_SET:
                 found.append((pile, (card,), 0, None))
-        for cards, jokers in self._new_melds(card):
-            (with_jokers if jokers else found).append((None, cards, jokers, None))
+        for cards, jokers, shape in self._new_melds(card):
+            (with_jokers if jokers else found).append((shape, cards, jokers, None))
         return found + with_jokers
 
-    def _new_melds(self, card: Card) -> list[tuple[tuple[Card, ...], int]]:
-        """New melds of hand cards holding ``card``, (real cards, jokers), fewest jokers then
-        biggest first: listed once from the whole hand, filtered by what is left of it."""
+    def _new_melds(self, card: Card) -> list[_Candidate]:
+        """New melds of three from the hand holding ``card``, fewest jokers first: listed once
+        from the whole hand, filtered by what is left of it."""
         listed = self.candidates.get(card)
         if listed is None:
             listed = self.candidates[card] = self._list_new_melds(card)
@@ -160,39 +174,46 @@ class _Search:
             return listed  # nothing laid yet: every candidate is still there
         hand, jokers = self.hand, self.jokers
         return [
-            (cards, needed) for cards, needed in listed
-            if needed <= jokers and all(hand[other] for other in cards)
+            candidate for candidate in listed
+            if candidate[1] <= jokers and all(hand[other] for other in candidate[0])
         ]
 
-    def _list_new_melds(self, card: Card) -> list[tuple[tuple[Card, ...], int]]:
+    def _list_new_melds(self, card: Card) -> list[_Candidate]:
         hand, jokers, least_real = self.whole_hand, self.all_jokers, self.rules.min_real_cards
-        melds: list[tuple[tuple[Card, ...], int]] = []
-        base = int(card.suit) * 13
-        held = self.held.get(base)
+        melds: list[_Candidate] = []
+        suit = int(card.suit)
+        held = self.held.get(suit)
         if held is None:
             # The hand's card at each run place of the suit (1..top; an ace at both ends).
-            held = self.held[base] = [None, *(
-                Card(base + (spot - 1) % 13) if hand[Card(base + (spot - 1) % 13)] else None
+            held = self.held[suit] = [None, *(
+                Card(suit * 13 + (spot - 1) % 13) if hand[Card(suit * 13 + (spot - 1) % 13)]
+                else None
                 for spot in range(1, self.top + 1)
             )]
         for place in self._places(card):
-            for length in NEW_RUN_LENGTHS:
-                for low in range(max(1, place - length + 1), min(place, self.top - length + 1) + 1):
-                    cards = tuple(other for other in held[low:low + length] if other is not None)
-                    needed = length - len(cards)
-                    if needed <= jokers and len(cards) >= least_real:
-                        melds.append((cards, needed))
+            for low in range(max(1, place - MIN_MELD + 1), min(place, self.top - MIN_MELD + 1) + 1):
+                others = [spot for spot in range(low, low + MIN_MELD)
+                          if spot != place and held[spot] is not None]
+                # Every subset: a hand card in the window may end in another meld.
+                for size in range(len(others), -1, -1):
+                    for spots in combinations(others, size):
+                        needed = MIN_MELD - 1 - size
+                        if needed <= jokers and size + 1 >= least_real:
+                            melds.append((
+                                (card, *(held[spot] for spot in spots)), needed,
+                                _Shape(MeldKind.RUN, suit, frozenset((place, *spots))),
+                            ))
         rank = card.rank - 1
-        suits = [other for other in range(4)
-                 if other * 13 != base and hand[Card(other * 13 + rank)]]
-        for size in range(len(suits), -1, -1):
+        suits = [other for other in range(4) if other != suit and hand[Card(other * 13 + rank)]]
+        for size in range(min(len(suits), MIN_MELD - 1), -1, -1):
             for others in combinations(suits, size):
-                cards = (card, *(Card(other * 13 + rank) for other in others))
-                for total in (MAX_SET, MIN_MELD):
-                    needed = total - len(cards)
-                    if 0 <= needed <= jokers and len(cards) >= least_real:
-                        melds.append((cards, needed))
-        melds.sort(key=lambda meld: (meld[1], -len(meld[0])))
+                needed = MIN_MELD - 1 - size
+                if needed <= jokers and size + 1 >= least_real:
+                    melds.append((
+                        (card, *(Card(other * 13 + rank) for other in others)), needed,
+                        _Shape(MeldKind.SET, card.rank, frozenset((suit, *others))),
+                    ))
+        melds.sort(key=lambda meld: meld[1])
         return melds
 
     def reachable(self, card: Card) -> bool:
@@ -214,6 +235,20 @@ class _Search:
                     return True
         return False
 
+    def _latent(self, card: Card) -> bool:
+        """Whether ``card`` could join a run beyond a gap that its options fill with jokers
+        but a card still in the hand could fill instead."""
+        base = int(card.suit) * 13
+        for pile in self.runs.get(card.suit, ()):
+            low, high = min(pile.reals), max(pile.reals)
+            for place in self._places(card):
+                if low <= place <= high or not pile.jokers_to_add(place, self.longest):
+                    continue
+                gap = range(high + 1, place) if place > high else range(place + 1, low)
+                if any(self.hand[Card(base + (spot - 1) % 13)] for spot in gap):
+                    return True
+        return False
+
     def solve(self) -> bool:
         """Place every card of the hand (depth first, the most constrained card first)."""
         self.nodes += 1
@@ -221,33 +256,41 @@ class _Search:
             return False
         if not +self.hand:
             return self._place_jokers()
-        best: tuple[Card, list[_Option]] | None = None
+        ready: list[tuple[int, Card, list[_Option]]] = []
         for card in sorted(+self.hand):
             options = self.options(card)
-            if not options:
+            if options:
+                ready.append((len(options), card, options))
+            elif not self.reachable(card):
                 # A card with nowhere to go now may still go once others are laid, unless
                 # even the relaxation finds it no place: then this branch is dead.
-                if not self.reachable(card):
-                    return False
-            elif best is None or len(options) < len(best[1]):
-                best = (card, options)
-        if best is None:
+                return False
+        if not ready:
             return False
-        for pile, cards, jokers, place in best[1]:
+        ready.sort(key=lambda entry: entry[0])
+        # Branch on a card whose options hold every place it can end in: not one that could
+        # end at a run's end beyond a gap a hand card could fill (its options only fill the
+        # gap with jokers). Failing that, branch anyway: the search is then no longer
+        # exhaustive, so finding nothing proves nothing.
+        chosen = next((entry for entry in ready if not self._latent(entry[1])), None)
+        if chosen is None:
+            self.exhaustive = False
+            chosen = ready[0]
+        for target, cards, jokers, place in chosen[2]:
             self.hand.subtract(cards)
             self.jokers -= jokers
-            laid = list(cards) + [JOKER] * jokers
-            if pile is None:
-                self.new.append(self._new_pile(laid))
+            laid = [*cards, *[JOKER] * jokers]
+            if isinstance(target, _Shape):
+                self._open(target, laid)
             else:
-                pile.add(laid, place)
+                target.add(laid, place)
             self._laid(cards, jokers)
             if self.solve():
                 return True
-            if pile is None:
-                self.new.pop()
+            if isinstance(target, _Shape):
+                self._close(target)
             else:
-                pile.remove(laid, place)
+                target.remove(laid, place)
             self.jokers += jokers
             self.hand.update(cards)
             self._laid(cards, jokers)
@@ -255,11 +298,19 @@ class _Search:
                 return False
         return False
 
-    def _new_pile(self, cards: list[Card]) -> _Pile:
-        real = [card for card in cards if not card.is_joker]
-        kind = MeldKind.SET if len({card.rank for card in real}) == 1 and len(real) > 1 \
-            else MeldKind.RUN
-        return _Pile(kind, -1, set(), len(cards), None, list(cards))
+    def _piles_like(self, shape: _Shape) -> list[_Pile]:
+        piles = self.runs if shape.kind is MeldKind.RUN else self.sets
+        return piles.setdefault(shape.key, [])
+
+    def _open(self, shape: _Shape, cards: list[Card]) -> None:
+        """Lay a new meld; later cards may join it as they join the table's."""
+        pile = _Pile(shape.kind, shape.key, set(shape.reals), len(cards), None, cards)
+        self.new.append(pile)
+        self._piles_like(shape).append(pile)
+
+    def _close(self, shape: _Shape) -> None:
+        self.new.pop()
+        self._piles_like(shape).pop()
 
     def _place_jokers(self) -> bool:
         """The hand's jokers left over go wherever a meld has room for one more card."""
@@ -286,7 +337,7 @@ class _Search:
                 continue
             cards = [*(pile.original.cards if pile.original else ()), *pile.added]
             meld = arrange(cards, self.rules, prefer=pile.kind)
-            if meld is None or (pile.original is not None and meld.kind is not pile.kind):
+            if meld is None or meld.kind is not pile.kind:
                 return None
             melds.append(meld)
         return melds
@@ -319,4 +370,4 @@ def lay_whole_hand(position: Position) -> InPlace:
         return InPlace(None, none_exists=True)
     if search.solve():
         return InPlace(search.table())
-    return InPlace(None, none_exists=search.nodes <= search.node_budget)
+    return InPlace(None, none_exists=search.exhaustive and search.nodes <= search.node_budget)
