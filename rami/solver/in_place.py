@@ -8,10 +8,11 @@ be solved, and the answer is the one a player would look for first.
 
 Every table the search returns is laid out by :func:`arrange`, which checks each meld. The
 search gives up after ``SPARE_NODES`` nodes more than the hand has cards; where it finds nothing,
-the engine solves the position as usual. Run to its end, it is complete: finding nothing then
-means no such turn exists (the tests check both claims against the exhaustive reference), and
-the engine skips the model that would ask the same question. Deterministic: cards and melds are
-tried in a fixed order.
+the engine solves the position as usual. It branches on a card whose options hold every place
+the card can end in; where it ran to its end without giving up or branching on another kind of
+card, finding nothing means no such turn exists, and the engine skips the model that would ask
+the same question (the tests check both claims against the exhaustive reference).
+Deterministic: cards and melds are tried in a fixed order.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ class _Search:
         self.exhaustive = True
         #: New-meld candidates per card, listed from the whole hand (see _new_melds).
         self.candidates: dict[Card, list[_Candidate]] = {}
-        #: Per suit (as its first card index): the whole hand's card at each run place.
+        #: Per suit: the whole hand's card at each run place.
         self.held: dict[int, list[Card | None]] = {}
         #: Each card's options as the search left them; see _laid for what makes one stale.
         self.known: dict[Card, list[_Option]] = {}

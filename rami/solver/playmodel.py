@@ -129,7 +129,6 @@ class PlayModel:
             self._set_bonus(template_bonus or {})
         return self.variables
 
-
     def _set_bonus(self, template_bonus: Mapping[Template, int]) -> None:
         objective = self.model.proto.objective
         variables = list(objective.vars)[: self.base_terms]
