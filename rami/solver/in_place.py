@@ -44,12 +44,19 @@ class _Pile:
     size: int
     original: Meld | None = None
     added: list[Card] = field(default_factory=list)
+    #: A run's lowest and highest real place (read in the search's innermost loop).
+    low: int = 0
+    high: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind is MeldKind.RUN:
+            self.low, self.high = min(self.reals), max(self.reals)
 
     def jokers_to_add(self, place: int, longest: int) -> int | None:
         """Jokers from the hand a run needs to take a real card at ``place`` (None: it cannot)."""
         if place in self.reals:
             return None
-        span = max(max(self.reals), place) - min(min(self.reals), place) + 1
+        span = max(self.high, place) - min(self.low, place) + 1
         size = max(self.size + 1, span)
         if size > longest:
             return None
@@ -60,12 +67,15 @@ class _Pile:
         self.size += len(cards)
         if place is not None:
             self.reals.add(place)
+            self.low, self.high = min(self.low, place), max(self.high, place)
 
     def remove(self, cards: list[Card], place: int | None) -> None:
         del self.added[len(self.added) - len(cards):]
         self.size -= len(cards)
         if place is not None:
             self.reals.discard(place)
+            if place in (self.low, self.high):
+                self.low, self.high = min(self.reals), max(self.reals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +236,7 @@ class _Search:
         for pile in self.runs.get(card.suit, ()):
             table_jokers = pile.size - len(pile.reals)
             for place in self._places(card):
-                low, high = min(min(pile.reals), place), max(max(pile.reals), place)
+                low, high = min(pile.low, place), max(pile.high, place)
                 holes = sum(
                     1 for spot in range(low, high + 1)
                     if spot not in pile.reals
@@ -241,7 +251,7 @@ class _Search:
         but a card still in the hand could fill instead."""
         base = int(card.suit) * 13
         for pile in self.runs.get(card.suit, ()):
-            low, high = min(pile.reals), max(pile.reals)
+            low, high = pile.low, pile.high
             for place in self._places(card):
                 if low <= place <= high or not pile.jokers_to_add(place, self.longest):
                     continue
