@@ -135,6 +135,9 @@ class _Search:
         self.held: dict[int, list[Card | None]] = {}
         #: Each card's options as the search left them; see _laid for what makes one stale.
         self.known: dict[Card, list[_Option]] = {}
+        #: Each card's reachable() and _latent() answers, made stale by the same changes.
+        self.reach_known: dict[Card, bool] = {}
+        self.latent_known: dict[Card, bool] = {}
 
     def _places(self, card: Card) -> tuple[int, ...]:
         return (1, 14) if card.rank == 1 and self.top == 14 else (card.rank,)
@@ -152,13 +155,16 @@ class _Search:
 
         A card's options read the runs of its suit, the sets of its rank, the hand's count of
         cards sharing its suit or rank (its new melds) and the jokers left: nothing else."""
+        caches = (self.known, self.reach_known, self.latent_known)
         if jokers:
-            self.known.clear()
+            for known in caches:
+                known.clear()
             return
         suits = {card.suit for card in cards}
         ranks = {card.rank for card in cards}
-        for card in [card for card in self.known if card.suit in suits or card.rank in ranks]:
-            del self.known[card]
+        for known in caches:
+            for card in [card for card in known if card.suit in suits or card.rank in ranks]:
+                del known[card]
 
     def _list_options(self, card: Card) -> list[_Option]:
         found: list[_Option] = []
@@ -230,6 +236,12 @@ class _Search:
     def reachable(self, card: Card) -> bool:
         """Whether ``card`` could be placed at all, with the whole hand still to come (a
         relaxation: a run may be reached through hand cards or jokers in between)."""
+        known = self.reach_known.get(card)
+        if known is None:
+            known = self.reach_known[card] = self._reachable(card)
+        return known
+
+    def _reachable(self, card: Card) -> bool:
         if self.options(card):
             return True
         spare = self.jokers
@@ -249,6 +261,12 @@ class _Search:
     def _latent(self, card: Card) -> bool:
         """Whether ``card`` could join a run beyond a gap that its options fill with jokers
         but a card still in the hand could fill instead."""
+        known = self.latent_known.get(card)
+        if known is None:
+            known = self.latent_known[card] = self._gap_to_fill(card)
+        return known
+
+    def _gap_to_fill(self, card: Card) -> bool:
         base = int(card.suit) * 13
         for pile in self.runs.get(card.suit, ()):
             low, high = pile.low, pile.high
