@@ -117,7 +117,7 @@ class Card(int):
         if self.is_joker:
             return "🃏"
         rank = "10" if self.rank == 10 else RANK_LETTERS[self.rank - 1]
-        return rank + Suit(self.index // 13).symbol
+        return rank + self.suit.symbol
 
 
 _BY_INDEX: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(JOKER_INDEX + 1))
