@@ -73,7 +73,9 @@ class PlayModel:
         self.objective_slots = [position_of[var.index] for var in self.play]
         self.objective_joker_slot = position_of[self.play_jokers.index]
         # Template bonuses (see load) are appended after these terms and dropped again: even
-        # at a coefficient of 0, objective terms for every template slowed max-play by 15-20%.
+        # at a coefficient of 0, objective terms for every template slowed max-play (20-60-card
+        # medians 1.13-1.24x the code before them, against 1.01-1.18x without; see
+        # docs/benchmarks.md, sixth session).
         self.base_terms = len(objective.vars)
         self.bonus_terms = 0
         self.use_index = {
