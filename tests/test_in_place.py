@@ -188,3 +188,26 @@ def test_medium_positions_are_legal_and_move_nothing(seed: int) -> None:
         verdict = validate_turn(position, table, position.hand)
         assert verdict.legal and not verdict.hand_after and verdict.cards_moved == 0
 
+
+
+@pytest.mark.parametrize("objective", ["points", "cards"])
+def test_fast_path_reports_the_play_value_the_model_finds(
+    objective: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn's stage-1 value (levels 1-2 folded, as rami fou's bounds compare them) is the
+    one the model reaches for the same position."""
+    position = parse_position("5S * 7S | 2H 3H 4H | 9C 9D 9H / 6S AH 8S 9S * / rami-chinois opened")
+    values: list[int | None] = []
+    finish = engine._finish
+
+    def recording(position, objective, min_moves, turn):
+        values.append(turn.play_value)
+        return finish(position, objective, min_moves, turn)
+
+    monkeypatch.setattr(engine, "_finish", recording)
+    fast = solve(position, objective=objective, min_moves=False)
+    monkeypatch.setattr(engine, "lay_whole_hand", lambda position: InPlace(None))
+    model = solve(position, objective=objective, min_moves=False)
+    assert fast.timings["build_ms"] == 0 and model.timings["build_ms"] > 0
+    assert fast.hand == model.hand == ()
+    assert values[0] == values[1] is not None
