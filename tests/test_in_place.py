@@ -68,6 +68,12 @@ def laid_in_place(text: str) -> list[str]:
         # and the jokers make JD's meld. Found by the exhaustive reference (it once claimed
         # no such turn existed).
         ("9C TC JC | KS KH KC / JD QC KC * * / rummikub opened", "9C TC JC QC KC"),
+        # 6D reaches the run only once 9D takes the joker's place and the joker slides to 7.
+        # Found by the exhaustive reference, as the two below: without that rule, the search
+        # claimed no such turn existed.
+        ("8D * TD JD QD / 6D 9D TC QC * / rummikub opened", "6D * 8D 9D TD JD QD"),
+        ("9H TH * / JH KH JD QD * / rummikub opened", "9H TH JH * KH"),
+        ("5H 6H 7H 8H | 4C * 6C / 3H 4H 5H 5D 5C / rummikub opened", "3H 4H 5H 6H 7H 8H"),
         # A new run of the hand's own cards, next to a run it could have extended.
         ("5S 6S 7S | 6H 7H 8H / 6S 7S 8S / rami-chinois opened", "6S 7S 8S"),
     ],

@@ -260,7 +260,8 @@ class _Search:
 
     def _latent(self, card: Card) -> bool:
         """Whether ``card`` could join a run beyond a gap that its options fill with jokers
-        but a card still in the hand could fill instead."""
+        from the hand, where a card still in the hand could fill the gap instead, or could take
+        a joker's place inside the run and free that joker for the gap."""
         known = self.latent_known.get(card)
         if known is None:
             known = self.latent_known[card] = self._gap_to_fill(card)
@@ -273,8 +274,11 @@ class _Search:
             for place in self._places(card):
                 if low <= place <= high or not pile.jokers_to_add(place, self.longest):
                     continue
-                gap = range(high + 1, place) if place > high else range(place + 1, low)
-                if any(self.hand[Card(base + (spot - 1) % 13)] for spot in gap):
+                spots = range(low, place) if place > high else range(place + 1, high + 1)
+                if any(
+                    spot not in pile.reals and self.hand[Card(base + (spot - 1) % 13)]
+                    for spot in spots
+                ):
                     return True
         return False
 
