@@ -302,9 +302,10 @@ class _Search:
             return False
         ready.sort(key=lambda entry: entry[0])
         # Branch on a card whose options hold every place it can end in: not one that could
-        # end at a run's end beyond a gap a hand card could fill (its options only fill the
-        # gap with jokers). Failing that, branch anyway: the search is then no longer
-        # exhaustive, so finding nothing proves nothing.
+        # end at a run's end beyond a gap that other hand cards may fill, directly or by freeing
+        # a joker of the run (its options only fill the gap with hand jokers; see _latent).
+        # Failing that, branch anyway: the search is then no longer exhaustive, so finding
+        # nothing proves nothing.
         chosen = next((entry for entry in ready if not self._latent(entry[1])), None)
         if chosen is None:
             self.exhaustive = False
