@@ -670,24 +670,14 @@ def _play_value(played: Counter[Card], weights: tuple[list[int], int]) -> int:
 
 
 def _table_pieces(position: Position) -> list[Template]:
-    """The templates the table's melds are made of: a run longer than the longest template is
-    cut into runs of 5 and a rest of 3-4. Any cut is correct (it only guides the search); this
-    one made the full objective 10-20% faster on the 60-card suites than ``_free_pieces``' cut
-    into runs of 3 (two interleaved runs)."""
-    pieces: list[Template] = []
-    longest = FREE_RUN_LENGTHS[-1]
-    for meld in position.table:
-        if meld.kind is MeldKind.SET or len(meld.cards) <= longest:
-            pieces.append(_template_of(meld, position.rules))
-            continue
-        ranks = stands_for(meld, position.rules)
-        suit = meld.real_cards[0].index // 13
-        while len(ranks) > longest:
-            cut = longest if len(ranks) - longest >= MIN_MELD else len(ranks) - MIN_MELD
-            pieces.append(run_template(suit, ranks[0], ranks[cut - 1]))
-            ranks = ranks[cut:]
-        pieces.append(run_template(suit, ranks[0], ranks[-1]))
-    return pieces
+    """The templates the table's melds are made of, long runs cut into runs of 5 and a rest of
+    3-4. Any cut is correct (it only guides the search); this one made the full objective 10-20%
+    faster on the 60-card suites than cutting into runs of 3 (two interleaved runs)."""
+    return [
+        piece
+        for meld in position.table
+        for piece in _free_pieces(_template_of(meld, position.rules), FREE_RUN_LENGTHS[-1])
+    ]
 
 
 def _template_points(template: Template, rules: Ruleset) -> int:
@@ -1285,14 +1275,18 @@ def _joker_types(meld: Meld, template: Template) -> list[int]:
     return [t for t in template.types if t not in real]
 
 
-def _free_pieces(template: Template) -> list[Template]:
-    if template.kind is MeldKind.SET or len(template.types) <= 5:
+def _free_pieces(template: Template, piece: int = MIN_MELD) -> list[Template]:
+    """``template`` as free templates: a run longer than the longest is cut from its low end
+    into runs of ``piece`` cards (shorter where the rest would fall under a meld) and a rest."""
+    longest = FREE_RUN_LENGTHS[-1]
+    if template.kind is MeldKind.SET or len(template.types) <= longest:
         return [template]
     pieces = []
     low, high = template.positions[0], template.positions[-1]
-    while high - low + 1 > 5:
-        pieces.append(run_template(template.suit, low, low + 2))
-        low += 3
+    while high - low + 1 > longest:
+        size = min(piece, high - low + 1 - MIN_MELD)
+        pieces.append(run_template(template.suit, low, low + size - 1))
+        low += size
     pieces.append(run_template(template.suit, low, high))
     return pieces
 
