@@ -715,13 +715,26 @@ def _value(values, expr) -> int:
     return expr if isinstance(expr, int) else int(values[expr.index])
 
 
+def _counts_read(
+    model: _Model | PlayVariables, values: list[int]
+) -> tuple[list[int], list[int], list[int]]:
+    """Copies of each template used, cards of each type played, jokers standing for each."""
+    if isinstance(model, PlayVariables):
+        # The prebuilt model's proto indices are looked up once, not per solve.
+        return tuple([values[i] for i in at] for at in model.indices)
+    return tuple(
+        [_value(values, expr) for expr in exprs]
+        for exprs in (model.uses, model.play, model.joker_for)
+    )
+
+
 def _decode(model: _Model | PlayVariables, solver: cp_model.CpSolver) -> _Decoded:
     values = list(solver.response_proto.solution)
+    uses, play, joker_for = _counts_read(model, values)
     specs: list[MeldSpec] = []
     for template, var in model.pure:
         specs.extend(MeldSpec(template, pure=True) for _ in range(_value(values, var)))
-    for number, (template, var) in enumerate(zip(model.templates, model.uses, strict=True)):
-        copies = _value(values, var)
+    for number, (template, copies) in enumerate(zip(model.templates, uses, strict=True)):
         if not copies:
             continue
         if not model.exact_jokers:
@@ -750,18 +763,14 @@ def _decode(model: _Model | PlayVariables, solver: cp_model.CpSolver) -> _Decode
             keep_real=frozenset(t for t, v in slot.keep_real.items() if _value(values, v)),
             keep_joker=frozenset(t for t, v in slot.keep_joker.items() if _value(values, v)),
         ))
-    played: Counter[Card] = Counter()
-    for t in range(NUM_TYPES):
-        count = _value(values, model.play[t])
-        if count:
-            played[Card(t)] = count
+    played: Counter[Card] = Counter({Card(t): count for t, count in enumerate(play) if count})
     jokers = _value(values, model.play_jokers)
     if jokers:
         played[JOKER] = jokers
-    joker_for = Counter({t: _value(values, model.joker_for[t]) for t in range(NUM_TYPES)})
+    stand_ins = Counter({t: count for t, count in enumerate(joker_for) if count})
     discards = getattr(model, "discard", {})
     discard = next((card for card, var in discards.items() if _value(values, var)), None)
-    return _Decoded(specs, played, +joker_for, discard)
+    return _Decoded(specs, played, stand_ins, discard)
 
 
 def _check_supported(position: Position) -> None:

@@ -9,9 +9,10 @@ Templates the position cannot fill are bounded to zero rather than left out.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from rami.cards import NUM_TYPES
@@ -39,6 +40,8 @@ class PlayVariables:
     slots: tuple = ()
     exact_jokers: bool = False
     opening: bool = False
+    #: Proto indices of ``uses``, ``play`` and ``joker_for``, for reading a solution fast.
+    indices: tuple[list[int], list[int], list[int]] = ((), (), ())
 
 
 class PlayModel:
@@ -89,8 +92,28 @@ class PlayModel:
         self.joker_domains = [proto.variables[var.index].domain for var in self.joker_for]
         self.use_domains = [proto.variables[var.index].domain for var in self.uses]
         self.demand_domains = [proto.constraints[row].linear.domain for row in self.demand_rows]
+        # Each template's card types, padded with a type past the last whose supply is never
+        # short: the bounds of every template come out of one numpy expression.
+        widest = max(len(template.types) for template in self.templates)
+        self.template_types = np.array(
+            [(*template.types, *[NUM_TYPES] * (widest - len(template.types)))
+             for template in self.templates], dtype=np.intp,
+        )
+        #: Bounds as last written into the proto, per kind: an unchanged one is not written
+        #: again (each write through the bindings costs about as much as the test).
+        self.written = {
+            "play": [MAX_COPIES] * NUM_TYPES,
+            "joker_for": [MAX_JOKERS] * NUM_TYPES,
+            "demand_low": [0] * NUM_TYPES,
+            "demand_high": [0] * NUM_TYPES,
+            "uses": [MAX_COPIES + MAX_JOKERS] * len(self.templates),
+        }
         self.variables = PlayVariables(
-            model, self.templates, self.uses, self.play, self.play_jokers, self.joker_for
+            model, self.templates, self.uses, self.play, self.play_jokers, self.joker_for,
+            indices=tuple(
+                [var.index for var in variables]
+                for variables in (self.uses, self.play, self.joker_for)
+            ),
         )
 
     def load(
@@ -108,16 +131,13 @@ class PlayModel:
         table, hand = counts.table, counts.hand
         table_jokers, hand_jokers, jokers = counts.table_jokers, counts.hand_jokers, counts.jokers
         supply = [table[t] + hand[t] for t in range(NUM_TYPES)]
-        for t in range(NUM_TYPES):
-            self.play_domains[t][1] = hand[t]
-            self.joker_domains[t][1] = jokers
-            row = self.demand_domains[t]
-            row[0] = row[1] = table[t]
+        written = self.written
+        _write_changed(self.play_domains, 1, hand, written["play"])
+        _write_changed(self.joker_domains, 1, [jokers] * NUM_TYPES, written["joker_for"])
+        _write_changed(self.demand_domains, 0, table, written["demand_low"])
+        _write_changed(self.demand_domains, 1, table, written["demand_high"])
         variables[self.play_jokers.index].domain[1] = hand_jokers
-        for template, domain in zip(self.templates, self.use_domains, strict=True):
-            available = [supply[t] for t in template.types]
-            fits = available.count(0) <= jokers
-            domain[1] = min(MAX_COPIES + MAX_JOKERS, min(available) + jokers) if fits else 0
+        self._bound_templates(supply, jokers)
         row = proto.constraints[self.joker_row].linear.domain
         row[0] = table_jokers
         row[1] = table_jokers
@@ -131,6 +151,15 @@ class PlayModel:
             self._set_bonus(template_bonus or {})
         return self.variables
 
+    def _bound_templates(self, supply: list[int], jokers: int) -> None:
+        """A template is used at most as often as its scarcest type allows with every joker
+        helping, and never when more of its types are missing than there are jokers."""
+        available = np.array([*supply, MAX_COPIES + MAX_JOKERS])[self.template_types]
+        missing = (available == 0).sum(axis=1)
+        most = np.minimum(available.min(axis=1) + jokers, MAX_COPIES + MAX_JOKERS)
+        bounds = np.where(missing <= jokers, most, 0).tolist()
+        _write_changed(self.use_domains, 1, bounds, self.written["uses"])
+
     def _set_bonus(self, template_bonus: Mapping[Template, int]) -> None:
         objective = self.model.proto.objective
         variables = list(objective.vars)[: self.base_terms]
@@ -143,6 +172,15 @@ class PlayModel:
         objective.vars.extend(variables)
         objective.coeffs.extend(coeffs)
         self.bonus_terms = len(template_bonus)
+
+
+def _write_changed(
+    targets: list, index: int, values: Sequence[int], written: list[int]
+) -> None:
+    """``targets[i][index] = values[i]`` where that differs from ``written[i]``."""
+    for i, value in enumerate(values):
+        if value != written[i]:
+            targets[i][index] = written[i] = value
 
 
 _local = threading.local()
