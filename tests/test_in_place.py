@@ -111,14 +111,40 @@ def test_declined_turn_is_still_solved_by_the_model() -> None:
 
 def test_engine_reports_a_lay_off_as_proved_with_nothing_moved() -> None:
     position = parse_position("5S * 7S | 2H 3H 4H / 6S AH 8S / rami-chinois opened")
-    for min_moves in (True, False):
-        solution = solve(position, min_moves=min_moves)
-        assert solution.status is Status.OPTIMAL
-        assert solution.hand == () and solution.penalty_after == 0
-        assert solution.cards_moved == 0
-        assert solution.timings["build_ms"] == 0, "answered without building a model"
-        verdict = validate_turn(position, solution.table, solution.played)
-        assert verdict.legal, verdict.problems
+    solution = solve(position)
+    assert solution.status is Status.OPTIMAL
+    assert solution.hand == () and solution.penalty_after == 0
+    assert solution.cards_moved == 0
+    assert solution.timings["build_ms"] == 0, "answered without building a model"
+    verdict = validate_turn(position, solution.table, solution.played)
+    assert verdict.legal, verdict.problems
+
+
+def test_max_play_tries_the_fast_path_on_big_tables_only() -> None:
+    """Max-play asks the model on a small table (where the search seldom pays) and the fast
+    path on a big one; both answers are proved and lay the whole hand."""
+    small = parse_position("5S * 7S | 2H 3H 4H / 6S AH 8S / rami-chinois opened")
+    assert small.table_size < engine.IN_PLACE_MAX_PLAY_TABLE_CARDS
+    big = next(
+        case.position
+        for case in benchlib.load_suite(benchlib.SUITES_DIR / "rami-chinois-100.jsonl")
+        if lay_whole_hand(case.position).table is not None
+    )
+    for position, fast in ((small, False), (big, True)):
+        solution = solve(position, min_moves=False)
+        assert solution.status is Status.OPTIMAL and solution.hand == ()
+        assert (solution.timings["build_ms"] == 0) is fast
+        assert validate_turn(position, solution.table, solution.played).legal
+
+
+def test_search_gives_up_early_when_asked_and_claims_nothing() -> None:
+    """9H has no place until 8H is laid: the full search finds the turn; limited to hands
+    whose every card has a place now, it gives up without claiming that none exists."""
+    position = parse_position("5H 6H 7H | KS KD KC / 9H 8H / rami-chinois opened")
+    assert lay_whole_hand(position).table is not None
+    limited = lay_whole_hand(position, max_unplaced=0)
+    assert limited.table is None and not limited.none_exists
+    assert lay_whole_hand(position, max_unplaced=1).table is not None
 
 
 def check_against_reference(position: Position) -> InPlace:
@@ -174,7 +200,7 @@ def test_engine_answers_equal_with_and_without_the_fast_path(
     for min_moves in (False, True):
         fast = [solve(position, min_moves=min_moves) for position in positions]
         with monkeypatch.context() as patched:
-            patched.setattr(engine, "lay_whole_hand", lambda position: InPlace(None))
+            patched.setattr(engine, "lay_whole_hand", lambda position, **_: InPlace(None))
             slow = [solve(position, min_moves=min_moves) for position in positions]
         for position, with_it, without in zip(positions, fast, slow, strict=True):
             assert with_it.status is Status.OPTIMAL and without.status is Status.OPTIMAL
@@ -211,9 +237,9 @@ def test_fast_path_reports_the_play_value_the_model_finds(
         return finish(position, objective, min_moves, turn)
 
     monkeypatch.setattr(engine, "_finish", recording)
-    fast = solve(position, objective=objective, min_moves=False)
-    monkeypatch.setattr(engine, "lay_whole_hand", lambda position: InPlace(None))
-    model = solve(position, objective=objective, min_moves=False)
+    fast = solve(position, objective=objective)
+    monkeypatch.setattr(engine, "lay_whole_hand", lambda position, **_: InPlace(None))
+    model = solve(position, objective=objective)
     assert fast.timings["build_ms"] == 0 and model.timings["build_ms"] > 0
     assert fast.hand == model.hand == ()
     assert values[0] == values[1] is not None

@@ -39,7 +39,7 @@ from rami.solver.api import (
 )
 from rami.solver.counts import CardCounts
 from rami.solver.explain import explain_moves, in_number_order, meld_numbers
-from rami.solver.in_place import lay_whole_hand
+from rami.solver.in_place import InPlace, lay_whole_hand
 from rami.solver.playmodel import PlayVariables, play_model_for
 from rami.solver.realize import MeldSpec, realize
 from rami.solver.templates import (
@@ -54,6 +54,8 @@ from rami.solver.templates import (
 
 #: From this many table cards on, max-play's stage 1 branches on its LP (see ``_search``).
 LP_SEARCH_TABLE_CARDS = 30
+#: From this many table cards on, max-play tries the in-place fast path first (see _in_place).
+IN_PLACE_MAX_PLAY_TABLE_CARDS = 70
 
 
 def _fits(template: Template, counts: CardCounts, jokers: int) -> bool:
@@ -1065,6 +1067,22 @@ def _with_jokers_untouched(
     return replace(turn, table=untouched + turn.table)
 
 
+def _in_place(position: Position, min_moves: bool) -> InPlace:
+    """The fast path's answer, where trying it pays.
+
+    With the full objective it always pays: a turn found saves both stages, and "none exists"
+    saves stage 2's zero-move question. Max-play only gains the first, worth a model solve
+    (about 2-3 ms), and pays every failed search (up to 1.8 ms): measured over the suites,
+    the search found such turns on 5 of 144 positions of 20-60 table cards and on 68 of 96 of
+    80-100 cards, and where two hand cards or more had no place yet, on 1 of 23.
+    """
+    if min_moves:
+        return lay_whole_hand(position)
+    if position.table_size < IN_PLACE_MAX_PLAY_TABLE_CARDS:
+        return InPlace(None)
+    return lay_whole_hand(position, max_unplaced=1)
+
+
 def _search(
     position: Position, objective: Objective, min_moves: bool, time_limit: float, clock: _Clock
 ) -> _Turn:
@@ -1083,7 +1101,7 @@ def _search(
         model.model.maximize(model.play_objective(objective))
     else:
         weights = play_weights(position, objective)
-        in_place = lay_whole_hand(position)
+        in_place = _in_place(position, min_moves)
         if in_place.table is not None:
             # Optimal at every level with nothing left to prove: all played, nothing moved.
             clock.lap("search_ms")

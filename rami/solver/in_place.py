@@ -390,9 +390,13 @@ class InPlace:
     none_exists: bool = False
 
 
-def lay_whole_hand(position: Position) -> InPlace:
+def lay_whole_hand(position: Position, *, max_unplaced: int | None = None) -> InPlace:
     """A turn laying every hand card with no table card moved, if the search finds one (this
-    is a fast path: where it gives up, there may still be one)."""
+    is a fast path: where it gives up, there may still be one).
+
+    With ``max_unplaced``, the search gives up at once when more hand cards than that have no
+    place yet (each must wait for other cards to bridge a gap, and such searches seldom
+    succeed: see the engine)."""
     rules = position.rules
     if (
         not position.hand or not position.opened or rules.discard or not rules.rearrangement
@@ -402,6 +406,10 @@ def lay_whole_hand(position: Position) -> InPlace:
     search = _Search(position)
     if not all(search.reachable(card) for card in search.hand):
         return InPlace(None, none_exists=True)
+    if max_unplaced is not None and sum(
+        count for card, count in search.hand.items() if not search.options(card)
+    ) > max_unplaced:
+        return InPlace(None)
     if search.solve():
         return InPlace(search.table())
     return InPlace(None, none_exists=search.exhaustive and search.nodes <= search.node_budget)
