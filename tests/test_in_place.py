@@ -120,6 +120,24 @@ def test_engine_reports_a_lay_off_as_proved_with_nothing_moved() -> None:
     assert verdict.legal, verdict.problems
 
 
+def test_part_of_the_hand_laid_in_place_needs_no_stage_2(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """2D and 9C cannot be played; 8H goes down at the end of the run. Stage 1 finds that
+    play, the in-place search lays it with nothing moved, and no stage-2 model is built."""
+    position = parse_position("5H 6H 7H | KS KD KC / 8H 2D 9C / rami-chinois opened")
+
+    def no_stage_2(*args, **kwargs):
+        raise AssertionError("stage 2 built a model")
+
+    monkeypatch.setattr(engine, "_Model", no_stage_2)
+    solution = solve(position)
+    assert solution.status is Status.OPTIMAL
+    assert solution.played == parse_position("/ 8H / rami-chinois").hand
+    assert solution.cards_moved == 0 and solution.timings["build_ms"] > 0
+    assert validate_turn(position, solution.table, solution.played).legal
+
+
 def test_max_play_tries_the_fast_path_on_big_tables_only() -> None:
     """Max-play asks the model on a small table (where the search seldom pays) and the fast
     path on a big one; both answers are proved and lay the whole hand."""
