@@ -61,12 +61,13 @@ def free_templates(top_rank: int) -> tuple[Template, ...]:
     return tuple(templates)
 
 
-def sets_containing(card_type: int) -> list[Template]:
+@cache
+def sets_containing(card_type: int) -> tuple[Template, ...]:
     rank = card_type % 13 + 1
     suit = card_type // 13
-    return [
+    return tuple(
         set_template(rank, suits)
         for size in (3, 4)
         for suits in combinations(range(4), size)
         if suit in suits
-    ]
+    )
