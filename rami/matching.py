@@ -135,11 +135,10 @@ def _match_melds(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> tuple[int
     Melds that share no card never gain from being matched, so the assignment is solved apart
     on each group of melds linked by shared cards: most groups are a single unchanged meld.
     """
-    before_counts = [meld.counts() for meld in before]
-    after_counts = [meld.counts() for meld in after]
     result = [-1] * len(before)
     # A meld found unchanged is matched to its twin: an exchange argument shows some optimal
     # assignment does so (a card counted twice by the swap is also shared by the other pair).
+    # Most melds are: only the others are counted card by card.
     unchanged: dict[tuple[Card, ...], list[int]] = {}
     for col, meld in enumerate(after):
         unchanged.setdefault(tuple(sorted(meld.cards)), []).append(col)
@@ -149,16 +148,19 @@ def _match_melds(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> tuple[int
         if twins:
             result[row] = twins.pop(0)
             taken_cols.add(result[row])
+    after_counts: dict[int, Counter[Card]] = {}
     holders: dict[Card, list[int]] = {}
-    for col, counts in enumerate(after_counts):
+    for col, meld in enumerate(after):
         if col in taken_cols:
             continue
+        counts = after_counts[col] = meld.counts()
         for card in counts:
             holders.setdefault(card, []).append(col)
     edges: list[dict[int, int]] = []
-    for row, counts in enumerate(before_counts):
+    for row, meld in enumerate(before):
         row_edges: dict[int, int] = {}
         if result[row] < 0:
+            counts = meld.counts()
             for card in counts:
                 for col in holders.get(card, ()):
                     if col not in row_edges:

@@ -64,6 +64,9 @@ def explain_moves(
     for index, meld in enumerate(before):
         number = index + 1
         target = by_number.get(number)
+        if target is not None and after[target].cards == meld.cards:
+            leftovers[number] = Counter()  # most melds stay as they were
+            continue
         kept = after[target].counts() if target is not None else Counter()
         leftovers[number] = meld.counts() - kept
     hand = Counter(played)
@@ -74,6 +77,9 @@ def explain_moves(
     arrivals: dict[int, list[tuple[int | None, Card]]] = {}
     for index, meld in enumerate(after):
         number = numbers[index]
+        if number <= len(before) and before[number - 1].cards == meld.cards:
+            arrivals[number] = []
+            continue
         own = before[number - 1].counts() if number <= len(before) else Counter()
         needed = meld.counts() - own
         sources: list[tuple[int | None, Card]] = []
