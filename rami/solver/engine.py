@@ -39,7 +39,7 @@ from rami.solver.api import (
 )
 from rami.solver.counts import CardCounts
 from rami.solver.explain import explain_moves, in_number_order, meld_numbers
-from rami.solver.in_place import InPlace, lay_whole_hand
+from rami.solver.in_place import InPlace, lay_whole_hand, searches
 from rami.solver.playmodel import PlayVariables, play_model_for
 from rami.solver.realize import MeldSpec, realize
 from rami.solver.templates import (
@@ -1169,9 +1169,11 @@ def _search(
     # the fast path has looked for one; else the in-place search looks for one laying stage
     # 1's cards, and CP-SAT is not asked: on the suites that question (the model with nothing
     # moved) never succeeded for a part of the hand (0 of 84 asked; 2 of 33 for whole hands)
-    # and cost 3-16% of the full objective's time on 20-80 cards.
+    # and cost 3-16% of the full objective's time on 20-80 cards. Presets the search does not
+    # handle (those that discard) still ask the model.
     whole_hand = sum(decoded.played.values()) == len(position.hand)
-    if not whole_hand and discard is None:
+    part_in_place = not whole_hand and searches(position)
+    if part_in_place:
         laid = lay_whole_hand(replace(position, hand=tuple(decoded.played.elements())))
         if laid.table is not None:
             clock.lap("search_ms")
@@ -1182,10 +1184,9 @@ def _search(
         keeper = _Model(position, with_slots=True, opening=False, relaxed=relaxed)
         keeper.model.add(keeper.play_objective(objective) == best_play)
         keeper.model.maximize(keeper.kept)
-        # Where the fast path gave up on the whole hand without proving there is no such
-        # turn, the model is asked for one first: far quicker, when there is one, than letting
-        # the search climb there.
-        ask_untouched = relaxed and whole_hand and not no_lay_off
+        # Elsewhere the model is asked for such a turn first (not where the fast path proved
+        # there is none): far quicker, when there is one, than letting the search climb there.
+        ask_untouched = relaxed and not (no_lay_off if whole_hand else part_in_place)
         if ask_untouched:
             untouched = keeper.nothing_moves()
             clock.lap("build_ms")

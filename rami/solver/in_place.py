@@ -390,6 +390,16 @@ class InPlace:
     none_exists: bool = False
 
 
+def searches(position: Position) -> bool:
+    """Whether :func:`lay_whole_hand` searches this position at all: an opened player, free
+    table jokers, rearrangement and no discard (rami chinois and Rummikub)."""
+    rules = position.rules
+    return (
+        position.opened and not rules.discard and rules.rearrangement
+        and rules.table_joker is TableJoker.FREE and not rules.joker_kept_until_last
+    )
+
+
 def lay_whole_hand(position: Position, *, max_unplaced: int | None = None) -> InPlace:
     """A turn laying every hand card with no table card moved, if the search finds one (this
     is a fast path: where it gives up, there may still be one).
@@ -397,11 +407,7 @@ def lay_whole_hand(position: Position, *, max_unplaced: int | None = None) -> In
     With ``max_unplaced``, the search gives up at once when more hand cards than that have no
     place yet (each must wait for other cards to bridge a gap, and such searches seldom
     succeed: see the engine)."""
-    rules = position.rules
-    if (
-        not position.hand or not position.opened or rules.discard or not rules.rearrangement
-        or rules.table_joker is not TableJoker.FREE or rules.joker_kept_until_last
-    ):
+    if not position.hand or not searches(position):
         return InPlace(None)
     search = _Search(position)
     if not all(search.reachable(card) for card in search.hand):
