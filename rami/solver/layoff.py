@@ -315,34 +315,24 @@ class _TurnModel:
                     size = len(places)
                     missing = sum(1 for p in places if not avail[p])
                     if pure:
-                        if missing:
-                            continue
-                        most = min(avail.values())
+                        most = 0 if missing else min(avail.values())
                     else:
                         least = _least_real(rules, size)
-                        reals = sum(avail.values())
-                        if reals < least or missing > self.joker_budget:
-                            continue
-                        most = reals // least
-                        if missing:
-                            most = min(most, self.joker_budget // missing)
+                        most = self._copies_within_reach(sum(avail.values()), least, missing)
                     if most <= 0:
                         continue
                     tag = f"{'v' if pure else 'r'}{suit}_{low}_{high}"
                     copies = model.new_int_var(0, most, tag)
-                    real: dict[int, Any] = {}
-                    for p in places:
-                        if not avail[p]:
-                            continue
-                        if pure:
-                            real[p] = copies
-                        else:
-                            real[p] = model.new_int_var(0, min(avail[p], most), f"{tag}_{p}")
-                            model.add(real[p] <= copies)
-                        self.uses[_type_at(suit, p)].append(real[p])
-                    if not pure:
-                        model.add(sum(real.values()) >= _least_real(rules, size) * copies)
-                        self.joker_terms.append(size * copies - sum(real.values()))
+                    held = {p: count for p, count in avail.items() if count}
+                    if pure:
+                        real: dict[int, Any] = dict.fromkeys(held, copies)
+                        for p in held:
+                            self.uses[_type_at(suit, p)].append(copies)
+                    else:
+                        real = self._real_counts(
+                            tag, {_type_at(suit, p): (p, count) for p, count in held.items()},
+                            copies, most, size, least,
+                        )
                     points = sum(rules.opening_value(p) for p in places)
                     self.windows.append(
                         _Window(MeldKind.RUN, suit, places, size, copies, real, points, pure)
@@ -355,32 +345,50 @@ class _TurnModel:
             avail = {s: n for s, n in avail.items() if n}
             for size in (MIN_MELD, MAX_SET):
                 least = _least_real(rules, size)
-                reals = sum(avail.values())
                 if len(avail) < least:
                     continue
                 missing = max(0, size - len(avail))
-                if missing > self.joker_budget:
-                    continue
-                most = reals // least
-                if missing:
-                    most = min(most, self.joker_budget // missing)
+                most = self._copies_within_reach(sum(avail.values()), least, missing)
                 if most <= 0:
                     continue
                 tag = f"s{rank}_{size}"
                 copies = model.new_int_var(0, most, tag)
-                real = {}
-                for suit, count in avail.items():
-                    real[suit] = model.new_int_var(0, min(count, most), f"{tag}_{suit}")
-                    model.add(real[suit] <= copies)
-                    self.uses[suit * 13 + rank - 1].append(real[suit])
-                total = sum(real.values())
-                model.add(total >= least * copies)
-                model.add(total <= size * copies)
-                self.joker_terms.append(size * copies - total)
+                real = self._real_counts(
+                    tag, {suit * 13 + rank - 1: (suit, count) for suit, count in avail.items()},
+                    copies, most, size, least,
+                )
+                # More suits than places: the copies hold no more real cards than places.
+                model.add(sum(real.values()) <= size * copies)
                 value = rules.opening_value(14 if rank == 1 else rank)
                 self.windows.append(
                     _Window(MeldKind.SET, rank, tuple(avail), size, copies, real, size * value)
                 )
+
+    def _copies_within_reach(self, reals: int, least: int, missing: int) -> int:
+        """Most copies of a new meld the hand can fill (0: none): each takes ``least`` of the
+        ``reals`` real cards it could hold, and a joker for each of its ``missing`` places."""
+        if reals < least or missing > self.joker_budget:
+            return 0
+        most = reals // least
+        return min(most, self.joker_budget // missing) if missing else most
+
+    def _real_counts(
+        self, tag: str, held: dict[int, tuple[int, int]], copies: Any, most: int, size: int,
+        least: int,
+    ) -> dict[int, Any]:
+        """Real cards of each type (``held``: type -> (place or suit, cards in the hand)) in the
+        copies of a new meld, at least ``least`` per copy; jokers fill its other places.
+        Returns the counts by place or suit."""
+        model = self.model
+        real: dict[int, Any] = {}
+        for card_type, (key, count) in held.items():
+            real[key] = model.new_int_var(0, min(count, most), f"{tag}_{key}")
+            model.add(real[key] <= copies)
+            self.uses[card_type].append(real[key])
+        total = sum(real.values())
+        model.add(total >= least * copies)
+        self.joker_terms.append(size * copies - total)
+        return real
 
     # The end of the turn.
 
