@@ -61,14 +61,18 @@ def explain_moves(
     numbers = meld_numbers(before, after)
     by_number = {number: index for index, number in enumerate(numbers)}
     leftovers: dict[int, Counter[Card]] = {}
+    #: The cards of each changed meld before and after, by number (counted once for both uses).
+    counted: dict[int, tuple[Counter[Card], Counter[Card]]] = {}
     for index, meld in enumerate(before):
         number = index + 1
         target = by_number.get(number)
         if target is not None and after[target].cards == meld.cards:
             leftovers[number] = Counter()  # most melds stay as they were
             continue
+        own = meld.counts()
         kept = after[target].counts() if target is not None else Counter()
-        leftovers[number] = meld.counts() - kept
+        counted[number] = own, kept
+        leftovers[number] = own - kept
     hand = Counter(played)
     donors: dict[Card, list[int]] = {}
     for number in sorted(leftovers):
@@ -77,11 +81,14 @@ def explain_moves(
     arrivals: dict[int, list[tuple[int | None, Card]]] = {}
     for index, meld in enumerate(after):
         number = numbers[index]
-        if number <= len(before) and before[number - 1].cards == meld.cards:
+        if number > len(before):
+            needed = meld.counts()
+        elif before[number - 1].cards == meld.cards:
             arrivals[number] = []
             continue
-        own = before[number - 1].counts() if number <= len(before) else Counter()
-        needed = meld.counts() - own
+        else:
+            own, here = counted[number]
+            needed = here - own
         sources: list[tuple[int | None, Card]] = []
         for card in sorted(needed.elements()):
             waiting = donors.get(card)
