@@ -81,9 +81,6 @@ class PlayModel:
         # docs/benchmarks.md, sixth session).
         self.base_terms = len(objective.vars)
         self.bonus_terms = 0
-        self.use_index = {
-            template: var.index for template, var in zip(self.templates, self.uses, strict=True)
-        }
         self.model = model
         # Views into the proto, looked up once: each lookup through the bindings costs more than
         # the write it serves.
@@ -108,12 +105,13 @@ class PlayModel:
             "demand_high": [0] * NUM_TYPES,
             "uses": [MAX_COPIES + MAX_JOKERS] * len(self.templates),
         }
+        indices = tuple(
+            [var.index for var in variables] for variables in (self.uses, self.play, self.joker_for)
+        )
+        self.use_index = dict(zip(self.templates, indices[0], strict=True))
         self.variables = PlayVariables(
             model, self.templates, self.uses, self.play, self.play_jokers, self.joker_for,
-            indices=tuple(
-                [var.index for var in variables]
-                for variables in (self.uses, self.play, self.joker_for)
-            ),
+            indices=indices,
         )
 
     def load(
