@@ -55,9 +55,18 @@ class Ruleset:
     going_out: GoingOut
     game_end: str
     tiles: bool = False
+    #: Café Rummy: a joker is never discarded except as the last card (discarding presets only).
     joker_kept_until_last: bool = False
-    taken_discard_locked: bool = True
+    #: Decision 8: the card just taken from the discard pile is not discarded this turn
+    #: (discarding presets only).
+    taken_discard_locked: bool = False
     open_and_rearrange_same_turn: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.discard:
+            for name in DISCARD_ONLY:
+                if getattr(self, name):
+                    raise ValueError(f"{self.name}: {name} needs a discard pile")
 
     @property
     def max_run_length(self) -> int:
@@ -106,9 +115,16 @@ class Ruleset:
         out: dict[str, object] = {}
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
+            if field.name in DISCARD_ONLY and not self.discard:
+                value = None  # does not apply: there is no discard pile
             out[field.name] = value.value if isinstance(value, Enum) else value
         out["name"] = self.option_string
         return out
+
+
+#: Parameters about the discard, which do not apply (``None`` in :meth:`Ruleset.describe`) to
+#: a preset without a discard pile.
+DISCARD_ONLY = ("joker_kept_until_last", "taken_discard_locked")
 
 
 def _format_option(value: object) -> str:
@@ -116,6 +132,12 @@ def _format_option(value: object) -> str:
         return "true" if value else "false"
     return str(value)
 
+
+#: Seed 001: the game ends after the round in which a player reaches the threshold.
+_BFMANIA_END = (
+    "at the end of the round in which a player reaches 250 (500, 1000), lowest wins; "
+    "a tie at the top is a draw"
+)
 
 _COMMON = dict(cards_dealt=13, ace_high=True, min_real_cards=1, naturals_at_least_jokers=False)
 
@@ -137,6 +159,7 @@ PRESETS: dict[str, Ruleset] = {
             opening_points=51, opening_pure_run=False, opening_any_meld=False,
             joker_penalty=20, unopened_flat_penalty=100, rami_sec_flat_penalty=200,
             going_out=GoingOut.DISCARD, game_end="a player reaches 500, that player loses",
+            taken_discard_locked=True,
             **_COMMON,
         ),
         Ruleset(
@@ -144,7 +167,9 @@ PRESETS: dict[str, Ruleset] = {
             jokers=4, discard=True, rearrangement=False, table_joker=TableJoker.STAYS,
             opening_points=51, opening_pure_run=True, opening_any_meld=False,
             joker_penalty=20, unopened_flat_penalty=100, rami_sec_flat_penalty=None,
-            going_out=GoingOut.DISCARD, game_end="not stated by the seed: 500",
+            going_out=GoingOut.DISCARD,
+            game_end="not stated by the seed (RULES.md): a player reaches 500, lowest wins",
+            taken_discard_locked=True,
             **{**_COMMON, "cards_dealt": 14},
         ),
         Ruleset(
@@ -152,7 +177,8 @@ PRESETS: dict[str, Ruleset] = {
             jokers=4, discard=True, rearrangement=False, table_joker=TableJoker.SWAP_TO_HAND,
             opening_points=51, opening_pure_run=True, opening_any_meld=False,
             joker_penalty=20, unopened_flat_penalty=None, rami_sec_flat_penalty=None,
-            going_out=GoingOut.PLACE_OR_DISCARD, game_end="250 (500, 1000), lowest wins",
+            going_out=GoingOut.PLACE_OR_DISCARD, game_end=_BFMANIA_END,
+            taken_discard_locked=True,
             **{**_COMMON, "min_real_cards": 2},
         ),
         Ruleset(
@@ -160,7 +186,8 @@ PRESETS: dict[str, Ruleset] = {
             jokers=4, discard=True, rearrangement=False, table_joker=TableJoker.SWAP_TO_HAND,
             opening_points=30, opening_pure_run=False, opening_any_meld=False,
             joker_penalty=20, unopened_flat_penalty=None, rami_sec_flat_penalty=None,
-            going_out=GoingOut.PLACE_OR_DISCARD, game_end="250 (500, 1000), lowest wins",
+            going_out=GoingOut.PLACE_OR_DISCARD, game_end=_BFMANIA_END,
+            taken_discard_locked=True,
             **{**_COMMON, "min_real_cards": 2},
         ),
         Ruleset(
@@ -168,8 +195,12 @@ PRESETS: dict[str, Ruleset] = {
             jokers=6, discard=True, rearrangement=False, table_joker=TableJoker.SWAP_AND_RELAY,
             opening_points=0, opening_pure_run=False, opening_any_meld=True,
             joker_penalty=25, unopened_flat_penalty=None, rami_sec_flat_penalty=None,
-            going_out=GoingOut.DISCARD, game_end="not stated by the seed: 500",
-            joker_kept_until_last=True,
+            going_out=GoingOut.DISCARD,
+            game_end=(
+                "a convention fixed in advance: a number of rounds, or a points ceiling, "
+                "e.g. 500, at which a player is eliminated"
+            ),
+            joker_kept_until_last=True, taken_discard_locked=True,
             **{**_COMMON, "min_real_cards": 2, "naturals_at_least_jokers": True},
         ),
         Ruleset(
@@ -177,9 +208,13 @@ PRESETS: dict[str, Ruleset] = {
             jokers=2, discard=False, rearrangement=True, table_joker=TableJoker.FREE,
             opening_points=30, opening_pure_run=False, opening_any_meld=False,
             joker_penalty=30, unopened_flat_penalty=None, rami_sec_flat_penalty=None,
-            going_out=GoingOut.PLACE, game_end="standard Rummikub scoring",
-            tiles=True, taken_discard_locked=False,
-            **{**_COMMON, "ace_high": False},
+            going_out=GoingOut.PLACE,
+            game_end=(
+                "a number of rounds agreed in advance (default 1); each round the others "
+                "score minus their tiles left (joker 30), the winner plus their total"
+            ),
+            tiles=True,
+            **{**_COMMON, "cards_dealt": 14, "ace_high": False},
         ),
     )
 }

@@ -397,6 +397,7 @@ def test_rules_of_one_preset() -> None:
     assert "unopened_flat_penalty:        100\n" in out
     assert "rami_sec_flat_penalty:        200\n" in out
     assert "discard:                      true\n" in out
+    assert "taken_discard_locked:         true\n" in out
     assert len(out.splitlines()) == len(PRESETS["rami-fou"].describe())
 
 
@@ -404,12 +405,15 @@ def test_rules_with_options() -> None:
     out = ok("rules", "rami-chinois[jokers=0]").stdout
     assert out.splitlines()[0].split() == ["name:", "rami-chinois[jokers=0]"]
     assert "jokers:                       0\n" in out
+    assert "taken_discard_locked:         n/a (no discard pile)\n" in out
 
 
 def test_rules_json() -> None:
     data = json.loads(ok("rules", "--json", "rummikub").stdout)
     assert data == PRESETS["rummikub"].describe()
     assert data["tiles"] is True
+    assert data["cards_dealt"] == 14
+    assert data["taken_discard_locked"] is None
 
 
 def test_rules_unknown_preset() -> None:

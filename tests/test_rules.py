@@ -91,10 +91,11 @@ def test_presets_other_presets_have_a_fixed_joker_count(name):
         ("bfmania-51", 13),
         ("bfmania-30", 13),
         ("cafe-rummy", 13),
+        ("rummikub", 14),
     ],
 )
 def test_presets_cards_dealt(name, dealt):
-    """RULES.md presets: cards dealt 13 / 13 / 14 / 13 / 13."""
+    """RULES.md presets: cards dealt 13 / 13 / 14 / 13 / 13; rummikub 14 tiles dealt."""
     assert get_ruleset(name).cards_dealt == dealt
 
 
@@ -266,16 +267,40 @@ def test_presets_not_opened_at_round_end(name, flat, rami_sec):
     [
         ("rami-chinois", ["100", "lowest wins"]),
         ("rami-fou", ["500", "loses"]),
-        ("rami-51", ["not stated", "500"]),
-        ("bfmania-51", ["250", "500", "1000", "lowest wins"]),
-        ("bfmania-30", ["250", "500", "1000", "lowest wins"]),
-        ("cafe-rummy", ["not stated", "500"]),
+        ("rami-51", ["not stated", "500", "lowest wins"]),
+        ("bfmania-51", ["end of the round", "250", "500", "1000", "lowest wins", "draw"]),
+        ("bfmania-30", ["end of the round", "250", "500", "1000", "lowest wins", "draw"]),
+        ("cafe-rummy", ["500", "eliminated", "number of rounds"]),
+        ("rummikub", ["number of rounds", "default 1", "joker 30"]),
     ],
 )
 def test_presets_game_ends(name, words):
-    """RULES.md presets: game ends 100 lowest wins / 500 loses / (500) / 250 (500, 1000) / (500)."""
+    """RULES.md presets: game ends 100 lowest wins / 500 loses / (not stated: 500, lowest wins) /
+    250 (500, 1000), lowest wins, a tie at the top a draw / 500: a player who reaches it is
+    eliminated (seed 002); rummikub: decision 11."""
+    game_end = get_ruleset(name).game_end
     for word in words:
-        assert word in get_ruleset(name).game_end
+        assert word in game_end
+    assert ("not stated" in game_end) is (name == "rami-51")
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_decision_8_taken_discard_lock_only_where_there_is_a_discard_pile(name):
+    """RULES.md decision 8: the lock applies to every discarding preset; without a discard pile
+    (rami-chinois, rummikub) it does not apply, and describe() says so (None), as it does for
+    Café Rummy's joker kept until the last card."""
+    rules = get_ruleset(name)
+    described = rules.describe()
+    if rules.discard:
+        assert rules.taken_discard_locked is True
+        assert described["taken_discard_locked"] is True
+        assert described["joker_kept_until_last"] is (name == "cafe-rummy")
+    else:
+        assert rules.taken_discard_locked is False and rules.joker_kept_until_last is False
+        assert described["taken_discard_locked"] is None
+        assert described["joker_kept_until_last"] is None
+    with pytest.raises(ValueError, match="needs a discard pile"):
+        dataclasses.replace(get_ruleset("rami-chinois"), taken_discard_locked=True)
 
 
 def test_common_ace_high_except_rummikub():

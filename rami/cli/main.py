@@ -19,7 +19,7 @@ from rami.cli.inputs import CliError, Source, batch_lines, check, load_position,
 from rami.cli.output import echo_error, echo_json, echo_lines
 from rami.errors import InvalidPositionError, RamiError, SolverBugError
 from rami.position import Position, hand_penalty
-from rami.rules import OPTIONS, PRESETS, get_ruleset
+from rami.rules import DISCARD_ONLY, OPTIONS, PRESETS, get_ruleset
 from rami.solver.api import Objective
 
 if TYPE_CHECKING:
@@ -240,9 +240,11 @@ def rules(
         echo_json(described)
         return
     width = max(map(len, described))
-    echo_lines(
-        f"{key + ':':<{width + 1}} {_format_value(value)}" for key, value in described.items()
-    )
+    shown = {key: _format_value(value) for key, value in described.items()}
+    for key in DISCARD_ONLY:
+        if described[key] is None:
+            shown[key] = "n/a (no discard pile)"
+    echo_lines(f"{key + ':':<{width + 1}} {text}" for key, text in shown.items())
 
 
 def _run_solver(
