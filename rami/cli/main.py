@@ -17,6 +17,7 @@ from rami import __version__
 from rami.cards import format_cards
 from rami.cli.inputs import CliError, Source, batch_lines, check, load_position, parse_source
 from rami.cli.output import echo_error, echo_json, echo_lines
+from rami.cli.render import render
 from rami.errors import InvalidPositionError, RamiError, SolverBugError
 from rami.position import Position, hand_penalty
 from rami.rules import DISCARD_ONLY, OPTIONS, PRESETS, get_ruleset
@@ -395,6 +396,7 @@ def _add_puzzles() -> None:
 
 
 _add_puzzles()
+app.command("render", **POSITION_COMMAND)(render)
 
 
 def run() -> None:

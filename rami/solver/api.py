@@ -101,6 +101,12 @@ class Solution:
             data["bounds"] = dict(self.bounds)
         return data
 
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a solution as a picture of the new table (:func:`rami.svg.solution`)."""
+        from rami.svg import solution
+
+        return solution(self)
+
 
 def refereed(
     position: Position,
