@@ -16,9 +16,18 @@ import pytest
 from typer.testing import CliRunner
 
 from rami import parse_position
+from rami.matching import cards_moved
 from rami.notation import parse_table, position_to_json
 from rami.puzzles.cli import puzzle_app
-from rami.puzzles.evaluate import NEAR_CAP, TIERS, Rejected, evaluate, solutions_up_to, solve_goal
+from rami.puzzles.evaluate import (
+    NEAR_CAP,
+    TIERS,
+    Rejected,
+    evaluate,
+    melds_broken,
+    solutions_up_to,
+    solve_goal,
+)
 from rami.puzzles.greedy import greedy_play, lay_off
 from rami.puzzles.record import (
     Puzzle,
@@ -128,6 +137,24 @@ def test_superfluous_meld_is_pruned() -> None:
                               "rami-chinois[jokers=0] opened")
     evaluation = evaluate(position)
     assert [str(m) for m in evaluation.position.table] == ["3H 4H 5H 6H 7H 8H 9H"]
+
+
+def test_melds_broken_does_not_depend_on_how_a_tie_is_broken() -> None:
+    """Two maximum matchings (9 cards kept) of rc-7ab683b7cb's tables: the 4-card club run
+    matched to ``5C 6C * 8C 9C`` (3 kept, 5 melds broken) or to ``5C 6C 7C`` (3 kept, kept
+    whole: 4 broken). The metric is the fewest broken, whatever the melds' order."""
+    before = list(table("5C 6C * 8C 9C | 9H TH JH | 5C 6C 7C | 6H * 8H 9H | 5H 6H 7H"))
+    after = list(table("5C 6C 7C 8C | 9S 9H 9C | 5S 5H 5C | 6H 7H 8H 9H | 6S 6H 6C | TH TD * | "
+                  "JH JC *"))
+    assert cards_moved(before, after) == 18 - 9
+    orders = random.Random(7)
+    for _ in range(20):
+        assert melds_broken(tuple(before), tuple(after)) == 4
+        orders.shuffle(before)
+        orders.shuffle(after)
+    # No tie: merging two runs breaks one of them whichever is matched.
+    assert melds_broken(table("2D 3D 4D | 5D 6D 7D 8D"), table("2D 3D 4D 5D 6D 7D 8D")) == 1
+    assert melds_broken(table("2D 3D 4D"), ()) == 1 and melds_broken((), table("2D 3D 4D")) == 0
 
 
 def test_greedy_player() -> None:

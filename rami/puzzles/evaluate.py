@@ -19,11 +19,12 @@ solution, counted up to :data:`NEAR_CAP`), and the jokers involved.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
 from rami.cards import Card
-from rami.matching import match_melds, overlap
+from rami.matching import max_weight_assignment, overlap
 from rami.melds import Meld
 from rami.position import Position, hand_penalty
 from rami.puzzles.signature import Signature, signature
@@ -114,21 +115,51 @@ class Evaluation:
 
 
 def _untouched(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> list[int]:
-    matched = match_melds(before, after)
-    return [
-        index for index, target in enumerate(matched)
-        if target >= 0 and before[index].counts() == after[target].counts()
-    ]
+    """Starting melds the final table holds exactly as they were.
+
+    Each meld found unchanged counts as often as both tables hold it: a maximum matching of
+    decision 7 pairs that many with their twins (an exchange argument), and which of two
+    identical melds it pairs makes no difference; so no matching is asked for.
+    """
+    left = Counter(tuple(sorted(meld.cards)) for meld in after)
+    found = []
+    for index, meld in enumerate(before):
+        key = tuple(sorted(meld.cards))
+        if left[key]:
+            left[key] -= 1
+            found.append(index)
+    return found
 
 
 def melds_broken(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> int:
-    """Original melds whose cards do not all end in the meld matched to them."""
-    matched = match_melds(before, after)
-    broken = 0
-    for index, target in enumerate(matched):
-        kept = overlap(before[index].counts(), after[target].counts()) if target >= 0 else 0
-        broken += kept < len(before[index].cards)
-    return broken
+    """Original melds whose cards do not all end in the meld matched to them, under the
+    matching of decision 7 (largest overlap) that keeps the most melds whole.
+
+    Several matchings often share the largest overlap, and they may break different numbers
+    of melds: ``5C 6C * 8C 9C | 5C 6C 7C`` becoming ``5C 6C 7C 8C`` (and the rest elsewhere)
+    keeps 3 cards whichever starting run is matched to it, but only the match of the 5C 6C 7C
+    keeps a meld whole. The metric is the fewest melds broken over all the maximum matchings,
+    so it never depends on how a tie is broken: overlaps are weighted above wholeness (each
+    overlap times one more than the number of melds, plus 1 for a meld kept whole).
+    """
+    if not before:
+        return 0
+    if not after:
+        return len(before)
+    scale = len(before) + 1
+    weights = []
+    for meld in before:
+        counts, size = meld.counts(), len(meld.cards)
+        row = []
+        for other in after:
+            shared = overlap(counts, other.counts())
+            row.append(shared * scale + (shared == size))
+        weights.append(row)
+    picks = max_weight_assignment(weights)
+    whole = sum(
+        1 for row, col in enumerate(picks) if col >= 0 and weights[row][col] % scale == 1
+    )
+    return len(before) - whole
 
 
 def _moved_jokers(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> int:
