@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rami import parse_position
+from rami.cards import parse_cards
 from rami.matching import cards_moved
 from rami.notation import parse_table, position_to_json
 from rami.puzzles.cli import puzzle_app
@@ -28,7 +29,7 @@ from rami.puzzles.evaluate import (
     solutions_up_to,
     solve_goal,
 )
-from rami.puzzles.greedy import greedy_play, lay_off
+from rami.puzzles.greedy import fits, greedy_play, lay_off
 from rami.puzzles.record import (
     Puzzle,
     check_answer,
@@ -155,6 +156,21 @@ def test_melds_broken_does_not_depend_on_how_a_tie_is_broken() -> None:
     # No tie: merging two runs breaks one of them whichever is matched.
     assert melds_broken(table("2D 3D 4D | 5D 6D 7D 8D"), table("2D 3D 4D 5D 6D 7D 8D")) == 1
     assert melds_broken(table("2D 3D 4D"), ()) == 1 and melds_broken((), table("2D 3D 4D")) == 0
+
+
+def test_greedy_player_leaves_a_valid_table() -> None:
+    """The 3D completes the set of threes and frees its joker, which no meld can take: not a
+    legal play alone (the counting model would park the joker anywhere), so the greedy player
+    does not take it, and fails rc-91b5fbac99 (the 4H and the 4D need the joker together)."""
+    position = parse_position("3S 3H 3C * / 4H 3D 4D / rami-chinois opened")
+    assert not fits(position, Counter(parse_cards("3D")))
+    assert fits(position, Counter(parse_cards("3D 4H")))  # 3S 3D 3C | 3H 4H *
+    assert fits(position, Counter(parse_cards("4H 4D")))  # 3S 3H 3C | 4H 4D *
+    result = greedy_play(position)
+    assert result.hand == position.hand and result.steps == ()
+    evaluation = evaluate(position)
+    assert evaluation.metrics.greedy_fails
+    assert evaluation.metrics.tier == "hard"
 
 
 def test_greedy_player() -> None:

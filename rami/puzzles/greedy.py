@@ -18,13 +18,16 @@ lay-off) that the best play keeps in hand.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rami.cards import JOKER, Card
 from rami.melds import Meld, MeldKind, is_valid, stands_for
 from rami.position import Position, hand_penalty
 from rami.rules import Ruleset
 from rami.solver.templates import type_at
+
+#: Time limit (seconds) of the solver's answer to one greedy step.
+FITS_LIMIT = 10.0
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,15 @@ def _real_points(meld: Meld, rules: Ruleset) -> int:
 
 
 def fits(position: Position, cards: Counter[Card]) -> bool:
-    """Can exactly ``cards`` (from the hand) be played by some rearrangement of the table?"""
+    """Can exactly ``cards`` (from the hand) be played by some rearrangement of the table,
+    leaving a valid table?
+
+    ``PlayModel`` answers first, as a filter: every legal final table is one of its solutions,
+    but not every solution is a legal table (a joker it "parks" may have no meld to go to:
+    ``3S 3H 3C *`` with the 3D played frees a joker that no meld can take). A yes is then
+    settled by the solver, on the position whose hand is exactly ``cards``: it plays them all
+    exactly when a legal table takes them (the referee checks that table).
+    """
     from rami.puzzles.model import PlayModel
 
     model = PlayModel(position)
@@ -100,7 +111,21 @@ def fits(position: Position, cards: Counter[Card]) -> bool:
         if not isinstance(var, int):
             model.model.add(var == cards[Card(t)])
     model.model.add(model.play_jokers == cards[JOKER])
-    return model.find() is not None
+    if model.find() is None:
+        return False
+    return _solver_plays_all(replace(position, hand=tuple((+cards).elements())))
+
+
+def _solver_plays_all(position: Position) -> bool:
+    from rami.puzzles.model import UndecidedError
+    from rami.solver.api import Status, solve
+
+    solution = solve(position, min_moves=False, time_limit=FITS_LIMIT)
+    if not solution.hand:
+        return True
+    if solution.status is not Status.OPTIMAL:
+        raise UndecidedError(f"greedy step undecided: the solver hit its limit on {position}")
+    return False
 
 
 def greedy_play(position: Position, *, stop_at_penalty: int = 0) -> GreedyResult:
