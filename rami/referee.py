@@ -10,15 +10,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 
 from rami.cards import JOKER, Card, format_cards
-from rami.matching import cards_moved, match_melds, max_weight_assignment, overlap
+from rami.matching import cards_moved, max_weight_assignment, overlap
 from rami.melds import (
     Meld,
     MeldKind,
     is_pure_run,
-    joker_cards,
     meld_problems,
     opening_points,
     stands_for,
@@ -99,65 +98,119 @@ def _match_extensions(
 
 
 def pinned_joker_problems(position: Position, after: Sequence[Meld]) -> list[str]:
-    """Rami fou (decision 5): a table joker leaves its meld only when the card it stands for
-    replaces it."""
+    """Rami fou (decision 5): a table joker keeps standing for its card in its own meld, unless
+    that card takes its place there; then the joker goes to another meld this same turn."""
     return [
         f"meld {index + 1}: a joker left its meld without the card it stands for taking its "
-        f"place ({position.rules.name})"
+        f"place, slid to stand for another card, or went back into its own meld once freed "
+        f"({position.rules.name}, decision 5)"
         for index in unpinned_jokers(position, after)
     ]
 
 
 def unpinned_jokers(position: Position, after: Sequence[Meld]) -> list[int]:
-    """Indices of the melds before the turn whose jokers left them unlawfully (decision 5).
+    """Indices of the melds before the turn whose jokers broke decision 5.
 
-    "Its meld" after the turn is the meld matched to it by decision 7. Where several matchings
-    share the most cards, the turn is judged by the one that suits the player best, so that a
-    verdict never depends on the order the melds are listed in.
+    A joker's own meld after the turn is the meld matched to its meld by decision 7, the
+    matching counting real cards only (a joker never keeps its meld matched to it). Where
+    several matchings share the most real cards, the turn is judged by one that suits the
+    player, so that a verdict never depends on the order the melds are listed in.
     """
     pinned = [index for index, meld in enumerate(position.table) if meld.jokers]
     if not pinned:
         return []
-    matched = match_melds(position.table, after)
-    if all(_pin_holds(position, index, after, matched[index]) for index in pinned):
-        return []
-    before_counts = [meld.counts() for meld in position.table]
-    after_counts = [meld.counts() for meld in after]
-    scale = len(pinned) + 1
-    weights = []
-    for index, counts in enumerate(before_counts):
-        row = []
-        for target, target_counts in enumerate(after_counts):
-            shared = overlap(counts, target_counts)
-            bonus = int(
-                shared > 0 and index in pinned and _pin_holds(position, index, after, target)
-            )
-            row.append(shared * scale + bonus)
-        weights.append(row)
-    best = max_weight_assignment(weights) if after else [-1] * len(position.table)
+    rules = position.rules
+    before_real = [Counter(meld.real_cards) for meld in position.table]
+    after_real = [Counter(meld.real_cards) for meld in after]
+    weights = [[overlap(old, new) for new in after_real] for old in before_real]
+    best = _assignment_weight(weights, {})
+    # For each meld holding jokers: the melds after that could be its own, and how many of its
+    # jokers would then stay there (the others freed, each needing a place elsewhere).
+    options: dict[int, list[tuple[int, int]]] = {}
+    for index in pinned:
+        options[index] = []
+        for target, meld in enumerate(after):
+            if weights[index][target]:
+                stays = _jokers_staying(position.table[index], meld, rules)
+                if stays is not None:
+                    options[index].append((target, stays))
+    failing = [index for index in pinned if not any(
+        _assignment_weight(weights, {index: target}) == best for target, _ in options[index]
+    )]
+    if failing:
+        return failing
+    places = [meld.jokers for meld in after]
+    for choice in product(*(options[index] for index in pinned)):
+        targets = [target for target, _ in choice]
+        if len(set(targets)) < len(targets):
+            continue
+        free = list(places)
+        for target, stays in choice:
+            free[target] -= stays
+        if any(
+            position.table[index].jokers - stays > sum(free) - free[target]
+            for index, (target, stays) in zip(pinned, choice, strict=True)
+        ):
+            continue
+        if _assignment_weight(weights, dict(zip(pinned, targets, strict=True))) == best:
+            return []
+    return pinned
+
+
+def _jokers_staying(meld: Meld, after: Meld, rules) -> int | None:
+    """How many of ``meld``'s jokers keep standing for their card in ``after`` if ``after`` is
+    its own meld; None when some joker could neither stay nor be freed there (decision 5)."""
+    if meld.kind is MeldKind.RUN:
+        if after.kind is not MeldKind.RUN:
+            return None
+        try:
+            places = dict(zip(stands_for(after, rules), after.cards, strict=True))
+            wanted = [
+                (place, card)
+                for place, card in zip(stands_for(meld, rules), joker_cards_at(meld, rules),
+                                       strict=True)
+                if card is not None
+            ]
+        except ValueError:
+            return None
+        stays = 0
+        for place, card in wanted:
+            now = places.get(place)
+            if now is None or not (now.is_joker or now == card):
+                return None
+            stays += now.is_joker
+        return stays
+    rank = meld.real_cards[0].rank
+    if after.kind is not MeldKind.SET or after.real_cards[0].rank != rank:
+        return None
+    suits_before = {card.suit for card in meld.real_cards}
+    freeing = sum(1 for card in after.real_cards if card.suit not in suits_before)
+    stays = min(meld.jokers, after.jokers)
+    return stays if stays + freeing >= meld.jokers else None
+
+
+def joker_cards_at(meld: Meld, rules) -> list[Card | None]:
+    """For each card of a valid run, the card its joker stands for (None for a real card)."""
+    suit = meld.real_cards[0].suit
     return [
-        index for index in pinned
-        if best[index] < 0 or weights[index][best[index]] % scale == 0
+        Card.of((place - 1) % 13 + 1, suit) if card.is_joker else None
+        for place, card in zip(stands_for(meld, rules), meld.cards, strict=True)
     ]
 
 
-def _pin_holds(position: Position, index: int, after: Sequence[Meld], target: int) -> bool:
-    """Meld ``index`` keeps as many jokers, or the cards they stood for, in meld ``target``."""
-    meld = position.table[index]
-    if target < 0:
-        return False
-    after_meld = after[target]
-    if meld.kind is MeldKind.RUN:
-        stood_for = joker_cards(meld, position.rules)
-        replaced = sum(1 for card in stood_for if card in after_meld.real_cards)
-    else:
-        rank = meld.real_cards[0].rank
-        suits_before = {card.suit for card in meld.real_cards}
-        replaced = sum(
-            1 for card in after_meld.real_cards
-            if card.rank == rank and card.suit not in suits_before
+def _assignment_weight(weights: list[list[int]], forced: dict[int, int]) -> int:
+    """The most real cards a one-to-one matching shares, with the rows of ``forced`` matched
+    to the given columns."""
+    rows = [row for row in range(len(weights)) if row not in forced]
+    taken = set(forced.values())
+    cols = [col for col in range(len(weights[0]) if weights else 0) if col not in taken]
+    total = sum(weights[row][col] for row, col in forced.items())
+    if rows and cols:
+        sub = [[weights[row][col] for col in cols] for row in rows]
+        total += sum(
+            sub[i][j] for i, j in enumerate(max_weight_assignment(sub)) if j >= 0
         )
-    return after_meld.jokers + replaced >= meld.jokers
+    return total
 
 
 def validate_turn(
@@ -187,10 +240,12 @@ def validate_turn(
     after_counts: Counter[Card] = Counter()
     for meld in table_after:
         after_counts.update(meld.cards)
-    # Decisions 1 and 4: the table may change only once the player has opened, or opens in
-    # this turn where the ruleset flag allows rearranging in the opening turn.
+    # Decisions 1 and 4: the table may change only once the player has opened. A rearranging
+    # preset's opener lays new melds only, unless the ruleset flag allows rearranging in the
+    # opening turn; a lay-off preset's opener may lay off once the opening melds are down.
+    opens_now = not position.opened and bool(played_counts)
     may_change_table = position.opened or (
-        rules.open_and_rearrange_same_turn and bool(played_counts)
+        opens_now and (rules.open_and_rearrange_same_turn or not rules.rearrangement)
     )
     supplied = before_counts + played_counts
     appeared = after_counts - supplied
@@ -218,19 +273,10 @@ def validate_turn(
 
     new_melds: list[Meld] = []
     if not may_change_table:
-        remaining = list(table_after)
-        remaining_keys = [_unchanged_key(meld) for meld in remaining]
-        for number, meld in enumerate(position.table, start=1):
-            key = _unchanged_key(meld)
-            if key in remaining_keys:
-                index = remaining_keys.index(key)
-                del remaining[index], remaining_keys[index]
-            else:
-                problems.append(
-                    f"meld {number} ({meld}) changed before the player opened: before opening "
-                    "a player may only lay new melds from the hand (decisions 1 and 4)"
-                )
-        new_melds = remaining
+        problems.extend(_changed_before_opening(
+            position, table_after, "may only lay new melds from the hand"
+        ))
+        new_melds = _unmatched_unchanged(position.table, table_after)
     elif not rules.rearrangement:
         allow_swap = rules.table_joker in (TableJoker.SWAP_TO_HAND, TableJoker.SWAP_AND_RELAY)
         matched = _match_extensions(position.table, table_after, allow_swap, rules)
@@ -249,13 +295,24 @@ def validate_turn(
             problems.extend(pinned_joker_problems(position, table_after))
 
     opened_after = position.opened
-    if not position.opened and played_counts:
+    if opens_now:
         if may_change_table and rules.rearrangement:
             # The opening melds may already be merged into the rearranged table: judge the
             # opening on the cards played from the hand (decision 1, same-turn flag).
             problems.extend(_opening_problems_from_cards(played_counts, rules))
         else:
-            problems.extend(_opening_problems(new_melds, rules))
+            opening = _opening_problems(new_melds, rules)
+            problems.extend(opening)
+            if opening and may_change_table:
+                problems.extend(_changed_before_opening(position, table_after,
+                                                        "lays off or swaps a joker only once "
+                                                        "the opening melds are down"))
+            new_jokers = sum(meld.jokers for meld in new_melds)
+            if new_jokers > hand[JOKER]:
+                problems.append(
+                    f"the new melds hold {new_jokers} joker(s) but the hand held {hand[JOKER]}: "
+                    "the opening melds come from the hand (decision 4)"
+                )
         opened_after = True
 
     if rules.discard:
@@ -275,6 +332,36 @@ def validate_turn(
         cards_moved=moved,
         opened_after=opened_after,
     )
+
+
+def _changed_before_opening(
+    position: Position, table_after: Sequence[Meld], rule: str
+) -> list[str]:
+    """The melds before the turn not found unchanged after it (decisions 1 and 4)."""
+    remaining = [_unchanged_key(meld) for meld in table_after]
+    problems = []
+    for number, meld in enumerate(position.table, start=1):
+        key = _unchanged_key(meld)
+        if key in remaining:
+            remaining.remove(key)
+        else:
+            problems.append(
+                f"meld {number} ({meld}) changed before the player opened: before opening a "
+                f"player {rule} (decisions 1 and 4)"
+            )
+    return problems
+
+
+def _unmatched_unchanged(before: Sequence[Meld], after: Sequence[Meld]) -> list[Meld]:
+    """The melds after the turn left once each meld before has taken its unchanged twin."""
+    remaining = list(after)
+    keys = [_unchanged_key(meld) for meld in remaining]
+    for meld in before:
+        key = _unchanged_key(meld)
+        if key in keys:
+            index = keys.index(key)
+            del remaining[index], keys[index]
+    return remaining
 
 
 def _unchanged_key(meld: Meld) -> tuple[object, ...]:
@@ -436,10 +523,10 @@ def _discard_problems(
         return [f"the discard {discard} is not left in the hand"]
     problems = []
     last_card = cards_left == 1
-    if position.taken_discard == discard and not last_card and hand_after[discard] == 1 \
-            and Counter(position.hand)[discard] == 1:
+    if position.taken_discard == discard and not last_card:
         problems.append(
-            f"{discard} was just taken from the discard pile and may not be discarded (decision 8)"
+            f"{discard} was just taken from the discard pile: neither copy may be discarded "
+            "this turn unless it is the last card (decision 8)"
         )
     if rules.joker_kept_until_last and discard.is_joker and not last_card:
         problems.append(f"{rules.name} never discards a joker except as the last card")

@@ -124,10 +124,12 @@ def test_bfmania_no_lay_off_or_swap_before_opening():
     solution = solved("5D * 7D | 2H 3H 4H / 6D 5H 9C / bfmania-30")
     assert solution.played == () and not solution.opened
     assert result(solution) == (11, 0, "9C")
-    # Opening this turn does not allow a lay-off in the same turn either (the referee's rule).
+    # Once the opening melds are down the player has opened and may lay off in the same turn
+    # (decision 4, revised): TH goes on 7H 8H 9H, 2C is discarded.
     opening = solved("7H 8H 9H / KS KH KD TH 2C / bfmania-30")
-    assert opening.opened and melds(opening) == ["7H 8H 9H", "KS KH KD"]
-    assert result(opening) == (2, 3, "TH")
+    assert opening.opened and melds(opening) == ["7H 8H 9H TH", "KS KH KD"]
+    assert result(opening) == (0, 4, "2C")
+    assert [move.kind for move in opening.moves] == ["lay", "add", "discard"]
 
 
 def test_bfmania_a_meld_keeps_two_real_cards():
@@ -165,9 +167,12 @@ def test_taken_discard_goes_back_only_as_the_last_card():
     assert result(locked) == (10, 3, "9H")
     last = solved("7H 8H 9H / TH KD / bfmania-51 opened discard=KD")
     assert result(last) == (0, 1, "KD") and last.hand == ()
-    # With two copies in hand, the other copy may go (the referee's reading of decision 8).
+    # With two copies in hand, neither may go: identical copies are interchangeable, so the lock
+    # covers the twin (decision 8, revised).
     two = solved("- / 4C 5C 6C KD KD 2S / cafe-rummy opened discard=KD")
-    assert result(two) == (12, 3, "KD")
+    assert result(two) == (20, 3, "2S")
+    twin = solved("7H 8H 9H / KC KC 2C / bfmania-51 opened discard=KC")
+    assert result(twin) == (20, 0, "2C")
 
 
 def test_lay_off_makes_q_k_a_and_a_2_3_never_k_a_2():

@@ -82,18 +82,19 @@ def test_set_joker_freed_by_a_missing_suit():
     assert solution.penalty_after == 0
 
 
-def test_joker_may_shift_inside_its_own_meld():
-    """Decision 5 (as the referee reads it): a joker kept in the meld matched to its own has not
-    left it, even if it now stands for another card."""
+def test_joker_never_slides_inside_its_own_meld():
+    """Decision 5 (revised): until it is freed a table joker keeps standing for the same card;
+    it does not slide to stand for another card of its run. The joker of 4S 5S 6S 7S * is the
+    8S: it may not become the 3S that 2S needs."""
     solution = solved("4S 5S 6S 7S * / 2S 9C / rami-fou opened")
-    assert tables(solution) == ["2S * 4S 5S 6S 7S"]
-    assert solution.penalty_after == 0 and solution.cards_moved == 0
-    # The slide changes no card count, so it is said as a step of its own, before 2S comes.
-    assert [move.text for move in solution.moves] == [
-        "in meld 1, slide the joker to stand for 3S (not 8S)",
-        "add 2S from your hand to meld 1",
-        "discard 9C: your hand is empty, you go out",
-    ]
+    assert tables(solution) == ["4S 5S 6S 7S *"]
+    assert solution.played == () and str(solution.discard) == "9C"
+    assert solution.penalty_after == 2
+    slid = validate_turn(
+        parse_position("4S 5S 6S 7S * / 2S 9C / rami-fou opened"), [Meld.parse("2S * 4S 5S 6S 7S")],
+        parse_position("- / 2S / rami-fou").hand, parse_position("- / 9C / rami-fou").hand[0],
+    )
+    assert not slid.legal and "decision 5" in slid.problems[0]
 
 
 def test_going_out_is_discarding_the_last_card():
@@ -142,16 +143,38 @@ def test_player_who_cannot_open_keeps_the_joker():
     assert str(solution.discard) in ("KS", "KH")
 
 
-def test_referee_judges_a_tie_of_matchings_for_the_player():
-    """Decision 5 with decision 7: 8H 9H * JH shares two cards with both 7H 8H 9H and JH * *;
-    the turn is judged on the matching that keeps the joker with JH, whatever the order."""
+def test_a_joker_never_counts_as_the_card_that_keeps_its_meld():
+    """Decision 5 (revised) with decision 7: 8H 9H * JH shares two cards with 7H 8H 9H and,
+    counting the joker, two with JH * *; a joker never keeps its meld matched to it, so its own
+    meld is 7H 8H 9H (two real cards against one), and the TH joker left it without its card.
+    The verdict is the same whatever the order the melds are listed in."""
     position = parse_position("8H 9H * JH / 7H 6D * / rami-fou opened")
     after = [Meld.parse("7H 8H 9H"), Meld.parse("JH * *")]
     played = parse_position("- / 7H * / rami-fou").hand
     discard = parse_position("- / 6D / rami-fou").hand[0]
     for order in (after, after[::-1]):
         verdict = validate_turn(position, order, played, discard)
+        assert not verdict.legal and "decision 5" in verdict.problems[0]
+
+
+def test_a_tie_of_matchings_goes_to_the_player():
+    """Decision 5 with decision 7: 5H * 7H 8H split into 5H * 7H and 8H 9H TH (TH, 9H from
+    the hand) leaves two real cards of the old meld in the first piece and one in the second:
+    the joker's own meld is the first piece, where it still stands for 6H. Listed either way,
+    the verdict is the same."""
+    position = parse_position("5H * 7H 8H / 9H TH 2C / rami-fou opened")
+    after = [Meld.parse("5H * 7H"), Meld.parse("8H 9H TH")]
+    played = parse_position("- / 9H TH / rami-fou").hand
+    discard = parse_position("- / 2C / rami-fou").hand[0]
+    for order in (after, after[::-1]):
+        verdict = validate_turn(position, order, played, discard)
         assert verdict.legal, verdict.problems
+    # 4H 5H * 7H | 8H 9H TH: the pieces share 2 and 1 real cards, wherever the joker is.
+    tie = parse_position("4H 5H * 7H 8H 9H / 6H 2C / rami-fou opened")
+    split = [Meld.parse("4H 5H 6H"), Meld.parse("7H 8H 9H")]
+    verdict = validate_turn(tie, split, parse_position("- / 6H / rami-fou").hand,
+                            parse_position("- / 2C / rami-fou").hand[0])
+    assert not verdict.legal  # the joker vanished: 6H freed it, but it is nowhere
 
 
 def test_same_input_same_answer():

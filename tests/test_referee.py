@@ -199,8 +199,37 @@ def test_decision_4_no_joker_swap_before_opening():
     """RULES.md decision 4: before opening a player can neither lay off nor swap a joker."""
     illegal(
         turn("5D * 7D / 6D 2C KS / bfmania-51", ["5D 6D 7D"], "6D", "KS"),
-        "table joker(s) went back to a hand",
-        "meld 1 (5D * 7D) changed before the player opened",
+        "opening counts 0 points: bfmania-51 needs at least 51",
+        "meld 1 (5D * 7D) changed before the player opened: before opening a player lays off "
+        "or swaps a joker only once the opening melds are down",
+    )
+
+
+@pytest.mark.parametrize("rules", ["rami-51", "bfmania-51", "bfmania-30", "cafe-rummy"])
+def test_decision_4_the_opener_lays_off_once_the_opening_melds_are_down(rules):
+    """Decision 4 (revised), seed 004: "Si le joueur a déjà ouvert (ou peut poser au moins 51
+    points avec une suite franche), il peut poser des combinaisons valides ou ajouter des
+    cartes aux combinaisons déjà présentes sur la table"."""
+    position = "7H 8H 9H / 9S TS JS QD QC QH TH 2D / " + rules
+    verdict = legal(turn(position, ["7H 8H 9H TH", "9S TS JS", "QD QC QH"],
+                         "9S TS JS QD QC QH TH", "2D"))
+    assert verdict.opened_after and verdict.penalty_after == 0
+    # The lay-off does not count towards the opening: 9S TS JS (29) + TH is not 51.
+    if rules in ("rami-51", "bfmania-51"):
+        illegal(turn(position, ["7H 8H 9H TH", "9S TS JS"], "9S TS JS TH", "2D"),
+                "opening counts 29 points")
+    # Without the opening melds, no lay-off.
+    illegal(turn(position, ["7H 8H 9H TH"], "TH", "2D"),
+            "meld 1 (7H 8H 9H) changed before the player opened")
+
+
+def test_decision_4_the_opening_melds_come_from_the_hand():
+    """Decision 4: a joker swapped out this turn cannot be part of the opening melds; the new
+    melds hold no more jokers than the hand did."""
+    illegal(
+        turn("5D * 7D / 6D 9S TS JS QD QC 2C / bfmania-51",
+             ["5D 6D 7D", "9S TS JS", "QD QC *"], "6D 9S TS JS QD QC", "2C"),
+        "the new melds hold 1 joker(s) but the hand held 0",
     )
 
 
@@ -271,8 +300,7 @@ def test_rami_fou_joker_moved_without_its_card_is_illegal():
     # The joker (KD) leaves for 8S 9S *, and no KD takes its place: illegal.
     illegal(
         turn(position, ["TD JD QD", "8S 9S *"], "8S 9S", "2C"),
-        "meld 1: a joker left its meld without the card it stands for taking its place "
-        "(rami-fou)",
+        "meld 1: a joker left its meld without the card it stands for taking its place",
     )
     # The same in rami-chinois is fine: jokers move freely there.
     legal(turn("TD JD QD * / 8S 9S 2C 3C / rami-chinois opened", ["TD JD QD", "8S 9S *"], "8S 9S"))
@@ -408,14 +436,14 @@ def test_decision_4_no_lay_off_before_opening():
         turn("7H 8H 9H / 2S 3S 4S TH", ["2S 3S 4S", "7H 8H 9H TH"], "2S 3S 4S TH"),
         "meld 1 (7H 8H 9H) changed before the player opened",
     )
-    illegal(
+    # Once the opening melds are down, the lay-off is legal (decision 4, revised).
+    legal(
         turn(
             "7H 8H 9H / QH KH AH TS TD TC TH 2C / rami-51",
             ["QH KH AH", "TS TD TC", "7H 8H 9H TH"],
             "QH KH AH TS TD TC TH",
             "2C",
-        ),
-        "meld 1 (7H 8H 9H) changed before the player opened",
+        )
     )
     illegal(
         turn("7H 8H 9H / TH 2C / rami-51", ["7H 8H 9H TH"], "TH", "2C"),
@@ -553,12 +581,16 @@ def test_decision_8_taken_discard_not_discarded_unless_last_card():
     for rules in ("rami-fou", "rami-51", "bfmania-51", "bfmania-30", "cafe-rummy"):
         illegal(
             turn(f"7H 8H 9H / KD 2C / {rules} opened discard=KD", ["7H 8H 9H"], "", "KD"),
-            "KD was just taken from the discard pile and may not be discarded (decision 8)",
+            "KD was just taken from the discard pile: neither copy may be discarded",
         )
         legal(turn(f"7H 8H 9H / KD 2C / {rules} opened discard=KD", ["7H 8H 9H"], "", "2C"))
         legal(turn(f"7H 8H 9H / KD TH / {rules} opened discard=KD", ["7H 8H 9H TH"], "TH", "KD"))
-    # Two identical copies: the other copy may go (copies are interchangeable).
-    legal(turn("7H 8H 9H / KD KD 2C / rami-51 opened discard=KD", ["7H 8H 9H"], "", "KD"))
+    # Two identical copies: the lock covers the twin, since copies are interchangeable (decision
+    # 8, revised: "holding the twin of the card taken does not allow discarding that card type").
+    illegal(turn("7H 8H 9H / KD KD 2C / rami-51 opened discard=KD", ["7H 8H 9H"], "", "KD"),
+            "neither copy may be discarded")
+    illegal(turn("7H 8H 9H / KC KC 2C / bfmania-51 opened discard=KC", ["7H 8H 9H"], "", "KC"))
+    legal(turn("7H 8H 9H / KC KC 2C / bfmania-51 opened discard=KC", ["7H 8H 9H"], "", "2C"))
 
 
 def test_cafe_joker_discarded_only_as_the_last_card():

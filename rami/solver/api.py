@@ -136,7 +136,7 @@ def costliest_discard(position: Position) -> Card | None:
     allowed = [
         card for card in hand
         if last or not (
-            (card == position.taken_discard and hand[card] == 1)
+            card == position.taken_discard
             or (card.is_joker and rules.joker_kept_until_last)
         )
     ]

@@ -285,9 +285,11 @@ class _Model:
                 cover[t].append(var)
         # With 3+ jokers a meld could be all jokers; stage 2 then tracks which places are real
         # (levels 1-2 need not: such jokers can always join melds with real cards, NOTES.md).
-        self.exact_jokers = with_slots and not relaxed and (
+        # The opening's jokers come from the hand alone, and the pure run it needs cannot take
+        # them: with three or more, an all-joker meld would not merge away either.
+        self.exact_jokers = (with_slots and not relaxed and (
             counts.jokers >= 3 or (self.pinned and counts.table_jokers > 0)
-        )
+        )) or (opening and counts.hand_jokers >= 3)
         self.real_cover: list[list] = [[] for _ in range(NUM_TYPES)]
         self.real_in: list[dict[int, cp_model.IntVar]] = []
         if self.exact_jokers:
@@ -302,15 +304,18 @@ class _Model:
                 model.add(sum(places.values()) >= var)
                 self.real_in.append(places)
         self.slots: list[_Slot] = []
+        #: Rami fou's pinned slots: (slot, jokers freed, jokers in it), see _add_pins.
+        self.pins: list[tuple[_Slot, object, object]] = []
         if with_slots:
             self._add_slots(cover)
-        if self.exact_jokers:
-            for t in range(NUM_TYPES):
-                if self.real_cover[t] or counts.table[t] or counts.hand[t]:
-                    model.add(sum(self.real_cover[t]) == counts.table[t] + self.play[t])
         self.open_now = None
         if opening:
             self._add_opening(cover)
+        if self.exact_jokers:
+            table_real = [0] * NUM_TYPES if opening else counts.table
+            for t in range(NUM_TYPES):
+                if self.real_cover[t] or table_real[t] or counts.hand[t]:
+                    model.add(sum(self.real_cover[t]) == table_real[t] + self.play[t])
         for t in range(NUM_TYPES):
             base = 0 if opening else counts.table[t]
             demand = base + self.play[t] + self.joker_for[t]
@@ -391,15 +396,13 @@ class _Model:
                 var = model.new_bool_var(f"d{t}")
                 model.add(var <= left[t])
                 self.discard[Card(t)] = var
-                if position.taken_discard == Card(t) and counts.hand[t] == 1:
+                if position.taken_discard == Card(t):
                     locked.append(var)
         if counts.hand_jokers:
             var = model.new_bool_var("dj")
             model.add(var <= jokers_left)
             self.discard[JOKER] = var
-            if rules.joker_kept_until_last or (
-                position.taken_discard == JOKER and counts.hand_jokers == 1
-            ):
+            if rules.joker_kept_until_last or position.taken_discard == JOKER:
                 locked.append(var)
         for var in locked:
             # Only as the last card in the hand.
@@ -426,6 +429,8 @@ class _Model:
                 for t in template.types:
                     cover[t].append(var)
                     pure_cover[t].append(var)
+                    if self.exact_jokers:
+                        self.real_cover[t].append(var)
             for t in range(NUM_TYPES):
                 if pure_cover[t]:
                     model.add(sum(pure_cover[t]) <= self.play[t])
@@ -512,9 +517,7 @@ class _Model:
             if self.exact_jokers:
                 model.add(sum(slot.real_at.values()) >= used)
             if self.pinned and slot.jokers:
-                stood_for = _stood_for(meld, self.rules)
-                replacing = [slot.real_at[t] for t in stood_for if t in slot.real_at]
-                model.add(sum(slot.keep_joker.values()) + sum(replacing) >= slot.jokers)
+                self._add_pins(slot, meld)
                 if self.pinned_whole:
                     for t in slot.real_types:
                         model.add(slot.keep_real[t] == 1)
@@ -524,6 +527,7 @@ class _Model:
                 model.add(sum(keep_real_by_type[t]) <= counts.table[t] + self.play[t])
             if keep_joker_by_type[t]:
                 model.add(sum(keep_joker_by_type[t]) <= self.joker_for[t])
+        self._add_freed_places()
         self.kept = sum(
             sum(slot.keep_real.values()) + sum(slot.keep_joker.values()) for slot in self.slots
         )
@@ -543,14 +547,55 @@ class _Model:
                 model.add(sum(alone) + sum(kept_jokers) <= sum(self.joker_for))
                 self.kept = self.kept + sum(alone)
 
+    def _add_pins(self, slot: _Slot, meld: Meld) -> None:
+        """Decision 5 as constraints every legal turn meets: each table joker keeps standing for
+        its card in the slot (a run's joker at the same place of a run of its suit, a set's in a
+        set of its rank), or that card took its place there and the joker left for a place
+        outside the slot. So a run's slot covers each place its jokers stood for, a set's slot
+        is a set of its rank with a place for each joker in a suit it lacked; the jokers that
+        stay are in the slot, and :meth:`_add_freed_places` finds the freed ones a place."""
+        model = self.model
+        stood_for = _stood_for(meld, self.rules)
+        replacing = sum(slot.real_at[t] for t in stood_for if t in slot.real_at)
+        jokers_here = sum(slot.here.values()) - sum(slot.real_at.values())
+        if meld.kind is MeldKind.RUN:
+            for t in stood_for:
+                in_run = [
+                    var for lane in slot.lanes if lane.suit == t // 13
+                    for p, var in lane.cover.items() if type_at(lane.suit, p) == t
+                ]
+                model.add(sum(in_run) >= 1)
+            freed = replacing
+        else:
+            in_set = [
+                var for template, var in slot.sets for t in template.types if t in stood_for
+            ]
+            model.add(sum(in_set) >= slot.jokers)
+            freed = model.new_int_var(0, slot.jokers, f"fj{slot.original}")
+            model.add(freed <= replacing)
+            model.add(jokers_here >= slot.jokers - freed)
+        self.pins.append((slot, freed, jokers_here))
+
+    def _add_freed_places(self) -> None:
+        """A freed joker ends in a meld other than its own (decision 5): outside its slot, the
+        table's jokers are at least the freed ones plus those staying pinned in other slots."""
+        total = sum(self.joker_for)
+        for slot, freed, jokers_here in self.pins:
+            staying_elsewhere = sum(
+                other.jokers - other_freed for other, other_freed, _ in self.pins
+                if other is not slot
+            )
+            self.model.add(total - jokers_here - staying_elsewhere >= freed)
+
     def add_matching_cuts(self, originals: set[int]) -> bool:
         """Say that the slots of ``originals`` are matched as the referee's matching is (it
-        judges pins on a matching that shares the most cards), through the dual of that
-        assignment: a share ``dual[i]`` of the cards original ``i`` keeps in its slot, with
-        ``dual[i] >= shared(i, X)`` for every meld X left unmatched and ``dual[i] - dual[j] >=
-        shared(i, slot j) - kept(j)``; shared cards are counted from below. Every legal turn
-        meets them, so the model stays a relaxation; they are added only for originals a
-        rejected table mismatched. False when every original named already has them."""
+        judges pins on a matching that shares the most real cards, decision 5), through the
+        dual of that assignment: a share ``dual[i]`` of the real cards original ``i`` keeps in
+        its slot, with ``dual[i] >= shared(i, X)`` for every meld X left unmatched and
+        ``dual[i] - dual[j] >= shared(i, slot j) - kept(j)``; shared cards are counted from
+        below. Every legal turn meets them, so the model stays a relaxation; they are added only
+        for originals a rejected table mismatched. False when every original named already has
+        them."""
         new = originals - self.cut
         if not new or not self.exact_jokers:
             return False
@@ -558,9 +603,8 @@ class _Model:
         live = [slot for slot in self.slots if slot.lanes or slot.sets]
         if not self.duals:
             for slot in live:
-                dual = self.model.new_int_var(0, len(slot.real_types) + slot.jokers,
-                                              f"u{slot.original}")
-                self.model.add(dual <= slot.kept)
+                dual = self.model.new_int_var(0, len(slot.real_types), f"u{slot.original}")
+                self.model.add(dual <= sum(slot.keep_real.values()))
                 self.duals[slot.original] = dual
         for index in sorted(new):
             slot = self.slots[index]
@@ -577,42 +621,30 @@ class _Model:
         return True
 
     def _add_unmatched_cuts(self, slot: _Slot) -> None:
-        """A meld left unmatched shares no more cards with an original than its dual. A free
-        template stands for unmatched melds: their copies share at least ``real + min(jokers
-        of the original, jokers in the copies)`` cards with the original in all, and each copy
-        but the best at most ``min(size, shared + jokers)``."""
+        """A meld left unmatched shares no more real cards with an original than its dual. A
+        free template stands for unmatched melds: their copies share at least ``real`` cards
+        with the original in all, and each copy but the best at most ``shared``."""
         model = self.model
         for number, template in enumerate(self.templates):
             shared = [t for t in template.types if t in slot.real_types]
-            if len(shared) + min(slot.jokers, 1) < 2:
+            if len(shared) < 2:
                 continue
             copies = self.uses[number]
             any_copy = model.new_bool_var(f"any{slot.original}_{number}")
             model.add(copies >= any_copy)
             model.add(copies <= self.use_bounds[number] * any_copy)
             common = sum(self.real_in[number][t] for t in shared)
-            if slot.jokers:
-                jokers = len(template.types) * copies - sum(self.real_in[number].values())
-                common += self._at_most(slot.jokers, jokers, f"zu{slot.original}_{number}")
-            capacity = min(len(template.types), len(shared) + slot.jokers)
-            model.add(self.duals[slot.original] >= common - capacity * (copies - any_copy))
-
-    def _at_most(self, limit: int, expr, name: str) -> cp_model.IntVar:
-        """A variable equal to min(limit, expr) (expr is a non-negative count)."""
-        var = self.model.new_int_var(0, limit, name)
-        self.model.add_min_equality(var, [limit, expr])
-        return var
+            model.add(self.duals[slot.original] >= common - len(shared) * (copies - any_copy))
 
     def _add_exchange_cut(self, one: _Slot, other: _Slot) -> None:
         """Original ``one`` matched to ``other``'s slot would share no more than the duals
-        allow: dual(one) - dual(other) >= shared(one, other's slot) - kept(other)."""
+        allow: dual(one) - dual(other) >= shared(one, other's slot) - kept(other), real cards
+        only."""
         crossed = [other.real_at[t] for t in one.real_types if t in other.real_at]
-        if one.jokers and other.here:
-            jokers = sum(other.here.values()) - sum(other.real_at.values())
-            crossed.append(self._at_most(one.jokers, jokers, f"zx{one.original}_{other.original}"))
         if crossed:
             self.model.add(
-                self.duals[one.original] - self.duals[other.original] >= sum(crossed) - other.kept
+                self.duals[one.original] - self.duals[other.original]
+                >= sum(crossed) - sum(other.keep_real.values())
             )
 
     def nothing_moves(self) -> cp_model.IntVar:

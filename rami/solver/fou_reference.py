@@ -13,8 +13,8 @@ asks the referee (:func:`rami.referee.validate_turn`) about each whole turn.
 * Opened player: the table after the turn is any partition of (table cards + ``P``) into legal
   melds. Player not opened: the table stays and ``P`` is split into new melds (decision 1); the
   referee judges the 51 points.
-* Melds are listed once per multiset of cards: the referee's pin rule and the matching read only
-  which cards (and how many jokers) a meld holds.
+* Melds are listed once per laying: a run's jokers in every place they may stand, since the pin
+  rule reads where a joker stands (decision 5: it does not slide).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from rami.cards import JOKER, Card
 from rami.errors import UnsupportedError
-from rami.melds import Meld, arrange, meld_problems
+from rami.melds import Meld, MeldKind, meld_problems
 from rami.position import Position, hand_penalty
 from rami.referee import validate_turn
 from rami.rules import Ruleset, TableJoker
@@ -122,7 +122,7 @@ def _best_discard(position: Position, left: Counter[Card]) -> Card:
     taken = position.taken_discard
     allowed = [
         card for card in left
-        if last or not (card == taken and Counter(position.hand)[card] == 1)
+        if last or card != taken
     ]
     return max(allowed, key=lambda card: (_penalty(card, rules), card.index))
 
@@ -143,21 +143,21 @@ def _tables(position: Position, play: Counter[Card]) -> Iterator[list[Meld]]:
 
 
 def _partitions(cards: Counter[Card], rules: Ruleset) -> Iterator[list[Meld]]:
-    """Every split of ``cards`` into legal melds (each meld multiset once per split)."""
+    """Every split of ``cards`` into legal melds, each laying of a multiset once: where its
+    jokers stand matters to the pin rule (decision 5: a joker does not slide)."""
     by_first: dict[Card, list[tuple[Counter[Card], Meld]]] = {}
-    seen: set[tuple[Card, ...]] = set()
-    for laid in _legal_melds(cards, rules):
-        counts = laid.counts()
+    seen: set[tuple[object, ...]] = set()
+    for meld in _legal_melds(cards, rules):
+        counts = meld.counts()
         if any(count > cards[card] for card, count in counts.items()):
             continue
-        key = tuple(sorted(counts.elements()))
+        key = (meld.kind, meld.cards if meld.kind is MeldKind.RUN else tuple(sorted(meld.cards)))
         if key in seen:
             continue
         seen.add(key)
-        meld = arrange(list(key), rules)
-        if meld is None or meld_problems(meld, rules):  # pragma: no cover - a domain bug
-            raise AssertionError(f"rami fou reference: {key} listed but not a legal meld")
-        first = min(card for card in key if not card.is_joker)
+        if meld_problems(meld, rules):  # pragma: no cover - a domain bug
+            raise AssertionError(f"rami fou reference: {meld} listed but not a legal meld")
+        first = min(card for card in meld.cards if not card.is_joker)
         by_first.setdefault(first, []).append((counts, meld))
 
     def split(left: Counter[Card]) -> Iterator[list[Meld]]:

@@ -38,10 +38,12 @@ Model (all counts over the 52 card types; jokers are one pooled count):
   ever differ.
 
 A player who has not opened either passes (discards only) or opens: new melds from the hand
-only, meeting the preset's requirement (decision 2 points, each window counted with the cards its
-jokers stand for; a pure run where asked; any one meld in Café Rummy); no lay-off and no swap
-before opening (decision 4), and none in the opening turn either (the referee's rule). Both are
-solved and compared on the objective, with rami 51's flat 100 for a player still not opened.
+meeting the preset's requirement (decision 2 points, each window counted with the cards its
+jokers stand for; a pure run where asked; any one meld in Café Rummy), holding no more jokers
+than the hand did. Once they are down the player has opened and may lay off and swap in the same
+turn (decision 4); those cards do not count towards the opening. Rami fou's opening turn lays new
+melds only (decision 1). Opening and passing are solved and compared on the objective, with rami
+51's flat 100 for a player still not opened.
 
 Every answer is checked by :func:`rami.referee.validate_turn` before it is returned.
 """
@@ -159,7 +161,10 @@ class _TurnModel:
         hand = Counter(position.hand)
         self.h = [hand[Card(t)] for t in range(NUM_TYPES)]
         self.hand_jokers = hand[JOKER]
-        self.swap = not opening and rules.table_joker in SWAPPING
+        # Decision 4: the opener of a lay-off preset may lay off (and swap) once the opening
+        # melds are down; rami fou's opening turn (decision 1) lays new melds only.
+        self.lay_off = not (opening and rules.rearrangement)
+        self.swap = self.lay_off and rules.table_joker in SWAPPING
         table_jokers = sum(meld.jokers for meld in position.table)
         #: Most jokers that can ever be laid this turn.
         self.joker_budget = self.hand_jokers + (table_jokers if self.swap else 0)
@@ -169,7 +174,9 @@ class _TurnModel:
         self.old_runs: list[_OldRun] = []
         self.old_sets: list[_OldSet] = []
         self.windows: list[_Window] = []
-        if not opening:
+        #: Jokers laid in new melds (the opening's melds come from the hand).
+        self.window_jokers: list[Any] = []
+        if self.lay_off:
             for index, meld in enumerate(position.table):
                 if meld.kind is MeldKind.RUN:
                     self._old_run(index, meld)
@@ -388,6 +395,7 @@ class _TurnModel:
         total = sum(real.values())
         model.add(total >= least * copies)
         self.joker_terms.append(size * copies - total)
+        self.window_jokers.append(size * copies - total)
         return real
 
     # The end of the turn.
@@ -403,20 +411,17 @@ class _TurnModel:
             var = model.new_bool_var(f"d{t}")
             model.add(var <= left[t])
             self.discard[Card(t)] = var
-            if position.taken_discard == Card(t) and self.h[t] == 1:
-                locked.append(var)  # decision 8: never discarded unless it is the last card
+            if position.taken_discard == Card(t):
+                # Decision 8: neither copy goes, unless it is the last card.
+                locked.append(var)
         if self.hand_jokers or (self.swap and rules.table_joker is TableJoker.SWAP_TO_HAND):
             var = model.new_bool_var("dj")
             model.add(var <= self.jokers_left)
             self.discard[JOKER] = var
-            if rules.joker_kept_until_last:
-                locked.append(var)  # Café: a joker is discarded only as the last card
-            elif position.taken_discard == JOKER and self.hand_jokers == 1:
-                # Decision 8 (as the referee reads it): the taken joker stays unless it is the
-                # last card, or a swapped joker came to the hand and that one is discarded.
-                other = model.new_bool_var("dj_other")
-                model.add(self.jokers_left >= 2 * other)
-                model.add(self.cards_left <= 1 + most_left * (1 - var) + most_left * other)
+            if rules.joker_kept_until_last or position.taken_discard == JOKER:
+                # Café: a joker goes only as the last card; decision 8: so does a taken joker,
+                # and any other joker, a swapped one included (jokers are identical).
+                locked.append(var)
         for var in locked:
             model.add(self.cards_left <= 1 + most_left * (1 - var))
         self.goes_out_placing = 0
@@ -436,6 +441,9 @@ class _TurnModel:
             )
         if rules.opening_pure_run:
             model.add(sum(window.copies for window in self.windows if window.pure) >= 1)
+        if self.swap:
+            # Decision 4: the new melds hold no joker the hand did not bring.
+            model.add(sum(self.window_jokers) <= self.hand_jokers)
 
     def value(self) -> Any:
         """The objective to maximise: the levels of decision 6 as one exact integer."""
@@ -608,8 +616,12 @@ def _pass(position: Position) -> _Answer | None:
 
 
 def _opening_key(position: Position, answer: _Answer, objective: Objective) -> tuple:
-    """Decision 6 levels of a turn of a player not opened yet (no swap, nothing moved)."""
+    """Decision 6 levels of a turn of a player not opened yet (BFmania's swapped jokers come to
+    the hand; the table moves nothing either way)."""
     hand = Counter(position.hand) - Counter(answer.played)
+    jokers_before = sum(meld.jokers for meld in position.table)
+    jokers_after = sum(meld.jokers for meld in answer.table)
+    hand[JOKER] += jokers_before + Counter(answer.played)[JOKER] - jokers_after
     if answer.discard is not None:
         hand[answer.discard] -= 1
     penalty = hand_penalty((+hand).elements(), position.rules, bool(answer.played))
@@ -697,7 +709,8 @@ def _moves(
     position: Position, answer: _Answer, table: list[Meld], hand_after: tuple[Card, ...]
 ) -> tuple[Move, ...]:
     """Swaps first (each joker's card in its place), then lay-offs and new melds, then the
-    discard. The middle part is :func:`explain_moves` from the table with the swaps done."""
+    discard; in an opening turn the new melds come first. The middle part is
+    :func:`explain_moves` from the table with the swaps done."""
     rules = position.rules
     moves: list[Move] = []
     before = list(position.table)
@@ -729,6 +742,9 @@ def _moves(
     if before_counts - after_counts:
         raise SolverBugError("a table card vanished from the solver's table")
     moves.extend(explain_moves(before, table, tuple(sorted(rest.elements()))))
+    if not position.opened:
+        # Decision 4: the opening melds go down first; lay-offs and swaps follow them.
+        moves.sort(key=lambda move: move.kind != "lay")
     if answer.discard is not None:
         text = f"discard {answer.discard}" + (
             " to end your turn" if hand_after else ": your hand is empty, you go out"

@@ -19,9 +19,10 @@ Method (RULES.md presets table, decisions 2-4 and 6-8):
   Rummy: the table ends with at least its jokers) or never leave (rami 51).
   The cards left (hand cards and jokers) are then split every possible way into "laid as new
   melds" (any partition into legal melds, searched exhaustively) and "kept".
-* Player not opened: either lay nothing, or lay new melds from the hand only (no lay-off, no
-  swap: decision 4) whose opening points (decision 2, each joker scored as the card it stands
-  for, every layout tried) and pure run meet the preset's requirement (any meld in Café Rummy).
+* Player not opened: either lay nothing, or open: new melds from the hand whose opening points
+  (decision 2, each joker scored as the card it stands for, every layout tried) and pure run
+  meet the preset's requirement (any meld in Café Rummy), holding no more jokers than the hand,
+  and then, as an opened player, lay-offs and swaps in the same turn (decision 4).
 * Every resulting hand is ended by every legal discard (decision 8's card and Café Rummy's
   jokers only as the last card; BFmania may go out without one) and scored: least penalty after
   the discard (rami 51: flat 100 while not opened), then most cards played (or the reverse for
@@ -296,12 +297,11 @@ def _discards(position: Position, left: Cards) -> list[Card | None]:
     if not left:
         return [None] if rules.going_out is GoingOut.PLACE_OR_DISCARD else []
     last = len(left) == 1
-    held = Counter(position.hand)
     out: list[Card | None] = []
     in_hand = Counter(left)
     for card in sorted(in_hand):
-        if not last and card == position.taken_discard and held[card] == 1 == in_hand[card]:
-            continue  # (a second joker may have come from the table: that one may go)
+        if not last and card == position.taken_discard:
+            continue  # decision 8: neither copy of the card taken, jokers all alike
         if not last and card.is_joker and rules.joker_kept_until_last:
             continue
         out.append(card)
@@ -314,6 +314,11 @@ class _End:
     played: Cards
     discard: Card | None
     penalty: int
+
+
+def _key(penalty: int, played: int, objective: str) -> tuple[int, int]:
+    """The first two levels of decision 6, smaller is better."""
+    return (penalty, -played) if objective == "points" else (-played, penalty)
 
 
 def _end(position: Position, left: Cards, opened_after: bool, objective: str) -> _End | None:
@@ -330,7 +335,7 @@ def _end(position: Position, left: Cards, opened_after: bool, objective: str) ->
         if discard is not None:
             after[discard] -= 1
         penalty = hand_penalty((+after).elements(), rules, opened_after)
-        key = (penalty, -count) if objective == "points" else (-count, penalty)
+        key = _key(penalty, count, objective)
         if best is None or key < best.key:
             best = _End(key, _multiset(played), discard, penalty)
     return best
@@ -350,7 +355,12 @@ def layoff_reference(
     return _not_opened(position, objective)
 
 
-def _opened(position: Position, objective: str) -> LayoffReferenceResult | None:
+def _opened(
+    position: Position, objective: str, *, opening: bool = False
+) -> LayoffReferenceResult | None:
+    """The best turn of an opened player; with ``opening``, of a player who opens this turn
+    (decision 4): the new melds meet the opening with the hand's cards, then lay-offs and
+    swaps follow."""
     rules = position.rules
     hand_jokers = Counter(position.hand)[JOKER]
     swap_to_hand = rules.table_joker is TableJoker.SWAP_TO_HAND
@@ -372,6 +382,10 @@ def _opened(position: Position, objective: str) -> LayoffReferenceResult | None:
         for laid in _sub_multisets(cards):
             if not splitter.can_split(laid):
                 continue
+            if opening and not any(
+                _opens(split, rules, hand_jokers) for split in splitter.splits(laid)
+            ):
+                continue
             left = _multiset(Counter(cards) - Counter(laid))
             if Counter(left)[JOKER] > hand_jokers and not swap_to_hand:
                 continue  # Café Rummy: a swapped joker must be laid again in the same turn
@@ -387,6 +401,8 @@ def _opened(position: Position, objective: str) -> LayoffReferenceResult | None:
     best: tuple[int, tuple[Meld, ...], _End] | None = None
     for table, laid, end in group:
         for split in splitter.splits(laid):
+            if opening and not _opens(split, rules, hand_jokers):
+                continue
             final = (*table, *split)
             moved = cards_moved(position.table, final)
             if best is None or moved < best[0]:
@@ -399,35 +415,24 @@ def _opened(position: Position, objective: str) -> LayoffReferenceResult | None:
 
 
 def _not_opened(position: Position, objective: str) -> LayoffReferenceResult | None:
-    rules = position.rules
+    """Stay unopened (discard only), or open and lay off in the same turn (decision 4)."""
     hand = tuple(sorted(position.hand))
-    splitter = _Splitter(Counter(hand), rules)
-    options: list[tuple[_End, tuple[Meld, ...], bool]] = []
     stay = _end(position, hand, False, objective)
-    if stay is not None:
-        options.append((stay, (), False))
-    for laid in _sub_multisets(hand):
-        if not laid:
-            continue
-        split = next((s for s in splitter.splits(laid) if _opens(s, rules)), None)
-        if split is None:
-            continue
-        end = _end(position, _multiset(Counter(hand) - Counter(laid)), True, objective)
-        if end is not None:
-            options.append((end, split, True))
-    if not options:
+    opens = _opened(position, objective, opening=True)
+    if opens is not None and (stay is None or _key(opens.penalty_after, opens.cards_played,
+                                                   objective) < stay.key):
+        return opens
+    if stay is None:
         return None
-    end, split, opened = min(options, key=lambda option: option[0].key)
-    final = (*position.table, *split)
     return LayoffReferenceResult(
-        end.penalty, len(end.played), cards_moved(position.table, final), final, end.played,
-        end.discard, opened,
+        stay.penalty, len(stay.played), 0, position.table, stay.played, stay.discard, False
     )
 
 
-def _opens(melds: tuple[Meld, ...], rules: Ruleset) -> bool:
-    """Do these new melds meet the opening requirement (RULES.md presets, decisions 2-3)?"""
-    if not melds:
+def _opens(melds: tuple[Meld, ...], rules: Ruleset, hand_jokers: int) -> bool:
+    """Do these new melds meet the opening requirement (RULES.md presets, decisions 2-4), with
+    no more jokers than the hand held?"""
+    if not melds or sum(meld.jokers for meld in melds) > hand_jokers:
         return False
     if rules.opening_pure_run and not any(is_pure_run(meld) for meld in melds):
         return False

@@ -111,7 +111,9 @@ def realize(
         melds = _absorb_jokers(melds, stray_jokers, rules)
     origins = [draft.spec.original for draft in drafts if draft.real_count()]
     origins += [None] * (len(melds) - len(origins))
-    return _order(melds, origins, originals, rules)
+    pure = [draft.spec.pure for draft in drafts if draft.real_count()]
+    pure += [False] * (len(melds) - len(pure))
+    return _order(melds, origins, pure, originals, rules)
 
 
 def _swap_reals_into_joker_melds(drafts: list[_Draft]) -> None:
@@ -195,14 +197,18 @@ def _to_meld(draft: _Draft) -> Meld:
 
 
 def _order(
-    melds: list[Meld], origins: list[int | None], originals: Sequence[Meld], rules: Ruleset
+    melds: list[Meld],
+    origins: list[int | None],
+    pure: list[bool],
+    originals: Sequence[Meld],
+    rules: Ruleset,
 ) -> list[Meld]:
     """Matched melds in their original order (unchanged ones exactly as they were), then new."""
     matched: dict[int, Meld] = {}
-    free: list[Meld] = []
-    for meld, origin in zip(melds, origins, strict=True):
+    free: list[tuple[Meld, bool]] = []
+    for meld, origin, is_pure in zip(melds, origins, pure, strict=True):
         if origin is None or origin in matched:
-            free.append(meld)
+            free.append((meld, is_pure))
             continue
         original = originals[origin]
         if original.counts() == meld.counts():
@@ -216,15 +222,19 @@ def _meld_order(meld: Meld) -> tuple:
     return (meld.kind is MeldKind.SET, [card.index for card in meld.cards])
 
 
-def _join_runs(melds: list[Meld], rules: Ruleset) -> list[Meld]:
-    """Join new runs of one suit that continue each other (3H-5H + 6H-8H is 3H-8H)."""
-    runs: dict[int, list[tuple[int, Meld]]] = {}
+def _join_runs(melds: list[tuple[Meld, bool]], rules: Ruleset) -> list[Meld]:
+    """Join new runs of one suit that continue each other (3H-5H + 6H-8H is 3H-8H).
+
+    A pure run an opening needs (flagged True) is never joined with a run holding a joker: the
+    joined run would no longer be pure (``4C 5C 6C`` + ``AC * 3C`` stay two melds).
+    """
+    runs: dict[int, list[tuple[int, Meld, bool]]] = {}
     others: list[Meld] = []
-    for meld in melds:
+    for meld, is_pure in melds:
         if meld.kind is MeldKind.RUN:
             suit = meld.real_cards[0].index // 13
             start = _run_low(meld, rules)
-            runs.setdefault(suit, []).append((start, meld))
+            runs.setdefault(suit, []).append((start, meld, is_pure))
         else:
             others.append(meld)
     joined: list[Meld] = []
@@ -232,19 +242,23 @@ def _join_runs(melds: list[Meld], rules: Ruleset) -> list[Meld]:
         pieces.sort(key=lambda item: (item[0], len(item[1])))
         merged: list[tuple[int, list[Card]]] = []
         used = [False] * len(pieces)
-        for i, (start, meld) in enumerate(pieces):
+        for i, (start, meld, is_pure) in enumerate(pieces):
             if used[i]:
                 continue
             used[i] = True
-            low, cards = start, list(meld.cards)
+            low, cards, pure_kept = start, list(meld.cards), is_pure
             extended = True
             while extended:
                 extended = False
-                for j, (other_start, other) in enumerate(pieces):
+                for j, (other_start, other, other_pure) in enumerate(pieces):
+                    with_joker = JOKER in cards or other.jokers > 0
+                    if (pure_kept or other_pure) and with_joker:
+                        continue
                     if not used[j] and other_start == low + len(cards) and (
                         len(cards) + len(other) <= rules.max_run_length
                     ):
                         cards += list(other.cards)
+                        pure_kept = pure_kept or other_pure
                         used[j] = True
                         extended = True
                         break
