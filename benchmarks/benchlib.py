@@ -464,13 +464,16 @@ def git_commit(short: bool = False) -> str | None:
 
 
 def engine_digest() -> str | None:
-    """SHA-256 (first 12 hex digits) of the installed solver engine's source: the engine changes
-    between commits, so the commit alone does not say what was measured."""
+    """SHA-256 (first 12 hex digits) of the installed solver's source (every module of
+    ``rami/solver``): it changes between commits, so the commit alone does not say what was
+    measured."""
     try:
         import rami.solver
 
-        path = Path(rami.solver.__file__).with_name("engine.py")
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+        digest = hashlib.sha256()
+        for path in sorted(Path(rami.solver.__file__).parent.rglob("*.py")):
+            digest.update(path.read_bytes())
+        return digest.hexdigest()[:12]
     except (ImportError, OSError, TypeError):
         return None
 

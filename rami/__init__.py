@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rami import display  # noqa: F401  (pictures in Jupyter: _repr_svg_)
 from rami.cards import JOKER, Card, Suit, parse_cards
 from rami.errors import (
     IllegalTurnError,

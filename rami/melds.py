@@ -93,11 +93,6 @@ class Meld:
     def counts(self) -> Counter[Card]:
         return Counter(self.cards)
 
-    def _repr_svg_(self) -> str:
-        """Jupyter shows a meld as a picture of its cards (:func:`rami.svg.meld`)."""
-        from rami.svg import meld
-
-        return meld(self)
 
 
 def infer_kind(cards: Sequence[Card]) -> MeldKind:

@@ -58,11 +58,6 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.parse({str(self)!r})"
 
-    def _repr_svg_(self) -> str:
-        """Jupyter shows a position as a picture (:func:`rami.svg.position`)."""
-        from rami.svg import position
-
-        return position(self)
 
     @classmethod
     def parse(cls, text: str) -> Position:

@@ -90,7 +90,7 @@ def test_cli_import_does_not_load_the_solver() -> None:
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
     assert "rami.cli.main" in imported
     assert not any(name.split(".")[0] == "ortools" for name in imported)
-    assert "rami.solver.engine" not in imported
+    assert "rami.solver.rearrange" not in imported
 
 
 # ---------------------------------------------------------------- input forms

@@ -17,12 +17,12 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.reference import reference_solve
 
 from rami.generate import medium_position, small_position
 from rami.position import Position
 from rami.referee import validate_turn
 from rami.rules import get_ruleset
-from rami.solver.reference import reference_solve
 
 RULESETS = ["rami-chinois", "rami-chinois[jokers=0]", "rummikub"]
 OBJECTIVES = ("points", "cards")

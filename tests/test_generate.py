@@ -131,7 +131,7 @@ def test_realistic_mix_of_melds() -> None:
 
 def test_hand_cards_connect_to_the_table_in_small_positions() -> None:
     """Small positions are biased so that many hand cards can be played."""
-    from rami.solver.reference import reference_solve
+    from support.reference import reference_solve
 
     rng = random.Random(7)
     played = 0

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.reference import reference_solve
 
 from rami import parse_position, solve
 from rami.generate import medium_position, small_position
@@ -26,7 +27,6 @@ from rami.rules import get_ruleset
 from rami.solver import engine
 from rami.solver.api import Status
 from rami.solver.in_place import InPlace, lay_whole_hand
-from rami.solver.reference import reference_solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import benchlib

@@ -1,5 +1,5 @@
 """Differential test: the lay-off solver (rami.solver.layoff, CP-SAT) against the independent
-exhaustive reference (rami.solver.layoff_reference) for the presets without rearrangement.
+exhaustive reference (support.layoff_reference) for the presets without rearrangement.
 
 Both must find the same optimum at every level (hand penalty left after the discard, cards
 played, cards moved; RULES.md decisions 6 and 7) for both objectives, or agree that no turn is
@@ -22,6 +22,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.layoff_reference import layoff_reference
 
 from rami.cards import JOKER, Card
 from rami.errors import IllegalTurnError
@@ -29,7 +30,6 @@ from rami.generate import medium_position, random_position, small_position
 from rami.position import Position
 from rami.referee import validate_turn
 from rami.rules import Ruleset, get_ruleset
-from rami.solver.layoff_reference import layoff_reference
 
 RULESETS = [
     "rami-51",

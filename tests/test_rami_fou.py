@@ -6,7 +6,7 @@ ends with a discard (decisions 6 and 8; going out is discarding the last card); 
 points without a pure run; jokers 20 in the hand; not opened: flat 100.
 
 The differential part compares every level (penalty after the discard, cards played, cards
-moved) with :mod:`rami.solver.fou_reference`, which lists every table and asks the referee; the
+moved) with :mod:`support.fou_reference`, which lists every table and asks the referee; the
 solver must prove each answer optimal. ``make test-slow`` runs a larger sample.
 """
 
@@ -16,6 +16,7 @@ import random
 from collections import Counter
 
 import pytest
+from support.fou_reference import MAX_CARDS, _partitions, fou_reference_solve
 
 from rami import parse_position, solve
 from rami.generate import medium_position, small_position
@@ -24,7 +25,6 @@ from rami.referee import unpinned_jokers, validate_turn
 from rami.rules import get_ruleset
 from rami.solver.api import Status
 from rami.solver.explain import replay_moves
-from rami.solver.fou_reference import MAX_CARDS, _partitions, fou_reference_solve
 
 RULES = get_ruleset("rami-fou")
 

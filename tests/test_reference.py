@@ -12,6 +12,7 @@ import random
 from collections import Counter
 
 import pytest
+from support.reference import MAX_CARDS, ReferenceResult, reference_solve
 
 from rami.cards import Card
 from rami.errors import UnsupportedError
@@ -21,7 +22,6 @@ from rami.melds import Meld, MeldKind, arrange, is_pure_run, meld_problems, open
 from rami.position import Position, hand_penalty
 from rami.referee import validate_turn
 from rami.rules import get_ruleset
-from rami.solver.reference import MAX_CARDS, ReferenceResult, reference_solve
 
 
 def solve(text: str, objective: str = "points") -> ReferenceResult:

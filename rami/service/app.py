@@ -81,7 +81,7 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if solve is None:
             # Load OR-Tools in the background now rather than in the first request.
-            pool.warm_up(importlib.import_module, "rami.solver.engine")
+            pool.warm_up(importlib.import_module, "rami.solver.rearrange")
         try:
             yield
         finally:

@@ -14,7 +14,7 @@ from rami.cards import Card, format_cards
 from rami.errors import SolverBugError
 from rami.matching import match_melds
 from rami.melds import Meld, MeldKind
-from rami.solver.api import Move
+from rami.solver.solution import Move, MoveKind
 
 
 def in_number_order(before: Sequence[Meld], after: Sequence[Meld]) -> list[Meld]:
@@ -115,7 +115,7 @@ def explain_moves(
         is_new = number > len(before)
         if is_new and list(groups) == [None]:
             cards = tuple(after[index].cards)
-            creating.append(Move("lay", cards, None, number,
+            creating.append(Move(MoveKind.LAY, cards, None, number,
                                  f"lay {format_cards(cards)} from your hand as meld {number}"))
             continue
         first = True
@@ -123,7 +123,7 @@ def explain_moves(
             cards = tuple(groups[donor])
             text_cards = format_cards(cards)
             if donor is None:
-                adding.append(Move("add", cards, None, number,
+                adding.append(Move(MoveKind.ADD, cards, None, number,
                                    f"add {text_cards} from your hand to meld {number}"))
                 continue
             original = before[donor - 1]
@@ -133,13 +133,13 @@ def explain_moves(
                 cut = original.cards[low - 1] if low else original.cards[high - 1]
                 piece = Meld(original.cards[low:high], MeldKind.RUN)
                 creating.append(Move(
-                    "split", tuple(original.cards[low:high]), donor, number,
+                    MoveKind.SPLIT, tuple(original.cards[low:high]), donor, number,
                     f"split {_span(original)} (meld {donor}) after {cut}: "
                     f"{_span(piece)} becomes meld {number}",
                 ))
             else:
                 target = creating if is_new and first else moving
-                target.append(Move("move", cards, donor, number,
+                target.append(Move(MoveKind.MOVE, cards, donor, number,
                                    f"move {text_cards} from meld {donor} to meld {number}"))
             first = False
     # Hand cards go down before table cards leave a meld, so melds shrink as little as possible.

@@ -3,8 +3,9 @@
 Rami fou pins table jokers (RULES.md decision 5): a joker leaves its meld only when the card it
 stands for takes its place. Whether a table obeys that depends on the whole table (the melds are
 matched before and after the turn), so this reference does not split the search per meld as
-:mod:`rami.solver.reference` does: it lists every partition of the cards into legal melds and
-asks the referee (:func:`rami.referee.validate_turn`) about each whole turn.
+:mod:`support.reference` does: it lists every partition of the cards into legal melds and
+asks the second referee (:func:`support.second_referee.judge`, which shares no code with
+:mod:`rami.referee`) about each whole turn.
 
 * Every sub-multiset ``P`` of the hand that leaves a card to discard is a candidate play; the
   discard is the costliest card decision 8 lets go. Plays are tried in the order of the first two
@@ -25,11 +26,11 @@ from dataclasses import dataclass
 
 from rami.cards import JOKER, Card
 from rami.errors import UnsupportedError
-from rami.melds import Meld, MeldKind, meld_problems
+from rami.melds import Meld, MeldKind
 from rami.position import Position, hand_penalty
-from rami.referee import validate_turn
 from rami.rules import Ruleset, TableJoker
-from rami.solver.reference import OBJECTIVES, _legal_melds, _sub_multisets
+from support.reference import OBJECTIVES, _legal_melds, _sub_multisets
+from support.second_referee import judge, meld_faults
 
 #: Largest position accepted: cards in table and hand together.
 MAX_CARDS = 16
@@ -72,7 +73,7 @@ def fou_reference_solve(
         seen = 0
         for play, discard, penalty in groups[key]:
             for table in _tables(position, play):
-                verdict = validate_turn(position, table, tuple(play.elements()), discard)
+                verdict = judge(position, table, tuple(play.elements()), discard)
                 if not verdict.legal:
                     continue
                 seen += 1
@@ -155,7 +156,7 @@ def _partitions(cards: Counter[Card], rules: Ruleset) -> Iterator[list[Meld]]:
         if key in seen:
             continue
         seen.add(key)
-        if meld_problems(meld, rules):  # pragma: no cover - a domain bug
+        if meld_faults(meld, rules):  # pragma: no cover - a domain bug
             raise AssertionError(f"rami fou reference: {meld} listed but not a legal meld")
         first = min(card for card in meld.cards if not card.is_joker)
         by_first.setdefault(first, []).append((counts, meld))

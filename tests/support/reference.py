@@ -1,9 +1,10 @@
 """An independent, exhaustive reference solver for small positions.
 
-It shares nothing with the CP-SAT engine (no OR-Tools, no other ``rami.solver`` module): it uses
-only the domain model, so that the engine can be tested against it. It is exponential and meant
-for small positions (about 16 cards in table and hand together); larger ones are refused with
-:class:`~rami.errors.UnsupportedError` rather than left to run for hours.
+It shares nothing with the CP-SAT engine (no OR-Tools, no ``rami.solver`` module) nor with the
+primary referee: legality is judged by the second referee (:mod:`support.second_referee`), which
+lays no meld, scores no opening and counts no card moved with the project's own code. It is
+exponential and meant for small positions (about 16 cards in table and hand together); larger
+ones are refused with :class:`~rami.errors.UnsupportedError` rather than left to run for hours.
 
 Method (RULES.md decisions 1, 6 and 7):
 
@@ -11,7 +12,7 @@ Method (RULES.md decisions 1, 6 and 7):
   interchangeable by construction (RULES.md "Identical copies are interchangeable").
 * Every legal meld that the available cards allow is listed once as a multiset of card types
   (runs of 3..13 cards, sets of 3..4 distinct suits, jokers in every legal place), and each one is
-  checked with :func:`rami.melds.arrange` / :func:`rami.melds.meld_problems`.
+  laid out with :func:`rami.melds.arrange` and judged by the second referee's ``meld_faults``.
 * A multiset of cards is split into melds by a memoised search that always covers the smallest
   real card type left first, with a meld whose smallest real card is that type.
 * Opened player: every sub-multiset ``P`` of the hand is a candidate play; the table after the
@@ -20,10 +21,11 @@ Method (RULES.md decisions 1, 6 and 7):
   final table that keeps the most table cards in place. "Kept" is searched jointly with the
   matching of decision 7: each new meld may be labelled with one distinct old meld and keeps the
   cards the two share; the best labelling of a partition is exactly the maximum-weight matching
-  of :func:`rami.matching.cards_moved`, which is also called on the answer as a cross-check.
+  of decision 7; the second referee judges the answer and counts its cards moved as a
+  cross-check.
 * Player not opened: the table stays as it is; a non-empty play must split into new melds of
   hand cards only that meet the opening requirement (a pure run in rami chinois, 30 points in
-  Rummikub, each meld scored at its best joker placement with :func:`rami.melds.opening_points`).
+  Rummikub, each meld scored at its best joker placement, with the second referee's places).
   With the decision 1 flag (``open_and_rearrange_same_turn``) the turn is searched as an opened
   player's, over the plays that hold such an opening by themselves.
 """
@@ -38,19 +40,16 @@ from typing import Any
 
 from rami.cards import JOKER, Card, Suit
 from rami.errors import UnsupportedError
-from rami.matching import cards_moved
 from rami.melds import (
     MAX_SET,
     MIN_MELD,
     Meld,
     MeldKind,
     arrange,
-    is_pure_run,
-    meld_problems,
-    opening_points,
 )
 from rami.position import Position, hand_penalty
 from rami.rules import Ruleset
+from support.second_referee import judge, meld_faults, opening_value_of, run_places
 
 #: Presets whose turn this solver models (full rearrangement, free table jokers, no discard).
 SUPPORTED_PRESETS = ("rami-chinois", "rummikub")
@@ -180,19 +179,19 @@ def _candidates(
             best_points[code] = 0
         if with_points:
             # Decision 2: a joker counts as the card it stands for; the player picks the layout.
-            best_points[code] = max(best_points[code], opening_points(meld, rules))
+            best_points[code] = max(best_points[code], meld_points(meld, rules))
     grouped: dict[int, list[_Candidate]] = {}
     for code, counts in counts_of.items():
         cards = sorted(counts.elements())
         meld = arrange(cards, rules)
-        if meld is None or meld_problems(meld, rules):  # pragma: no cover - a domain bug
+        if meld is None or meld_faults(meld, rules):  # pragma: no cover - a domain bug
             raise AssertionError(f"reference: {cards} listed as a meld but arrange() refuses it")
         parts = tuple(
             (_BITS * space.index[card], count) for card, count in sorted(counts.items())
         )
         first = space.first_real(code)
         grouped.setdefault(first, []).append(
-            _Candidate(code, parts, first, meld, best_points[code], is_pure_run(meld))
+            _Candidate(code, parts, first, meld, best_points[code], is_pure(meld))
         )
     for group in grouped.values():
         # Larger melds first: the search finds a partition sooner.
@@ -309,11 +308,11 @@ def _solve_opened(
         if kept > best_kept:
             best_kept, best_play = kept, play
     final = search.table(table_code + space.pack(best_play), every_old)
-    moved = cards_moved(position.table, final)
+    moved = _refereed(position, final, best_play).cards_moved
     total = sum(table.values())
-    if moved != total - best_kept:  # pragma: no cover - would be a bug here or in matching
+    if moved != total - best_kept:  # pragma: no cover - would be a bug here or in the referee
         raise AssertionError(
-            f"reference: kept search says {total - best_kept} moved, matching says {moved}"
+            f"reference: kept search says {total - best_kept} moved, the referee says {moved}"
         )
     penalty = hand_penalty((hand - best_play).elements(), rules, True)
     return ReferenceResult(
@@ -499,7 +498,7 @@ def _solve_not_opened(position: Position, objective: str) -> ReferenceResult:
     return ReferenceResult(
         penalty_after=hand_penalty((hand - chosen).elements(), rules, bool(chosen)),
         cards_played=sum(chosen.values()),
-        cards_moved=cards_moved(position.table, final),
+        cards_moved=_refereed(position, final, chosen).cards_moved,
         table=final,
         played=tuple(sorted(chosen.elements())),
         opened_after=bool(chosen) or position.opened,
@@ -539,11 +538,34 @@ def _opening_melds(
 
 def _best_layout(candidate: _Candidate, rules: Ruleset) -> Meld:
     """The candidate laid so that it scores its best opening points (jokers placed by choice)."""
-    if not candidate.points or opening_points(candidate.meld, rules) == candidate.points:
+    if not candidate.points or meld_points(candidate.meld, rules) == candidate.points:
         return candidate.meld
     counts = candidate.meld.counts()
     for meld in _legal_melds(counts, rules):
-        if meld.counts() == counts and opening_points(meld, rules) == candidate.points:
+        if meld.counts() == counts and meld_points(meld, rules) == candidate.points:
             return meld
     raise AssertionError("reference: no layout reaches the best opening points")  # pragma: no cover
 
+
+def _refereed(position: Position, final: tuple[Meld, ...], played: Counter[Card]):
+    """The second referee's verdict on the reference's answer; it must be legal."""
+    verdict = judge(position, final, tuple(played.elements()))
+    if not verdict.legal:  # pragma: no cover - a bug here or in the second referee
+        raise AssertionError(f"reference answer refused for {position}: {verdict.problems}")
+    return verdict
+
+
+def is_pure(meld: Meld) -> bool:
+    """A pure run (decision 3): a run of three or more cards, no joker."""
+    return meld.kind is MeldKind.RUN and len(meld.cards) >= MIN_MELD and not meld.jokers
+
+
+def meld_points(meld: Meld, rules: Ruleset) -> int:
+    """Opening points of a laid meld (decision 2), counted with the second referee's places."""
+    if meld.kind is MeldKind.SET:
+        rank = meld.real_cards[0].rank
+        return len(meld.cards) * opening_value_of(14 if rank == 1 and not rules.tiles else rank,
+                                                  rules)
+    start = run_places(meld.cards, rules)
+    assert start is not None
+    return sum(opening_value_of(start + index, rules) for index in range(len(meld.cards)))

@@ -1,0 +1,33 @@
+"""Jupyter shows melds, positions and solutions as pictures (``_repr_svg_``, as python-chess's
+boards do).
+
+The methods are attached here rather than written in the value types' modules, so that those
+import nothing of the pictures (no import cycle); ``import rami`` attaches them.
+"""
+
+from __future__ import annotations
+
+import rami.svg as svg
+from rami.melds import Meld
+from rami.position import Position
+from rami.solver.solution import Solution
+
+
+def _meld_svg(self: Meld) -> str:
+    """A picture of the meld's cards (:func:`rami.svg.meld`)."""
+    return svg.meld(self)
+
+
+def _position_svg(self: Position) -> str:
+    """A picture of the table and the hand (:func:`rami.svg.position`)."""
+    return svg.position(self)
+
+
+def _solution_svg(self: Solution) -> str:
+    """A picture of the new table, hand cards and moved cards marked (:func:`rami.svg.solution`)."""
+    return svg.solution(self)
+
+
+Meld._repr_svg_ = _meld_svg  # type: ignore[attr-defined]
+Position._repr_svg_ = _position_svg  # type: ignore[attr-defined]
+Solution._repr_svg_ = _solution_svg  # type: ignore[attr-defined]

@@ -1,0 +1,165 @@
+"""One builder of :class:`Solution` for every backend: the referee's verdict, the honest status,
+the closing discard and the one-line summary.
+
+Every backend ends here, so every answer is checked by the referee (:mod:`rami.referee`) the same
+way before it leaves: a rejection is a solver bug, never an answer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rami.cards import Card
+from rami.errors import SolverBugError
+from rami.melds import Meld
+from rami.position import Position, hand_penalty
+from rami.referee import TurnVerdict, validate_turn
+from rami.solver.solution import Move, MoveKind, Objective, Solution, Status
+
+
+def refereed(
+    position: Position,
+    table: Sequence[Meld],
+    played: Sequence[Card],
+    discard: Card | None = None,
+) -> TurnVerdict:
+    """The independent referee's verdict on a solver's answer; a rejection is a solver bug."""
+    verdict = validate_turn(position, table, played, discard)
+    if not verdict.legal:
+        raise SolverBugError(
+            f"the referee rejects the solver's answer for {position}: "
+            f"{'; '.join(verdict.problems)} (table {' | '.join(map(str, table))}, "
+            f"played {' '.join(map(str, played)) or '-'}, discard {discard})"
+        )
+    return verdict
+
+
+def costliest_discard(position: Position) -> Card | None:
+    """The card to discard after playing nothing: the costliest one the rules let go
+    (decision 8: the card just taken, either copy, only as the last one; Café: a joker only as
+    the last one). None when no card may go. A player left unopened under a flat penalty
+    scores the same whatever goes: a joker is then kept, as the most useful card for opening
+    later."""
+    rules = position.rules
+    hand = Counter(position.hand)
+    last = len(position.hand) == 1
+    allowed = [
+        card for card in hand
+        if last or not (
+            card == position.taken_discard
+            or (card.is_joker and rules.joker_kept_until_last)
+        )
+    ]
+    if not allowed:
+        return None
+    flat = not position.opened and rules.unopened_flat_penalty is not None
+    return max(
+        allowed,
+        key=lambda card: (not (flat and card.is_joker), rules.card_penalty(card.rank), card.index),
+    )
+
+
+def honest_status(
+    proved: bool, verdict: TurnVerdict, model_moved: int | None, bounds: dict[str, int]
+) -> Status:
+    """OPTIMAL only when the search proved it and, where the model counted the cards moved,
+    the referee's exact matching counts the same (else the model's count goes in ``bounds``)."""
+    if model_moved is not None and verdict.cards_moved != model_moved:
+        bounds["cards_moved_model"] = model_moved
+        return Status.FEASIBLE
+    return Status.OPTIMAL if proved else Status.FEASIBLE
+
+
+def why_nothing(position: Position) -> str:
+    """Why a turn plays no card."""
+    if not position.hand:
+        return "the hand is empty"
+    if not position.opened:
+        if position.rules.opening_pure_run:
+            return "no opening possible: the hand holds no pure run (3+ in a row, no joker)"
+        if position.rules.opening_points:
+            return (
+                f"no opening possible: the hand cannot make {position.rules.opening_points} "
+                "points of melds"
+            )
+    return "no card of the hand can be played"
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'' if count == 1 else 's'}"
+
+
+def summary(
+    position: Position, played: Sequence[Card], hand_after: Sequence[Card], penalty_after: int,
+    opened_after: bool, discard: Card | None, reason: str | None = None,
+) -> str:
+    """The one-line note on a turn: what was played, what is left, the discard; ``reason`` says
+    why nothing is played where the backend knows better than :func:`why_nothing`."""
+    total = len(position.hand)
+    if not played:
+        parts = [reason or why_nothing(position)]
+    elif not hand_after:
+        if discard is not None or position.rules.discard:
+            how = f"discard {discard}" if discard is not None else "the last card laid"
+            return f"goes out: {len(played)} of {_cards(total)} played, {how}"
+        return "the only card played" if total == 1 else f"all {total} cards played"
+    else:
+        parts = [f"{len(played)} of {_cards(total)} played"]
+    if not opened_after and position.rules.unopened_flat_penalty is not None:
+        parts.append(f"not opened: flat {penalty_after}")
+    elif played:
+        parts.append(f"{penalty_after} points left")
+    if discard is not None:
+        parts.append(f"discard {discard}")
+    return ", ".join(parts)
+
+
+def discard_move(discard: Card, hand_after: Sequence[Card]) -> Move:
+    text = f"discard {discard}" + (
+        " to end your turn" if hand_after else ": your hand is empty, you go out"
+    )
+    return Move(MoveKind.DISCARD, (discard,), None, None, text)
+
+
+def build_solution(
+    position: Position,
+    objective: Objective,
+    min_moves: bool,
+    *,
+    table: Sequence[Meld],
+    played: tuple[Card, ...],
+    discard: Card | None,
+    proved: bool,
+    bounds: dict[str, int],
+    expected_moved: int | None,
+    moves: tuple[Move, ...],
+    reason: str | None = None,
+) -> Solution:
+    """The answer, refereed: the referee's hand, penalty, cards moved and opening stand; the
+    status is optimal only where the search proved it and the model's count of cards moved
+    agrees with the referee's (see :func:`honest_status`)."""
+    bounds = dict(bounds)
+    verdict = refereed(position, table, played, discard)
+    status = honest_status(proved, verdict, expected_moved, bounds)
+    hand, penalty_after = verdict.hand_after, verdict.penalty_after
+    opened = verdict.opened_after
+    if discard is not None:
+        moves = (*moves, discard_move(discard, hand))
+    return Solution(
+        status=status,
+        position=position,
+        table=tuple(table),
+        played=played,
+        hand=hand,
+        penalty_before=hand_penalty(position.hand, position.rules, position.opened),
+        penalty_after=penalty_after,
+        cards_moved=verdict.cards_moved,
+        moves=moves,
+        opened=opened,
+        objective=objective,
+        min_moves=min_moves,
+        bounds=bounds,
+        message=summary(position, played, hand, penalty_after, opened, discard, reason),
+        discard=discard,
+    )

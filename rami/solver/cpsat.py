@@ -1,0 +1,121 @@
+"""CP-SAT solvers as the project sets them up, and the clock every solve is timed by.
+
+One place for the parameter profiles (the rearrangement stages, the lay-off turn, the puzzle
+questions) and for time: a solve gets CP-SAT's deterministic limit, which keeps answers
+reproducible on any machine, and the wall-clock time left of the limit the caller promised a
+waiting person (:class:`Clock`), so a loaded machine cannot stretch a 1 s limit into 5 s.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ortools.sat.python import cp_model
+
+if TYPE_CHECKING:
+    from rami.solver.solution import Solution
+
+#: A CP-SAT linear expression, a variable or an int constant. OR-Tools' stubs do not say that
+#: these mix (``0 + var``, ``3 * var``, ``sum`` of a mix), so models type them as this.
+Expr = Any
+
+#: Every solve runs on one worker with a fixed seed: the same input gives the same answer.
+SEED = 0
+#: Wall time granted past the deterministic limit of a single solve when no clock is given.
+BACKSTOP_FACTOR, BACKSTOP_S = 3, 5.0
+
+
+def _base(deterministic_limit: float, wall_limit: float | None) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.num_workers = 1
+    params.random_seed = SEED
+    params.max_deterministic_time = max(deterministic_limit, 0.0)
+    backstop = BACKSTOP_FACTOR * deterministic_limit + BACKSTOP_S
+    params.max_time_in_seconds = max(0.0, backstop if wall_limit is None else wall_limit)
+    return solver
+
+
+def stage_solver(deterministic_limit: float, wall_limit: float | None = None) -> cp_model.CpSolver:
+    """The rearrangement engine's stages (docs/benchmarks.md): presolve costs more than it saves
+    on these small models, and the LP relaxation at level 1 with no extra cuts, symmetry or
+    probing gave the lowest medians and tails for both stages."""
+    solver = _base(deterministic_limit, wall_limit)
+    params = solver.parameters
+    params.cp_model_presolve = False
+    params.linearization_level = 1
+    params.add_cg_cuts = False
+    params.add_mir_cuts = False
+    params.add_zero_half_cuts = False
+    params.add_clique_cuts = False
+    params.symmetry_level = 0
+    params.cp_model_probing_level = 0
+    return solver
+
+
+def layoff_solver(deterministic_limit: float, wall_limit: float | None = None) -> cp_model.CpSolver:
+    """The lay-off turn: measured on 400 positions of 20-60 table cards, hands of 8-15,
+    presolve off halves the median search; the LP (level 2) keeps the tail short."""
+    solver = _base(deterministic_limit, wall_limit)
+    solver.parameters.linearization_level = 2
+    solver.parameters.cp_model_presolve = False
+    return solver
+
+
+def puzzle_solver(deterministic_limit: float) -> cp_model.CpSolver:
+    """The puzzle questions (counting solutions, near misses): the LP at level 2."""
+    solver = _base(deterministic_limit, None)
+    solver.parameters.linearization_level = 2
+    return solver
+
+
+class Clock:
+    """Splits a solve's time into model building, CP-SAT search and the rest, and keeps the
+    wall-clock promise of its time limit."""
+
+    def __init__(self, time_limit: float | None = None) -> None:
+        self.timings = {"build_ms": 0.0, "search_ms": 0.0, "finish_ms": 0.0, "search_dtime": 0.0}
+        self.started = self.last = time.perf_counter()
+        self.time_limit = time_limit
+        #: Set when a solve stopped because the wall clock ran out, not the deterministic limit.
+        self.cut_by_clock = False
+
+    def lap(self, name: str, solver: cp_model.CpSolver | None = None) -> None:
+        now = time.perf_counter()
+        self.timings[name] += (now - self.last) * 1000
+        self.last = now
+        if solver is not None:
+            # CP-SAT's deterministic time: the same on any machine, load or not.
+            response = solver.response_proto
+            self.timings["search_dtime"] += response.deterministic_time
+            limit = solver.parameters.max_time_in_seconds
+            if response.status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and (
+                response.wall_time >= 0.95 * limit
+                and response.deterministic_time < solver.parameters.max_deterministic_time
+            ):
+                self.cut_by_clock = True
+
+    def deterministic_left(self, floor: float = 0.05) -> float:
+        """The deterministic budget left of the time limit (at least ``floor``)."""
+        limit = self.time_limit if self.time_limit is not None else 10.0
+        return max(limit - self.timings["search_dtime"], floor)
+
+    def wall_left(self) -> float | None:
+        """Seconds of the promised wall time left (None: no promise)."""
+        if self.time_limit is None:
+            return None
+        return max(self.time_limit - (time.perf_counter() - self.started), 0.0)
+
+    def stage(self, profile=stage_solver, floor: float = 0.05) -> cp_model.CpSolver:
+        """A solver for the next stage, bounded by both budgets left."""
+        return profile(self.deterministic_left(floor), self.wall_left())
+
+    def stamp(self, solution: Solution) -> Solution:
+        self.lap("finish_ms")
+        return replace(
+            solution,
+            timings={k: round(v, 3) for k, v in self.timings.items()},
+            stopped_by_clock=self.cut_by_clock and solution.status.value != "optimal",
+        )

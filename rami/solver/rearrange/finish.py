@@ -1,0 +1,83 @@
+"""The answer: the table in move-list order, the moves explained, the referee's check."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rami.cards import JOKER
+from rami.melds import Meld, MeldKind, joker_cards
+from rami.position import Position
+from rami.rules import TableJoker
+from rami.solver.answer import build_solution
+from rami.solver.explain import explain_moves, in_number_order, meld_numbers
+from rami.solver.rearrange.search import Turn
+from rami.solver.rearrange.slots import stood_for_types
+from rami.solver.solution import Move, MoveKind, Objective, Solution
+
+
+def finish(position: Position, objective: Objective, min_moves: bool, turn: Turn) -> Solution:
+    """The turn found, as the answer: melds in move-list order, the moves a person follows."""
+    played = tuple(sorted(turn.played.elements()))
+    table = in_number_order(position.table, turn.table) if played else list(position.table)
+    moves = explain_moves(position.table, table, played) if played else ()
+    if moves:
+        moves = _joker_shifts(position, table, moves)
+    if position.rules.table_joker is TableJoker.REPLACE_AND_RELAY:
+        moves = _replacements_first(position, moves)
+    return build_solution(
+        position, objective, min_moves, table=table, played=played, discard=turn.discard,
+        proved=turn.proved, bounds=turn.bounds, expected_moved=turn.expected_moved, moves=moves,
+        reason=turn.message,
+    )
+
+
+def _joker_shifts(
+    position: Position, table: list[Meld], moves: tuple[Move, ...]
+) -> tuple[Move, ...]:
+    """A run whose jokers all stay but stand for other cards (4S 5S 6S 7S * + 2S gives
+    2S * 4S 5S 6S 7S) changes no card count, so the move list would not say it: a step sliding
+    the jokers is told before the cards that need it arrive (it replays as a no-op)."""
+    if not any(meld.jokers for meld in position.table):
+        return moves
+    numbers = meld_numbers(position.table, table)
+    moves = list(moves)
+    for index, meld in enumerate(table):
+        number = numbers[index]
+        if number > len(position.table) or meld.kind is not MeldKind.RUN or not meld.jokers:
+            continue
+        before = position.table[number - 1]
+        if before.kind is not MeldKind.RUN or before.jokers != meld.jokers or any(
+            move.source == number and JOKER in move.cards for move in moves
+        ):
+            continue
+        was, now = joker_cards(before, position.rules), joker_cards(meld, position.rules)
+        if was == now:
+            continue
+        text = (f"in meld {number}, slide the joker{'s' if len(now) > 1 else ''} to stand for "
+                f"{' '.join(map(str, now))} (not {' '.join(map(str, was))})")
+        first = next((n for n, move in enumerate(moves) if move.target == number), len(moves))
+        moves.insert(first, Move(MoveKind.SHIFT, (JOKER,) * len(now), number, number, text))
+    return tuple(moves)
+
+
+def _replacements_first(position: Position, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """Rami fou (decision 5): a joker leaves its meld by giving its place to the card it stands
+    for, so the step laying that card from the hand is told first, as a replacement."""
+    moves = list(moves)
+    for index, move in enumerate(list(moves)):
+        if move.kind is not MoveKind.MOVE or JOKER not in move.cards or move.source is None:
+            continue
+        original = position.table[move.source - 1] if move.source <= len(position.table) else None
+        if original is None or not original.jokers:
+            continue
+        stood_for = set(stood_for_types(original, position.rules))
+        for later in range(index + 1, len(moves)):
+            step = moves[later]
+            if (step.kind is MoveKind.ADD and step.source is None and step.target == move.source
+                    and len(step.cards) == 1 and step.cards[0].index in stood_for):
+                text = (f"put {step.cards[0]} from your hand in place of the joker in meld "
+                        f"{move.source}")
+                moves.pop(later)
+                moves.insert(moves.index(move), replace(step, kind=MoveKind.REPLACE, text=text))
+                break
+    return tuple(moves)

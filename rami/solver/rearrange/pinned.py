@@ -1,0 +1,256 @@
+"""Rami fou with jokers on the table (decision 5): the search around the pinned jokers."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from ortools.sat.python import cp_model
+
+from rami.cards import Card
+from rami.errors import SolverBugError
+from rami.matching import cards_moved, match_melds
+from rami.melds import Meld, MeldKind
+from rami.position import Position
+from rami.referee import unpinned_jokers
+from rami.rules import Ruleset
+from rami.solver.answer import why_nothing
+from rami.solver.cpsat import Clock, stage_solver
+from rami.solver.rearrange.decode import Decoded, decode, realize_table, template_of
+from rami.solver.rearrange.hints import hint_from_table, hint_solution
+from rami.solver.rearrange.model import StageModel
+from rami.solver.rearrange.objective import play_bounds
+from rami.solver.rearrange.search import Turn, search
+from rami.solver.solution import Objective
+from rami.solver.templates import Template
+
+
+def pins_hold(position: Position, table: list[Meld]) -> bool:
+    return not unpinned_jokers(position, table)
+
+
+def search_pinned(
+    position: Position, objective: Objective, min_moves: bool, time_limit: float, clock: Clock
+) -> Turn:
+    """Rami fou with jokers on the table (decision 5): a joker stays in the meld matched to its
+    own unless the card it stands for takes its place.
+
+    Relaxations bound the turn: first free jokers (rami chinois' rules with a discard); then the
+    slot model with each meld holding jokers constrained to keep them, or the cards they stand
+    for, in its slot (every legal turn is one of its solutions). The referee matches melds by
+    the most cards shared, which slots need not be: where a table is rejected, cuts saying the
+    mismatched slots share the most cards with their originals are added and the model solved
+    again (the slowest step, so a quick restriction runs before it: the slot model keeping
+    every real card of a meld holding jokers in it). A turn is optimal where it reaches the
+    tightest relaxation's proved bounds. Failing all, the melds holding jokers are left as
+    they are.
+    """
+    free = search(position, objective, min_moves, time_limit, clock)
+    if not min_moves and free.proved and not pins_hold(position, free.table):
+        free = replace(search(position, objective, True, time_limit, clock), expected_moved=None)
+    if free.proved and pins_hold(position, free.table):
+        return free
+    bound = _Pinned(None, free.play_value, free.proved, free.expected_moved)
+    found: list[Turn] = []
+    hint = free
+    rejected: set[int] = set()
+    for whole, cut in ((False, False), (True, False), (False, True)):
+        budget = max(time_limit - clock.timings["search_dtime"], 0.05)
+        floor = max((turn.play_value for turn in found if turn.play_value is not None),
+                    default=None)
+        attempt = _pinned_stages(
+            position, objective, min_moves, budget, clock, hint,
+            bound.best_play if bound.play_proved else None, floor, rejected,
+            whole=whole, cut=cut,
+        )
+        rejected |= attempt.rejected
+        if not whole and attempt.play_proved:
+            bound = attempt
+        if attempt.turn is not None:
+            found.append(attempt.turn)
+            hint = attempt.turn
+        judged = [_judged(position, objective, min_moves, turn, bound) for turn in found]
+        if any(turn.proved for turn in judged):
+            return next(turn for turn in judged if turn.proved)
+    if not found:
+        found.append(_with_jokers_untouched(position, objective, min_moves, time_limit, clock))
+    return min(
+        (_judged(position, objective, min_moves, turn, bound) for turn in found),
+        key=lambda t: (-(t.play_value or 0), cards_moved(position.table, t.table)),
+    )
+
+
+def _judged(
+    position: Position, objective: Objective, min_moves: bool, turn: Turn, bound: _Pinned
+) -> Turn:
+    """A legal turn, optimal where it reaches a relaxation's proved bounds."""
+    bounds = dict(turn.bounds)
+    proved = turn.proved and bound.play_proved and turn.play_value == bound.best_play
+    if bound.play_proved and bound.best_play is not None and not proved:
+        bounds.update(play_bounds(position, objective, bound.best_play))
+    expected_moved = None
+    if min_moves and proved:
+        moved = cards_moved(position.table, turn.table)
+        proved = moved == bound.least_moved
+        if proved:
+            expected_moved = moved
+        elif bound.least_moved is not None:
+            bounds["cards_moved_at_least"] = bound.least_moved
+    return replace(turn, proved=proved, bounds=bounds, expected_moved=expected_moved)
+
+
+@dataclass
+class _Pinned:
+    """A model's answer: a turn the referee accepts (or None), and the model's bounds."""
+
+    turn: Turn | None
+    best_play: int | None = None
+    play_proved: bool = False
+    #: Fewest cards moved any of the model's tables of value ``best_play`` may have.
+    least_moved: int | None = None
+    #: Originals its rejected tables mismatched.
+    rejected: set[int] = field(default_factory=set)
+
+
+def _pinned_stages(
+    position: Position,
+    objective: Objective,
+    min_moves: bool,
+    time_limit: float,
+    clock: Clock,
+    hint: Turn,
+    ceiling: int | None,
+    floor: int | None,
+    rejected: set[int],
+    *,
+    whole: bool,
+    cut: bool,
+) -> _Pinned:
+    """Both stages on a pinned slot model, with matching cuts added where a table broke them
+    if ``cut`` (from the start for the originals in ``rejected``, mismatched by earlier
+    models). ``ceiling``: a proved bound on the play value; ``floor``: the value of a legal
+    turn found; ``hint``'s table hints the search. The turn's ``proved`` says only that its
+    search ended."""
+    deadline = clock.timings["search_dtime"] + time_limit
+    model = StageModel(position, with_slots=True, opening=False, pinned=True, pinned_whole=whole)
+    model.model.maximize(model.play_objective(objective))
+    if ceiling is not None:
+        model.model.add(model.play_objective(objective) <= ceiling)
+    if floor is not None and not whole:
+        model.model.add(model.play_objective(objective) >= floor)
+    if hint.played:
+        hint_from_table(model, position, hint.table, hint.played, hint.discard)
+    if cut:
+        model.add_matching_cuts(rejected)
+    clock.lap("build_ms")
+    found = _solve_cutting(position, model, clock, deadline, cut)
+    if found is None:
+        return _Pinned(None, rejected=model.rejected)
+    proved, best_play, turn, _ = found
+    if not proved or (turn is not None and not min_moves):
+        return _Pinned(turn, best_play, proved, rejected=model.rejected)
+    keeper = StageModel(position, with_slots=True, opening=False, pinned=True, pinned_whole=whole)
+    keeper.add_matching_cuts(model.cut)
+    keeper.model.add(keeper.play_objective(objective) == best_play)
+    keeper.model.maximize(keeper.kept)
+    if turn is not None:
+        hint_from_table(keeper, position, turn.table, turn.played, turn.discard)
+    clock.lap("build_ms")
+    kept = _solve_cutting(position, keeper, clock, deadline, cut, best_play)
+    rejected = model.rejected | keeper.rejected
+    if kept is None:
+        return _Pinned(turn, best_play, proved, rejected=rejected)
+    _, _, kept_turn, kept_bound = kept
+    if kept_turn is not None and (
+        turn is None or cards_moved(position.table, kept_turn.table)
+        <= cards_moved(position.table, turn.table)
+    ):
+        turn = kept_turn
+    least_moved = position.table_size - kept_bound
+    return _Pinned(turn, best_play, proved, max(0, least_moved), rejected)
+
+
+def _solve_cutting(
+    position: Position,
+    model: StageModel,
+    clock: Clock,
+    deadline: float,
+    cut: bool,
+    play_value: int | None = None,
+) -> tuple[bool, int, Turn | None, int] | None:
+    """Solve, and if ``cut``, add matching cuts for the melds a rejected table mismatched until
+    the referee accepts the table or no cut is left to add. Returns (proved, value, turn or
+    None, bound), None when no solution was found; the value and bound are the last (tightest)
+    model's. The turn's play value is ``play_value`` where given, else the model's value."""
+    while True:
+        budget = max(deadline - clock.timings["search_dtime"], 0.05)
+        solver = stage_solver(budget, clock.wall_left())
+        status = solver.solve(model.model)
+        clock.lap("search_ms", solver)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if status not in (cp_model.UNKNOWN, cp_model.INFEASIBLE):
+                raise SolverBugError(f"pinned model status {solver.status_name(status)}")
+            return None
+        proved = status == cp_model.OPTIMAL
+        value = round(solver.objective_value)
+        bound = int(solver.best_objective_bound)
+        decoded = decode(model, solver)
+        table = realize_table(position, decoded, False)
+        turn = _pinned_turn(position, table, decoded.discard, play_value or value)
+        if turn is not None or not proved:
+            return proved, value, turn, bound
+        mismatched = _mismatched(position, decoded, table)
+        model.rejected |= mismatched
+        if not cut or not model.add_matching_cuts(mismatched):
+            return proved, value, None, bound
+        hint_solution(model, solver)
+        clock.lap("build_ms")
+
+
+def _mismatched(position: Position, decoded: Decoded, table: list[Meld]) -> set[int]:
+    """Originals whose slot is not the meld the referee matches them to, and the melds whose
+    jokers the referee finds unpinned."""
+    slot_of = {spec.original: spec.template for spec in decoded.specs if spec.original is not None}
+    matched = match_melds(position.table, table)
+    found = set(unpinned_jokers(position, table))
+    for index, target in enumerate(matched):
+        template = slot_of.get(index)
+        if (template is None) != (target < 0) or (
+            template is not None and not _holds(template, table[target], position.rules)
+        ):
+            found.add(index)
+    return found
+
+
+def _holds(template: Template, meld: Meld, rules: Ruleset) -> bool:
+    """``meld`` is a laying of ``template`` (a set's jokers may stand for any missing suit)."""
+    if meld.kind is not template.kind or len(meld.cards) != len(template.types):
+        return False
+    if meld.kind is MeldKind.RUN:
+        return template_of(meld, rules) == template
+    return all(card.index in template.types for card in meld.real_cards)
+
+
+def _pinned_turn(
+    position: Position, table: list[Meld], discard: Card | None, best_play: int
+) -> Turn | None:
+    """The turn of a pinned model's table, or None where the referee's matching unpins a joker."""
+    if not pins_hold(position, table):
+        return None
+    played = Counter(card for meld in table for card in meld.cards) - position.table_cards
+    if not played:
+        table = list(position.table)
+    return Turn(table, played, discard, True, {}, best_play,
+                 message=None if played else why_nothing(position))
+
+
+def _with_jokers_untouched(
+    position: Position, objective: Objective, min_moves: bool, time_limit: float, clock: Clock
+) -> Turn:
+    """A legal rami fou turn whatever happens: melds holding jokers stay as they are, the rest of
+    the table is solved freely."""
+    untouched = [meld for meld in position.table if meld.jokers]
+    rest = replace(position, table=tuple(meld for meld in position.table if not meld.jokers))
+    turn = search(rest, objective, min_moves, time_limit, clock)
+    return replace(turn, table=untouched + turn.table)
+

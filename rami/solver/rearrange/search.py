@@ -1,0 +1,217 @@
+"""The two-stage search: stage 1 (penalty and cards, one exact objective), then stage 2 (the
+most table cards kept, decision 7), with the in-place fast path before both."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from ortools.sat.python import cp_model
+
+from rami.cards import Card
+from rami.errors import SolverBugError
+from rami.matching import cards_kept, cards_moved
+from rami.melds import MIN_MELD, Meld
+from rami.position import Position
+from rami.solver.answer import costliest_discard, why_nothing
+from rami.solver.cpsat import Clock, stage_solver
+from rami.solver.in_place import InPlace, lay_whole_hand, searches
+from rami.solver.playmodel import play_model_for
+from rami.solver.rearrange.decode import decode, realize_relaxed, realize_table, table_pieces
+from rami.solver.rearrange.hints import hint_from_table
+from rami.solver.rearrange.model import StageModel
+from rami.solver.rearrange.objective import play_bounds, play_value, play_weights
+from rami.solver.solution import Objective
+
+#: From this many table cards on, max-play's stage 1 branches on its LP (see ``search``).
+LP_SEARCH_TABLE_CARDS = 30
+
+
+#: From this many table cards on, max-play tries the in-place fast path first (see _in_place).
+IN_PLACE_MAX_PLAY_TABLE_CARDS = 70
+
+
+@dataclass
+class Turn:
+    """A turn found by the search, before it is checked and explained."""
+
+    table: list[Meld]
+    played: Counter[Card]
+    discard: Card | None
+    proved: bool
+    bounds: dict[str, int]
+    #: The stage-1 objective (levels 1-2 folded, see play_weights), or None when no search ran.
+    play_value: int | None = None
+    #: Cards moved as stage 2 counted them (None: stage 2 did not run or did not prove it).
+    expected_moved: int | None = None
+    #: Set when nothing is played: why.
+    message: str | None = None
+
+
+def _in_place(position: Position, min_moves: bool) -> InPlace:
+    """The fast path's answer, where trying it pays.
+
+    With the full objective it always pays: a turn found saves both stages, and "none exists"
+    saves stage 2's zero-move question. Max-play only gains the first, worth a model solve
+    (about 2-3 ms), and pays every failed search (up to 1.8 ms): measured over the suites,
+    the search found such turns on 5 of 144 positions of 20-60 table cards and on 68 of 96 of
+    80-100 cards, and where two hand cards or more had no place yet, on 1 of 23.
+    """
+    if min_moves:
+        return lay_whole_hand(position)
+    if position.table_size < IN_PLACE_MAX_PLAY_TABLE_CARDS:
+        return InPlace(None)
+    return lay_whole_hand(position, max_unplaced=1)
+
+
+def search(
+    position: Position, objective: Objective, min_moves: bool, time_limit: float, clock: Clock
+) -> Turn:
+    """Stage 1 (penalty and cards, one exact objective), then stage 2 (cards moved)."""
+    # The opening turn lays new melds from the hand only, unless the decision 1 flag lets the
+    # opener rearrange the table in the same turn.
+    opening = not position.opened and not position.rules.open_and_rearrange_same_turn
+    # Stage 1 runs on the lean model without slots, prebuilt and re-bounded for an opened
+    # player of a preset without discard.
+    solver = stage_solver(time_limit, clock.wall_left())
+    no_lay_off = False
+    #: Stage 1's objective is the play value times this, plus a bonus below it.
+    scale = 1
+    if not position.opened or position.rules.discard:
+        model = StageModel(position, with_slots=False, opening=opening)
+        model.model.maximize(model.play_objective(objective))
+    else:
+        weights = play_weights(position, objective)
+        in_place = _in_place(position, min_moves)
+        if in_place.table is not None:
+            # Optimal at every level with nothing left to prove: all played, nothing moved.
+            clock.lap("search_ms")
+            played = Counter(position.hand)
+            return Turn(in_place.table, played, None, True, {}, play_value(played, weights),
+                         expected_moved=0)
+        no_lay_off = in_place.none_exists
+        clock.lap("search_ms")
+        if min_moves:
+            # Among the plays of the best value, prefer one keeping the table's own melds:
+            # stage 1's table is stage 2's hint, and stage 2 spends its time finding good
+            # tables, not proving them (NOTES.md). Measured on the 40- and 60-card suites
+            # (one interleaved run): medians 6-23% and sums of times 11-27% lower. A bonus of 1
+            # per template used stays below one unit of the play value once that is scaled
+            # past the most templates a table can hold.
+            scale = (position.table_size + len(position.hand)) // MIN_MELD + 1
+            per_type, per_joker = weights
+            model = play_model_for(position.rules).load(
+                position, [weight * scale for weight in per_type], per_joker * scale,
+                dict.fromkeys(table_pieces(position), 1),
+            )
+        else:
+            model = play_model_for(position.rules).load(position, *weights)
+        if not min_moves and position.table_size >= LP_SEARCH_TABLE_CARDS:
+            # Measured on this model alone (144 positions of 60-100 cards, 10 interleaved
+            # rounds): branching on the LP and no root cut rounds take 12% off the median and
+            # 18% off the p90 wall time and 30% off the deterministic time, same optima, all
+            # proved. On 20-card tables it was up to 25% slower. Max-play only: the table it
+            # finds is another of the equally good ones, and as stage 2's hint those made the
+            # full objective's tails longer (p99 x1.25 over the suites, one A/B round).
+            solver.parameters.max_cut_rounds_at_level_zero = 0
+            solver.parameters.search_branching = cp_model.LP_SEARCH
+    clock.lap("build_ms")
+    status = solver.solve(model.model)
+    clock.lap("search_ms", solver)
+    bounds: dict[str, int] = {}
+    if status == cp_model.OPTIMAL:
+        proved = True
+    elif status == cp_model.FEASIBLE:
+        proved = False
+        bounds.update(
+            play_bounds(position, objective, int(solver.best_objective_bound) // scale)
+        )
+    else:
+        return Turn(
+            list(position.table), Counter(), fallback_discard(position), False, bounds,
+            message="no play found within the time limit",
+        )
+    decoded = decode(model, solver)
+    best_play = round(solver.objective_value) // scale
+    if not decoded.played:
+        return Turn(
+            list(position.table), Counter(), decoded.discard, proved, bounds, best_play,
+            message=why_nothing(position),
+        )
+    table = realize_table(position, decoded, opening)
+    if not (min_moves and not opening and proved):
+        return Turn(table, decoded.played, decoded.discard, proved, bounds, best_play)
+    # Stage 2: the same play value, the most table cards kept in the meld matched to their own.
+    # A relaxation first (jokers may fill a meld alone): when a table realises its bound, the
+    # bound is the optimum; otherwise the exact model, hinted with what the relaxation found.
+    total = position.table_size
+    discard = decoded.discard
+    expected_moved: int | None = None
+    # A turn moving nothing is optimal as soon as it is found. Where the whole hand is played,
+    # the fast path has looked for one; else the in-place search looks for one laying stage
+    # 1's cards, and CP-SAT is not asked: on the suites that question (the model with nothing
+    # moved) never succeeded for a part of the hand (0 of 84 asked; 2 of 33 for whole hands)
+    # and cost 3-16% of the full objective's time on 20-80 cards. Presets the search does not
+    # handle (those that discard) still ask the model.
+    whole_hand = sum(decoded.played.values()) == len(position.hand)
+    part_in_place = not whole_hand and searches(position)
+    if part_in_place:
+        laid = lay_whole_hand(replace(position, hand=tuple(decoded.played.elements())))
+        if laid.table is not None:
+            clock.lap("search_ms")
+            return Turn(laid.table, decoded.played, None, True, {}, best_play, 0)
+    for relaxed in (True, False):
+        budget = max(time_limit - solver.response_proto.deterministic_time, 0.05)
+        solver = stage_solver(budget, clock.wall_left())
+        keeper = StageModel(position, with_slots=True, opening=False, relaxed=relaxed)
+        keeper.model.add(keeper.play_objective(objective) == best_play)
+        keeper.model.maximize(keeper.kept)
+        # Elsewhere the model is asked for such a turn first (not where the fast path proved
+        # there is none): far quicker, when there is one, than letting the search climb there.
+        ask_untouched = relaxed and not (no_lay_off if whole_hand else part_in_place)
+        if ask_untouched:
+            untouched = keeper.nothing_moves()
+            clock.lap("build_ms")
+            if solver.solve(keeper.model) == cp_model.OPTIMAL:
+                clock.lap("search_ms", solver)
+                decoded_keep = decode(keeper, solver)
+                candidate = realize_relaxed(position, decoded_keep)
+                if candidate is not None and cards_moved(position.table, candidate) == 0:
+                    table, expected_moved, discard = candidate, 0, decoded_keep.discard
+                    break
+            clock.lap("search_ms", solver)
+            domain = keeper.model.proto.variables[untouched.index].domain
+            domain[0] = domain[1] = 0
+        hint_from_table(keeper, position, table, decoded.played, discard)
+        clock.lap("build_ms")
+        stage2 = solver.solve(keeper.model)
+        clock.lap("search_ms", solver)
+        if stage2 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if stage2 == cp_model.UNKNOWN:
+                proved = False
+                break
+            raise SolverBugError(f"stage 2 lost the stage 1 solution (status {stage2})")
+        decoded_keep = decode(keeper, solver)
+        candidate = (
+            realize_relaxed(position, decoded_keep) if relaxed
+            else realize_table(position, decoded_keep, opening)
+        )
+        if candidate is not None and (
+            cards_kept(position.table, candidate) >= cards_kept(position.table, table)
+        ):
+            table, discard = candidate, decoded_keep.discard
+        bound = total - int(solver.best_objective_bound)
+        if stage2 == cp_model.OPTIMAL and cards_moved(position.table, table) == bound:
+            expected_moved = bound
+            break
+        if stage2 == cp_model.FEASIBLE or not relaxed:
+            proved = False
+            bounds["cards_moved_at_least"] = max(0, bound)
+            break
+    played = Counter(card for meld in table for card in meld.cards) - position.table_cards
+    return Turn(table, played, discard, proved, bounds, best_play, expected_moved)
+
+
+def fallback_discard(position: Position) -> Card | None:
+    return costliest_discard(position) if position.rules.discard else None
+

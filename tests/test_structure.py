@@ -1,0 +1,113 @@
+"""The shape of the code: no import cycle anywhere in ``rami/``, modules small enough to read.
+
+Imports are read from the source (``ast``): module-level and function-level ones alike, since a
+lazy import is still a dependency; only imports under ``if TYPE_CHECKING:`` are left out (they
+never run).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "rami"
+#: A module longer than this is a sign to split it along its stages; the solver's modules
+#: (rami/solver) stay under the tighter bound.
+MOST_LINES = 900
+MOST_SOLVER_LINES = 450
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _type_checking_only(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and (
+        (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+        or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
+    )
+
+
+def imports_of(path: Path, modules: set[str]) -> set[str]:
+    """The ``rami`` modules that ``path`` imports (a ``from X import name`` of a submodule
+    counts as importing the submodule)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if _type_checking_only(node):
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("rami"))
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base.startswith("rami"):
+                found.add(base)
+                found.update(f"{base}.{alias.name}" for alias in node.names
+                             if f"{base}.{alias.name}" in modules)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text()))
+    return {module for module in found if module in modules and module != name}
+
+
+def import_graph() -> dict[str, set[str]]:
+    paths = sorted(PACKAGE.rglob("*.py"))
+    modules = {module_name(path) for path in paths}
+    return {module_name(path): imports_of(path, modules) for path in paths}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle (as a path that starts and ends at the same module), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def walk(module: str) -> list[str] | None:
+        state[module] = 1
+        stack.append(module)
+        for target in sorted(graph[module]):
+            if state.get(target) == 1:
+                return [*stack[stack.index(target):], target]
+            if target not in state:
+                cycle = walk(target)
+                if cycle:
+                    return cycle
+        stack.pop()
+        state[module] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state:
+            cycle = walk(module)
+            if cycle:
+                return cycle
+    return None
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+    # A package exposing its submodules is no cycle; a submodule importing its package is.
+    assert find_cycle({"p": {"p.m"}, "p.m": set()}) is None
+    assert find_cycle({"p": {"p.m"}, "p.m": {"p"}}) == ["p", "p.m", "p"]
+
+
+def test_no_import_cycle_in_rami():
+    graph = import_graph()
+    assert "rami.solver.rearrange.search" in graph  # the graph was read
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: module_name(p))
+def test_modules_stay_small(path):
+    solver = PACKAGE / "solver" in path.parents
+    assert len(path.read_text().splitlines()) <= (MOST_SOLVER_LINES if solver else MOST_LINES)
