@@ -15,6 +15,7 @@ import typer
 
 from rami import __version__
 from rami.cards import format_cards
+from rami.cli import game as game_commands
 from rami.cli.inputs import CliError, Source, batch_lines, check, load_position, parse_source
 from rami.cli.output import echo_error, echo_json, echo_lines
 from rami.cli.render import render
@@ -387,6 +388,11 @@ def serve(
     from rami.service.cli import serve as run_server  # FastAPI and uvicorn load only here
 
     run_server(host=host, port=port, workers=workers)
+
+
+app.command()(game_commands.simulate)
+app.command()(game_commands.replay)
+app.command()(game_commands.play)
 
 
 def _add_puzzles() -> None:

@@ -1,0 +1,171 @@
+"""``rami simulate``, ``rami replay`` and ``rami play``: whole games (docs/game.md).
+
+Registered on the main app by :mod:`rami.cli.main`. Exit codes as everywhere in the CLI: 0
+success, 1 a game failed (an internal error) or a record does not replay, 2 bad input. The game
+engine and the solver load inside the commands.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from rami.cli.inputs import CliError, read_text
+from rami.cli.output import echo_error, echo_json, echo_lines
+from rami.errors import RamiError
+
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+RulesOpt = Annotated[
+    str,
+    typer.Option("--rules", metavar="R", help="The preset, with options if any "
+                 "('rami-chinois[jokers=0]')."),
+]
+
+
+def _bad_input(message: str) -> typer.Exit:
+    echo_error([message])
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+def _levels(text: str, option: str) -> tuple[str, ...]:
+    levels = tuple(part.strip().lower() for part in text.split(",") if part.strip())
+    if not levels:
+        raise _bad_input(f"{option} needs one or more levels: beginner, confirmed, expert")
+    return levels
+
+
+def _options(rules: str, rounds: int | None, target: int | None) -> Any:
+    from rami.game.presets import GameOptions, game_rules
+    from rami.rules import get_ruleset
+
+    ruleset = get_ruleset(rules)
+    if rounds is not None and game_rules(ruleset).rummikub_scoring:
+        return GameOptions(target=target, rounds=rounds)
+    if rounds is not None:
+        return GameOptions(target=target, max_rounds=rounds)
+    return GameOptions(target=target)
+
+
+def simulate(
+    out: Annotated[
+        str, typer.Option("--out", metavar="FILE", help="Write the game records here, one JSON "
+                          "object per line (JSONL).", show_default=False)
+    ],
+    rules: RulesOpt = "rami-chinois",
+    players: Annotated[
+        str, typer.Option("--players", metavar="L1,L2[,...]", help="The bots' levels, one per "
+                          "seat: beginner, confirmed, expert.")
+    ] = "beginner,beginner",
+    games: Annotated[int, typer.Option("--games", metavar="N", min=1, help="Games to play.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the simulation: game "
+                                      "i is seeded from (S, i).")] = 0,
+    workers: Annotated[int, typer.Option("--workers", metavar="K", min=1, help="Processes "
+                                         "playing the games (same records whatever K).")] = 1,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", metavar="N", min=1, help="Rounds at most per game "
+                                 "(Rummikub: the rounds agreed, default 1).", show_default=False)
+    ] = None,
+    target: Annotated[
+        int | None, typer.Option("--target", metavar="POINTS", min=1, help="Points that end the "
+                                 "game (the preset's by default; BFmania 250, 500 or 1000).",
+                                 show_default=False)
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Play bots against each other; write the records and print wins, scores and Elo."""
+    from rami.game.simulate import Simulation, summary_lines
+    from rami.game.simulate import simulate as run_simulation
+
+    path = Path(out)
+    if path.exists() and not force:
+        raise _bad_input(f"{out} exists: use --force to overwrite it")
+    try:
+        simulation = Simulation(rules, _levels(players, "--players"), games, seed,
+                                _options(rules, rounds, target)).checked()
+    except RamiError as error:
+        raise _bad_input(str(error)) from None
+    try:
+        handle = path.open("w", encoding="utf-8")
+    except OSError as error:
+        raise _bad_input(f"cannot write {out!r}: {error.strerror}") from None
+    with handle:
+        def write(record: dict[str, Any]) -> None:
+            handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+        summary = run_simulation(simulation, workers, write)
+    summary["out"] = out
+    if json_output:
+        echo_json(summary)
+    else:
+        echo_lines(summary_lines(summary, out))
+    if summary["errors"]:
+        echo_error([f"{len(summary['errors'])} game(s) failed (internal errors, see above)"])
+        raise typer.Exit(EXIT_FAILED)
+
+
+def replay(
+    file: Annotated[
+        str, typer.Argument(metavar="FILE", help="Game records, one JSON object per line "
+                            "(JSONL); '-' for standard input.", show_default=False)
+    ],
+) -> None:
+    """Re-check game records: every turn by the referee, every card, every score."""
+    from rami.game.record import RecordError, game_label, read_records
+    from rami.game.record import replay as replay_record
+
+    try:
+        text = read_text(file)
+        records = list(read_records(text))
+    except CliError as error:
+        raise _bad_input(error.message) from None
+    except RamiError as error:
+        raise _bad_input(f"{file}: {error}") from None
+    if not records:
+        raise _bad_input(f"{file}: no game record in it")
+    faults = []
+    rounds = turns = 0
+    for line, record in records:
+        try:
+            summary = replay_record(record, game_label(record, line))
+        except RecordError as error:
+            faults.append(str(error))
+            continue
+        rounds += summary.rounds
+        turns += summary.turns
+    clean = len(records) - len(faults)
+    if faults:
+        echo_error([f"{len(faults)} of {len(records)} record(s) do not replay:", *faults])
+        raise typer.Exit(EXIT_FAILED)
+    echo_lines([f"{clean} record{'s' if clean != 1 else ''} replayed clean: {rounds} rounds, "
+                f"{turns} turns, every turn legal, every card conserved, every score equal"])
+
+
+def play(
+    rules: RulesOpt = "rami-chinois",
+    vs: Annotated[
+        str, typer.Option("--vs", metavar="LEVEL[,LEVEL...]", help="The bots you play against, "
+                          "one per seat: beginner, confirmed, expert.")
+    ] = "confirmed",
+    seed: Annotated[
+        int | None, typer.Option("--seed", metavar="S", help="Seed of the game (random if not "
+                                 "given).", show_default=False)
+    ] = None,
+) -> None:
+    """Play a game against bots in the terminal (type 'help' at your turn)."""
+    from rami.game.human import play_in_terminal
+
+    game_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    try:
+        levels = _levels(vs, "--vs")
+        code = play_in_terminal(rules, levels, game_seed, sys.stdin, typer.echo)
+    except RamiError as error:
+        raise _bad_input(str(error)) from None
+    raise typer.Exit(code)

@@ -1,0 +1,259 @@
+"""Bots at three levels, each acting on its seat's :class:`~rami.game.state.View` only.
+
+- ``beginner``: draws from the stock, lays the melds and lay-offs it sees (greedy, no solver),
+  never rearranges the table, discards its costliest useless card; never claims.
+- ``confirmed``: the solver's best turn every time (:func:`rami.solve`), takes the discard (or
+  claims it) when the solver's best turn with it lays it and ends lower, and the solver's discard.
+- ``expert`` (:mod:`rami.game.expert`): what the solver does not decide: which pile, which
+  card to keep, whether to lay now or hold back, by seeded sampling of the unseen cards.
+
+:func:`bot_turn` is the stateless entry point for apps: a view (object or JSON) in, an action
+out.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from typing import Any
+
+from rami.cards import Card
+from rami.errors import RamiError
+from rami.game.actions import DISCARD, STOCK, Action, Claim, Draw, Play, action_from_json
+from rami.game.greedy import cards_of, costliest_useless, hand_melds, lay_offs
+from rami.game.presets import GameError
+from rami.game.state import CLAIM, DRAW, View
+from rami.melds import Meld, MeldKind, is_pure_run, is_valid, opening_points
+from rami.position import Position
+from rami.referee import validate_turn
+from rami.rules import GoingOut
+
+LEVELS = ("beginner", "confirmed", "expert")
+
+#: Solver calls made by the bots of this process, and their time (simulation statistics).
+SOLVER_STATS: dict[str, float] = {"calls": 0, "ms": 0.0}
+
+#: The solver's time limit per call (its deterministic time, so answers are reproducible).
+SOLVER_TIME_LIMIT = 1.0
+
+
+def timed_solve(position: Position, time_limit: float = SOLVER_TIME_LIMIT) -> Any:
+    """``rami.solve`` without the cards-moved level, timed into :data:`SOLVER_STATS`."""
+    from rami.solver.api import solve
+
+    started = time.perf_counter()
+    try:
+        return solve(position, min_moves=False, time_limit=time_limit)
+    finally:
+        SOLVER_STATS["calls"] += 1
+        SOLVER_STATS["ms"] += (time.perf_counter() - started) * 1000
+
+
+def laid_by_rule(position: Position, play: Play, card: Card) -> bool:
+    """Decision 10 (rami 51): is the card taken from the discard laid, and, for a player not
+    yet opened, laid in a new meld of the opening?"""
+    played = Counter(play.played)
+    if not played[card]:
+        return False
+    if position.opened:
+        return True
+    return any(card in meld.cards and not (meld.counts() - played) for meld in play.table)
+
+
+class Bot:
+    """Base class: ``act(view)`` dispatches on the view's phase."""
+
+    level = "bot"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, view: View) -> Action:
+        if view.phase == DRAW:
+            return Draw(self.draw(view))
+        if view.phase == CLAIM:
+            return Claim(self.claim(view))
+        return self.play(view)
+
+    def draw(self, view: View) -> str:
+        return STOCK
+
+    def claim(self, view: View) -> bool:
+        return False
+
+    def play(self, view: View) -> Play:
+        raise NotImplementedError
+
+
+class BeginnerBot(Bot):
+    level = "beginner"
+
+    def play(self, view: View) -> Play:
+        rules = view.rules
+        position = view.position()
+        hand = Counter(view.hand)
+        table = list(view.table)
+        melds = hand_melds(hand, rules)
+        played = cards_of(melds)
+        table.extend(melds)
+        laid_off: list[tuple[Card, int]] = []
+        if view.is_opened:
+            laid_off = lay_offs(table, hand, rules)
+            played.extend(card for card, _ in laid_off)
+        if rules.discard and not +hand and rules.going_out is not GoingOut.PLACE_OR_DISCARD:
+            _keep_one(table, hand, played, laid_off, len(view.table), rules)
+        discard = None
+        if rules.discard and +hand:
+            discard = costliest_useless(hand, rules, position.taken_discard)
+        play = Play(tuple(table), tuple(played), discard)
+        # Lay-offs and new melds are legal by construction once opened; an opening is checked.
+        if played and not view.is_opened and (
+            not _may_open(view, melds)
+            or not validate_turn(position, play.table, play.played, discard).legal
+        ):
+            # Not an opening after all (points, pure run): lay nothing this turn.
+            full = Counter(view.hand)
+            discard = costliest_useless(full, rules, position.taken_discard) if rules.discard \
+                else None
+            play = Play(view.table, (), discard)
+        return play
+
+
+def _may_open(view: View, melds: list[Meld]) -> bool:
+    """A quick look at the opening requirement before asking the referee."""
+    if view.is_opened:
+        return True
+    rules = view.rules
+    if not melds:
+        return False
+    if rules.opening_pure_run and not any(is_pure_run(meld) for meld in melds):
+        return False
+    return sum(opening_points(meld, rules) for meld in melds) >= rules.opening_points
+
+
+def _keep_one(
+    table: list[Meld], hand: Counter[Card], played: list[Card],
+    laid_off: list[tuple[Card, int]], old: int, rules: Any,
+) -> None:
+    """A preset that goes out by discarding needs a card left for the discard: take back the
+    last lay-off (from the meld it went to), or a card a new meld can spare, or the last new
+    meld."""
+    candidates: list[tuple[Card | None, range]] = []
+    if laid_off:
+        card, index = laid_off[-1]
+        candidates.append((card, range(index, index + 1)))
+    candidates.append((None, range(old, len(table))))
+    for wanted, indices in candidates:
+        for index in reversed(indices):
+            meld = table[index]
+            if wanted is not None and wanted not in meld.cards:
+                continue
+            cards = list(meld.cards)
+            ends = (len(cards) - 1, 0) if meld.kind is MeldKind.RUN else range(len(cards))
+            for at in ends:
+                if wanted is not None and cards[at] != wanted:
+                    continue
+                if cards[at] not in played:
+                    continue
+                shorter = Meld(tuple(cards[:at] + cards[at + 1:]), meld.kind)
+                if is_valid(shorter, rules):
+                    table[index] = shorter
+                    played.remove(cards[at])
+                    hand[cards[at]] += 1
+                    return
+    if len(table) > old:
+        meld = table.pop()
+        for card in meld.cards:
+            played.remove(card)
+            hand[card] += 1
+
+
+class ConfirmedBot(Bot):
+    level = "confirmed"
+
+    def __init__(self, seed: int = 0, time_limit: float = SOLVER_TIME_LIMIT) -> None:
+        super().__init__(seed)
+        self.time_limit = time_limit
+
+    def solve(self, position: Position) -> Any:
+        return timed_solve(position, self.time_limit)
+
+    def with_card(self, view: View, card: Card, extra: int = 0) -> Any:
+        """The solver's best turn had ``card`` been taken from the discard pile (None when no
+        legal turn follows)."""
+        position = Position(view.table, (*view.hand, card), view.is_opened, view.rules, card)
+        try:
+            return self.solve(position)
+        except RamiError:
+            return None
+
+    def takes(self, view: View, margin: int = 0) -> bool:
+        top = view.top_discard
+        if top is None:
+            return False
+        taken = self.with_card(view, top)
+        if taken is None or top not in taken.played:
+            return False
+        if view.rules.name == "rami-51" and not laid_by_rule(
+            taken.position, Play(taken.table, taken.played, taken.discard), top
+        ):
+            return False
+        base = self.solve(Position(view.table, view.hand, view.is_opened, view.rules))
+        return bool(taken.penalty_after + margin < base.penalty_after)
+
+    def draw(self, view: View) -> str:
+        return DISCARD if DISCARD in view.draws and self.takes(view) else STOCK
+
+    def claim(self, view: View) -> bool:
+        # The claim costs a penalty card from the stock (about 6 points kept on average).
+        return self.takes(view, margin=6)
+
+    def play(self, view: View) -> Play:
+        solution = self.solve(view.position())
+        return Play(solution.table, solution.played, solver_discard(view, solution))
+
+
+def solver_discard(view: View, solution: Any) -> Card | None:
+    """The solver's discard; when it names none though a card must go (Café Rummy, a hand of
+    jokers only), the joker the engine lets go (docs/game.md)."""
+    if solution.discard is None and view.rules.discard and solution.hand and all(
+        card.is_joker for card in solution.hand
+    ) and view.rules.joker_kept_until_last:
+        return solution.hand[0]
+    return solution.discard
+
+
+def make_bot(level: str, seed: int = 0) -> Bot:
+    """A bot of ``level`` (beginner, confirmed, expert), seeded for its sampling."""
+    if level == "beginner":
+        return BeginnerBot(seed)
+    if level == "confirmed":
+        return ConfirmedBot(seed)
+    if level == "expert":
+        from rami.game.expert import ExpertBot
+
+        return ExpertBot(seed)
+    raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}")
+
+
+def bot_turn(view: View | dict[str, Any] | str, level: str, seed: int = 0) -> Any:
+    """One bot decision from a visible state, statelessly.
+
+    ``view`` is a :class:`View`, or its JSON form (a dict, or a JSON string); the answer is an
+    :class:`~rami.game.actions.Action`, or its JSON form (``Action.to_json()``) when the view
+    came as JSON. The expert's sampling is seeded from ``seed`` and the view itself.
+    """
+    as_json = not isinstance(view, View)
+    if isinstance(view, str):
+        try:
+            view = json.loads(view)
+        except json.JSONDecodeError as error:
+            raise GameError(f"malformed JSON view: {error.msg}") from None
+    parsed = view if isinstance(view, View) else View.from_json(view)
+    action = make_bot(level, seed).act(parsed)
+    return action.to_json() if as_json else action
+
+
+__all__ = ["LEVELS", "BeginnerBot", "Bot", "ConfirmedBot", "action_from_json", "bot_turn",
+           "make_bot"]
