@@ -97,6 +97,45 @@ def _match_extensions(
     ]
 
 
+#: Most pairings tried when an opening turn's lay-offs could be read several ways.
+MOST_EXTENSION_MATCHINGS = 5_000
+
+
+def _all_extension_matchings(
+    before: Sequence[Meld], after: Sequence[Meld], allow_swap: bool, rules
+) -> list[list[int]]:
+    """Every pairing of each meld before with a distinct meld after that extends it, the
+    pairings keeping melds as they were first (at most MOST_EXTENSION_MATCHINGS)."""
+    options = [
+        sorted(
+            (col for col, new in enumerate(after) if _is_extension(old, new, allow_swap, rules)[0]),
+            key=lambda col, old=old: _unchanged_key(after[col]) != _unchanged_key(old),
+        )
+        for old in before
+    ]
+    found: list[list[int]] = []
+
+    def walk(row: int, chosen: list[int]) -> None:
+        if len(found) >= MOST_EXTENSION_MATCHINGS:
+            return
+        if row == len(options):
+            found.append(list(chosen))
+            return
+        for col in options[row]:
+            if col not in chosen:
+                chosen.append(col)
+                walk(row + 1, chosen)
+                chosen.pop()
+
+    walk(0, [])
+    return found
+
+
+def _unused(after: Sequence[Meld], matched: Sequence[int]) -> list[Meld]:
+    taken = set(matched)
+    return [meld for index, meld in enumerate(after) if index not in taken]
+
+
 def pinned_joker_problems(position: Position, after: Sequence[Meld]) -> list[str]:
     """Rami fou (decision 5): a table joker keeps standing for its card in its own meld, unless
     that card takes its place there; then the joker goes to another meld this same turn."""
@@ -164,18 +203,15 @@ def _jokers_staying(meld: Meld, after: Meld, rules) -> int | None:
         if after.kind is not MeldKind.RUN:
             return None
         try:
-            places = dict(zip(stands_for(after, rules), after.cards, strict=True))
-            wanted = [
-                (place, card)
-                for place, card in zip(stands_for(meld, rules), joker_cards_at(meld, rules),
-                                       strict=True)
-                if card is not None
-            ]
+            # What lies where each card of ``after`` stands: a high ace and a low one are the
+            # same card, so a joker standing for AH may end at either end (decision 5).
+            lying = dict(zip(_run_cards(after, rules), after.cards, strict=True))
+            wanted = [card for card in joker_cards_at(meld, rules) if card is not None]
         except ValueError:
             return None
         stays = 0
-        for place, card in wanted:
-            now = places.get(place)
+        for card in wanted:
+            now = lying.get(card)
             if now is None or not (now.is_joker or now == card):
                 return None
             stays += now.is_joker
@@ -187,6 +223,12 @@ def _jokers_staying(meld: Meld, after: Meld, rules) -> int | None:
     freeing = sum(1 for card in after.real_cards if card.suit not in suits_before)
     stays = min(meld.jokers, after.jokers)
     return stays if stays + freeing >= meld.jokers else None
+
+
+def _run_cards(meld: Meld, rules) -> list[Card]:
+    """The card each place of a valid run stands for, jokers included."""
+    suit = meld.real_cards[0].suit
+    return [Card.of((place - 1) % 13 + 1, suit) for place in stands_for(meld, rules)]
 
 
 def joker_cards_at(meld: Meld, rules) -> list[Card | None]:
@@ -256,20 +298,9 @@ def validate_turn(
     vanished_jokers = vanished.pop(JOKER, 0)
     if vanished:
         problems.append(f"card(s) vanished from the table: {_multiset_text(vanished)}")
-    if vanished_jokers:
-        table_jokers_gone = min(vanished_jokers, before_counts[JOKER])
-        played_jokers_gone = vanished_jokers - table_jokers_gone
-        if played_jokers_gone:
-            problems.append(f"{played_jokers_gone} joker(s) said to be played are not on the table")
-        if table_jokers_gone:
-            if rules.table_joker is TableJoker.SWAP_TO_HAND and may_change_table:
-                jokers_to_hand = table_jokers_gone
-                hand_after[JOKER] += jokers_to_hand
-            else:
-                problems.append(
-                    f"{table_jokers_gone} table joker(s) went back to a hand: under "
-                    f"{rules.name} a joker on the table {rules.table_joker.value}"
-                )
+    # Jokers that left the table go to the hand only in BFmania, one for each joker a card took
+    # the place of (counted with the lay-offs below); the rest were never played.
+    swapped = 0
 
     new_melds: list[Meld] = []
     if not may_change_table:
@@ -280,7 +311,16 @@ def validate_turn(
     elif not rules.rearrangement:
         allow_swap = rules.table_joker in (TableJoker.SWAP_TO_HAND, TableJoker.SWAP_AND_RELAY)
         matched = _match_extensions(position.table, table_after, allow_swap, rules)
+        if opens_now and -1 not in matched:
+            # With identical copies an old meld may be the one left as it was or the one laid
+            # off on: the verdict takes the pairing that leaves the player an opening.
+            matched = next((
+                choice for choice in _all_extension_matchings(
+                    position.table, table_after, allow_swap, rules)
+                if not _opening_problems(_unused(table_after, choice), rules)
+            ), matched)
         used = set()
+        swapped = 0
         for number, (meld, target) in enumerate(zip(position.table, matched, strict=True), 1):
             if target < 0:
                 problems.append(
@@ -289,10 +329,30 @@ def validate_turn(
                 )
             else:
                 used.add(target)
-        new_melds = [meld for index, meld in enumerate(table_after) if index not in used]
+                swapped += _is_extension(meld, table_after[target], allow_swap, rules)[1]
+        new_melds = _unused(table_after, matched)
     else:
         if rules.table_joker is TableJoker.REPLACE_AND_RELAY:
             problems.extend(pinned_joker_problems(position, table_after))
+    if vanished_jokers:
+        if rules.table_joker is TableJoker.SWAP_TO_HAND and may_change_table:
+            jokers_to_hand = min(vanished_jokers, swapped)
+            hand_after[JOKER] += jokers_to_hand
+        table_jokers_gone = min(vanished_jokers - jokers_to_hand,
+                                before_counts[JOKER] - jokers_to_hand)
+        played_jokers_gone = vanished_jokers - jokers_to_hand - table_jokers_gone
+        if played_jokers_gone or (table_jokers_gone and played_counts[JOKER]):
+            problems.append(
+                f"{vanished_jokers - jokers_to_hand} joker(s) said to be played are not on the "
+                "table"
+            )
+        elif table_jokers_gone:
+            problems.append(
+                f"{table_jokers_gone} table joker(s) went back to a hand: under "
+                f"{rules.name} a joker on the table {rules.table_joker.value}"
+                + (", and only in place of a card that took its place"
+                   if rules.table_joker is TableJoker.SWAP_TO_HAND else "")
+            )
 
     opened_after = position.opened
     if opens_now:
@@ -308,10 +368,11 @@ def validate_turn(
                                                         "lays off or swaps a joker only once "
                                                         "the opening melds are down"))
             new_jokers = sum(meld.jokers for meld in new_melds)
-            if new_jokers > hand[JOKER]:
+            if new_jokers > played_counts[JOKER]:
                 problems.append(
-                    f"the new melds hold {new_jokers} joker(s) but the hand held {hand[JOKER]}: "
-                    "the opening melds come from the hand (decision 4)"
+                    f"the new melds hold {new_jokers} joker(s) but {played_counts[JOKER]} came "
+                    "from the hand: the opening melds come from the hand, and a joker swapped "
+                    "this turn does not join a new meld (decision 4)"
                 )
         opened_after = True
 

@@ -24,9 +24,10 @@ from rami.generate import medium_position, small_position
 from rami.position import Position
 from rami.referee import validate_turn
 from rami.rules import get_ruleset
-from rami.solver import engine
+from rami.solver import rearrange
 from rami.solver.api import Status
 from rami.solver.in_place import InPlace, lay_whole_hand
+from rami.solver.rearrange import stages
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import benchlib
@@ -130,7 +131,7 @@ def test_part_of_the_hand_laid_in_place_needs_no_stage_2(
     def no_stage_2(*args, **kwargs):
         raise AssertionError("stage 2 built a model")
 
-    monkeypatch.setattr(engine, "_Model", no_stage_2)
+    monkeypatch.setattr(stages, "StageModel", no_stage_2)
     solution = solve(position)
     assert solution.status is Status.OPTIMAL
     assert solution.played == parse_position("/ 8H / rami-chinois").hand
@@ -142,7 +143,7 @@ def test_max_play_tries_the_fast_path_on_big_tables_only() -> None:
     """Max-play asks the model on a small table (where the search seldom pays) and the fast
     path on a big one; both answers are proved and lay the whole hand."""
     small = parse_position("5S * 7S | 2H 3H 4H / 6S AH 8S / rami-chinois opened")
-    assert small.table_size < engine.IN_PLACE_MAX_PLAY_TABLE_CARDS
+    assert small.table_size < stages.IN_PLACE_MAX_PLAY_TABLE_CARDS
     big = next(
         case.position
         for case in benchlib.load_suite(benchlib.SUITES_DIR / "rami-chinois-100.jsonl")
@@ -218,7 +219,7 @@ def test_engine_answers_equal_with_and_without_the_fast_path(
     for min_moves in (False, True):
         fast = [solve(position, min_moves=min_moves) for position in positions]
         with monkeypatch.context() as patched:
-            patched.setattr(engine, "lay_whole_hand", lambda position, **_: InPlace(None))
+            patched.setattr(stages, "lay_whole_hand", lambda position, **_: InPlace(None))
             slow = [solve(position, min_moves=min_moves) for position in positions]
         for position, with_it, without in zip(positions, fast, slow, strict=True):
             assert with_it.status is Status.OPTIMAL and without.status is Status.OPTIMAL
@@ -248,15 +249,15 @@ def test_fast_path_reports_the_play_value_the_model_finds(
     one the model reaches for the same position."""
     position = parse_position("5S * 7S | 2H 3H 4H | 9C 9D 9H / 6S AH 8S 9S * / rami-chinois opened")
     values: list[int | None] = []
-    finish = engine._finish
+    finish = rearrange.finish
 
     def recording(position, objective, min_moves, turn):
         values.append(turn.play_value)
         return finish(position, objective, min_moves, turn)
 
-    monkeypatch.setattr(engine, "_finish", recording)
+    monkeypatch.setattr(rearrange, "finish", recording)
     fast = solve(position, objective=objective)
-    monkeypatch.setattr(engine, "lay_whole_hand", lambda position, **_: InPlace(None))
+    monkeypatch.setattr(stages, "lay_whole_hand", lambda position, **_: InPlace(None))
     model = solve(position, objective=objective)
     assert fast.timings["build_ms"] == 0 and model.timings["build_ms"] > 0
     assert fast.hand == model.hand == ()

@@ -229,7 +229,7 @@ def test_decision_4_the_opening_melds_come_from_the_hand():
     illegal(
         turn("5D * 7D / 6D 9S TS JS QD QC 2C / bfmania-51",
              ["5D 6D 7D", "9S TS JS", "QD QC *"], "6D 9S TS JS QD QC", "2C"),
-        "the new melds hold 1 joker(s) but the hand held 0",
+        "the new melds hold 1 joker(s) but 0 came from the hand",
     )
 
 

@@ -79,7 +79,8 @@ KNOWN_TURNS = [
      "7H 8H 9H TH JH QH", "2C"),
     ("7H 8H 9H / 7H 8H 9H TH JH QH 2C / rami-51", "7H 8H 9H TH JH QH | 7H 8H 9H",
      "7H 8H 9H TH JH QH", "2C"),
-    # Café Rummy's opener swaps a joker once the opening meld is down and lays it again.
+    # Decision 4 (the project's reading): a joker swapped in the opening turn never joins a new
+    # meld of that turn, even one laid after the opening melds (both referees: illegal).
     ("5D * 7D / 2S 2H 2D 6D 9C TC 3C / cafe-rummy", "2S 2H 2D | 5D 6D 7D | 9C TC *",
      "2S 2H 2D 6D 9C TC", "3C"),
     ("5D * 7D / KS KH KD 6D 9C TC 3C / bfmania-30", "KS KH KD | 5D 6D 7D | 9C TC *",
@@ -88,15 +89,19 @@ KNOWN_TURNS = [
     # joker said to be played that is not on the table is no swap).
     ("9C TC JC * / QH * / bfmania-51 opened", "9C TC JC *", "*", "QH"),
     # ... and a joker swapped after the opening may be the one kept or discarded: the opening
-    # 5D 5C 5H * | TH TD TC * holds the hand's joker, the swapped one is discarded.
+    # 5D 5C 5H * | TH TD TC * holds the hand's joker (played), the swapped one is discarded;
+    # said with no joker played, the new meld's joker would be the swapped one (illegal).
+    ("* * 5D 5C / 5H TH TD 9C TC TC JC * / bfmania-51", "5D 5C 5H * | TH TD TC * | 9C TC JC",
+     "5H TH TD 9C TC TC JC *", "*"),
     ("* * 5D 5C / 5H TH TD 9C TC TC JC * / bfmania-51", "5D 5C 5H * | TH TD TC * | 9C TC JC",
      "5H TH TD 9C TC TC JC", "*"),
     # Café Rummy: the joker swapped out is laid again, so the hand's joker was discarded and
     # the only new meld holds the swapped joker: no opening from the hand (decision 4)...
     ("* JD QD / TS TD TD * / cafe-rummy", "TD JD QD | TS TD *", "TS TD TD", "*"),
     ("5D * 7D / 6D 9C TC 3C / cafe-rummy", "5D 6D 7D | 9C TC *", "6D 9C TC", "3C"),
-    # ... but AS AC * can open from the hand, then take the swapped joker.
+    # ... nor does it join AS AC * laid from the hand (illegal); on the old meld it may go.
     ("* 2D 3D / AS AD AC * * / cafe-rummy", "AD 2D 3D | AS AC * *", "AS AD AC *", "*"),
+    ("* 2D 3D / AS AD AC * * / cafe-rummy", "AD 2D 3D * | AS AC *", "AS AD AC *", "*"),
     # Decision 8 (revised): the twin of the card taken is locked too.
     ("7H 8H 9H / KC KC 2C / bfmania-51 opened discard=KC", "7H 8H 9H", "", "KC"),
     ("7H 8H 9H / KC KC 2C / bfmania-51 opened discard=KC", "7H 8H 9H", "", "2C"),

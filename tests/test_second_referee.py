@@ -509,30 +509,33 @@ def test_cafe_swapped_joker_must_be_laid_again():
                "6D 2C 2S 2H", "3C"))
 
 
-def test_opener_lays_a_swapped_joker_again_in_a_further_new_meld():
-    """Decision 4: once the opening melds (from the hand) are down the player has opened, may
-    swap a joker and lay it in another new meld; the opening must not need that joker."""
-    legal(turn("5D * 7D / 2S 2H 2D 6D 9C TC 3C / cafe-rummy", ["2S 2H 2D", "5D 6D 7D",
-               "9C TC *"], "2S 2H 2D 6D 9C TC", "3C"))
+def test_a_joker_swapped_in_the_opening_turn_never_joins_a_new_meld():
+    """Decision 4 (the project's reading): in the opening turn the new melds hold no more jokers
+    than the hand played; a joker swapped this turn goes on an old meld (Café) or to the hand
+    (BFmania)."""
+    illegal(turn("5D * 7D / 2S 2H 2D 6D 9C TC 3C / cafe-rummy", ["2S 2H 2D", "5D 6D 7D",
+                 "9C TC *"], "2S 2H 2D 6D 9C TC", "3C"), "decision 4")
     illegal(turn("5D * 7D / 6D 9C TC 3C / cafe-rummy", ["5D 6D 7D", "9C TC *"], "6D 9C TC",
                  "3C"), "decision 4")
-    legal(turn("5D * 7D / KS KH KD 6D 9C TC 3C / bfmania-30", ["KS KH KD", "5D 6D 7D",
-               "9C TC *"], "KS KH KD 6D 9C TC", "3C"))
+    illegal(turn("5D * 7D / KS KH KD 6D 9C TC 3C / bfmania-30", ["KS KH KD", "5D 6D 7D",
+                 "9C TC *"], "KS KH KD 6D 9C TC", "3C"), "decision 4")
     illegal(turn("5D * 7D / KS KH 6D 9C TC 3C / bfmania-30", ["KS KH *", "5D 6D 7D"],
                  "KS KH 6D", "3C"), "decision 4")
     # Café Rummy: the hand's joker was discarded, so the new meld's joker is the swapped one.
     illegal(turn("* JD QD / TS TD TD * / cafe-rummy", ["TD JD QD", "TS TD *"], "TS TD TD", "*"))
-    # ... but here AS AC * came first, from the hand, and the swapped joker joined it.
-    legal(turn("* 2D 3D / AS AD AC * * / cafe-rummy", ["AD 2D 3D", "AS AC * *"],
+    illegal(turn("* 2D 3D / AS AD AC * * / cafe-rummy", ["AD 2D 3D", "AS AC * *"],
+                 "AS AD AC *", "*"))
+    # The hand's own jokers may be in the new melds, and a swapped one on an old meld.
+    legal(turn("* 2D 3D / AS AD AC * * / cafe-rummy", ["AD 2D 3D *", "AS AC *"],
                "AS AD AC *", "*"))
-    legal(turn("5D * 7D / 6D 9C TC * 3C / cafe-rummy", ["5D 6D 7D", "9C TC * *"],
+    legal(turn("5D * 7D / 6D 9C TC * 3C / cafe-rummy", ["5D 6D 7D *", "9C TC *"],
                "6D 9C TC *", "3C"))
-    legal(turn("5D * 7D / 6D 9C TC * 3C / cafe-rummy", ["5D 6D 7D", "* 9C TC *"],
-               "6D 9C TC *", "3C"))
-    # BFmania: the opening holds the hand's joker; the swapped joker comes to the hand and is
-    # discarded.
+    # BFmania: the opening holds the hand's joker (played); the swapped joker comes to the hand
+    # and is discarded. Said with no joker played, the new meld's joker came from the table.
     legal(turn("* * 5D 5C / 5H TH TD 9C TC TC JC * / bfmania-51",
-               ["5D 5C 5H *", "TH TD TC *", "9C TC JC"], "5H TH TD 9C TC TC JC", "*"))
+               ["5D 5C 5H *", "TH TD TC *", "9C TC JC"], "5H TH TD 9C TC TC JC *", "*"))
+    illegal(turn("* * 5D 5C / 5H TH TD 9C TC TC JC * / bfmania-51",
+                 ["5D 5C 5H *", "TH TD TC *", "9C TC JC"], "5H TH TD 9C TC TC JC", "*"))
 
 
 def test_opening_does_not_depend_on_the_order_of_the_melds():

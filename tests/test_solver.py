@@ -10,7 +10,7 @@ from rami import parse_position, solve
 from rami.errors import InvalidPositionError, UnsupportedError
 from rami.melds import is_valid
 from rami.referee import validate_turn
-from rami.solver.api import Status
+from rami.solver.api import Objective, Status
 from rami.solver.explain import replay_moves
 
 
@@ -236,13 +236,14 @@ def test_stage_one_bonus_is_cleared_for_the_next_position() -> None:
     """The full objective loads the shared max-play model with a bonus per table template; the
     next load without one must leave every template's objective coefficient at zero, or a
     max-play answer would trade cards played for templates kept."""
-    from rami.solver import engine
     from rami.solver.playmodel import play_model_for
+    from rami.solver.rearrange.decode import table_pieces
+    from rami.solver.rearrange.objective import play_weights
 
     position = parse_position("5S 6S 7S 8S 9S TS JS | 7H 7D 7C / 2H 3H / rami-chinois opened")
-    weights = engine.play_weights(position, engine.Objective.POINTS)
+    weights = play_weights(position, Objective.POINTS)
     model = play_model_for(position.rules)
-    pieces = engine._table_pieces(position)
+    pieces = table_pieces(position)
     use_vars = set(model.use_index.values())
 
     def bonus_terms() -> list[tuple[int, int]]:
@@ -260,10 +261,10 @@ def test_stage_one_bonus_is_cleared_for_the_next_position() -> None:
 
 def test_table_pieces_cut_long_runs_into_templates() -> None:
     """A 7-card run is kept as a 4 and a 3 (templates are 3-5 long), a set as itself."""
-    from rami.solver import engine
+    from rami.solver.rearrange.decode import table_pieces
 
     position = parse_position("5S 6S 7S 8S 9S TS JS | 7H 7D * / 2H / rami-chinois opened")
-    pieces = engine._table_pieces(position)
+    pieces = table_pieces(position)
     assert [(piece.kind.name, piece.positions) for piece in pieces if piece.kind.name == "RUN"] == [
         ("RUN", (5, 6, 7, 8)), ("RUN", (9, 10, 11)),
     ]

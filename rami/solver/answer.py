@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from rami.cards import Card
-from rami.errors import SolverBugError
+from rami.cards import JOKER, Card
+from rami.errors import IllegalTurnError, SolverBugError
 from rami.melds import Meld
 from rami.position import Position, hand_penalty
 from rami.referee import TurnVerdict, validate_turn
@@ -163,3 +163,17 @@ def build_solution(
         message=summary(position, played, hand, penalty_after, opened, discard, reason),
         discard=discard,
     )
+
+
+def no_legal_turn(position: Position) -> IllegalTurnError:
+    """The error for a hand that has no legal turn: every card it may discard is locked."""
+    rules = position.rules
+    reasons = [f"no legal turn exists: {rules.name} ends every turn with a discard, and no card "
+               "of this hand may be discarded"]
+    if position.taken_discard is not None:
+        reasons.append(
+            f"{position.taken_discard} was just taken from the discard pile (decision 8)"
+        )
+    if rules.joker_kept_until_last and JOKER in position.hand:
+        reasons.append(f"{rules.name} never discards a joker except as the last card")
+    return IllegalTurnError(reasons)

@@ -384,11 +384,12 @@ def _opened(
         for laid in _sub_multisets(cards):
             if not splitter.can_split(laid):
                 continue
+            left = _multiset(Counter(cards) - Counter(laid))
+            played_jokers = max(0, hand_jokers - Counter(left)[JOKER])
             if opening and not any(
-                _opens(split, rules, hand_jokers) for split in splitter.splits(laid)
+                _opens(split, rules, played_jokers) for split in splitter.splits(laid)
             ):
                 continue
-            left = _multiset(Counter(cards) - Counter(laid))
             if Counter(left)[JOKER] > hand_jokers and not swap_to_hand:
                 continue  # Café Rummy: a swapped joker must be laid again in the same turn
             end = _end(position, left, True, objective)
@@ -403,7 +404,7 @@ def _opened(
     best: tuple[int, tuple[Meld, ...], _End] | None = None
     for table, laid, end in group:
         for split in splitter.splits(laid):
-            if opening and not _opens(split, rules, hand_jokers):
+            if opening and not _opens(split, rules, Counter(end.played)[JOKER]):
                 continue
             final = (*table, *split)
             verdict = judge(position, final, end.played, end.discard)
@@ -436,10 +437,10 @@ def _not_opened(position: Position, objective: str) -> LayoffReferenceResult | N
     )
 
 
-def _opens(melds: tuple[Meld, ...], rules: Ruleset, hand_jokers: int) -> bool:
-    """Do these new melds meet the opening requirement (RULES.md presets, decisions 2-4), with
-    no more jokers than the hand held?"""
-    if not melds or sum(meld.jokers for meld in melds) > hand_jokers:
+def _opens(melds: tuple[Meld, ...], rules: Ruleset, played_jokers: int) -> bool:
+    """Do these new melds meet the opening requirement (decisions 2-4), holding no more jokers
+    than the hand played?"""
+    if not melds or sum(meld.jokers for meld in melds) > played_jokers:
         return False
     if rules.opening_pure_run and not any(is_pure(meld) for meld in melds):
         return False

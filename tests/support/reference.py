@@ -308,6 +308,8 @@ def _solve_opened(
         if kept > best_kept:
             best_kept, best_play = kept, play
     final = search.table(table_code + space.pack(best_play), every_old)
+    if not best_play and not position.opened:
+        final = tuple(position.table)  # a player who does not open leaves the table as it is
     moved = _refereed(position, final, best_play).cards_moved
     total = sum(table.values())
     if moved != total - best_kept:  # pragma: no cover - would be a bug here or in the referee

@@ -455,50 +455,20 @@ def _extension_matchings(
     return found
 
 
-def _without_jokers(meld: Meld, rules: Ruleset) -> list[Meld]:
-    """``meld`` as it may have been laid before jokers were laid off on it: every valid meld
-    left by taking jokers off a run's ends, or any of a set's jokers (``meld`` itself first)."""
-    cards = meld.cards
-    versions: list[Meld] = []
-    if meld.kind is MeldKind.SET:
-        real = tuple(_real(cards))
-        for jokers in range(meld.jokers, -1, -1):
-            versions.append(Meld(real + (JOKER,) * jokers, MeldKind.SET))
-    else:
-        left = 0
-        while left < len(cards) and cards[left].is_joker:
-            left += 1
-        right = 0
-        while right < len(cards) - left and cards[len(cards) - 1 - right].is_joker:
-            right += 1
-        for low in range(left + 1):
-            for high in range(right + 1):
-                versions.append(Meld(cards[low:len(cards) - high], MeldKind.RUN))
-    return [version for version in versions if _valid(version, rules)]
-
-
 def _opening_from_hand_faults(
-    new: Sequence[Meld], hand_jokers: int, rules: Ruleset
+    new: Sequence[Meld], played_jokers: int, rules: Ruleset
 ) -> list[str]:
-    """The new melds meet the opening requirement as they lie (point 4), and the opening could
-    come first, as decision 4 says ("before opening a player can neither lay off nor swap a
-    joker"): some opening melds made of hand cards, holding at most ``hand_jokers`` jokers,
-    meet it too; each is one of the new melds, or one of them before jokers swapped afterwards
-    were laid off on it (a further new meld may hold them as well)."""
+    """The new melds meet the opening requirement as they lie (point 4), and they come from the
+    hand: they hold no more jokers than the hand played (decision 4: a joker swapped this turn
+    goes on an old meld or to the hand, never into a new meld of the opening turn)."""
     faults = _opening_faults(new, rules)
-    if faults or sum(meld.jokers for meld in new) <= hand_jokers:
-        return faults
-    options = [[None, *_without_jokers(meld, rules)] for meld in new]
-    for chosen in product(*options):
-        opening = [meld for meld in chosen if meld is not None]
-        if sum(meld.jokers for meld in opening) <= hand_jokers and not _opening_faults(
-            opening, rules
-        ):
-            return []
-    return [
-        "the opening needs a joker swapped from the table, but before opening a player may "
-        "not swap a joker (decision 4)"
-    ]
+    jokers = sum(meld.jokers for meld in new)
+    if jokers > played_jokers:
+        faults.append(
+            f"the new melds hold {jokers} joker(s) but the hand played {played_jokers}: a joker "
+            "swapped in the opening turn never joins a new meld (decision 4)"
+        )
+    return faults
 
 
 def _layoff_faults(
@@ -506,13 +476,6 @@ def _layoff_faults(
 ) -> list[str]:
     """Point 3 of the spec: lay-offs, swaps, new melds and the opening for lay-off presets."""
     rules = position.rules
-    # Jokers the opening melds may hold: the hand's own. In BFmania every joker the hand held
-    # may be in them (a joker swapped afterwards comes to the hand, and may be what is kept or
-    # discarded); elsewhere no joker returns to the hand, so they are the jokers played.
-    if rules.table_joker is TableJoker.SWAP_TO_HAND:
-        hand_jokers = Counter(position.hand)[JOKER]
-    else:
-        hand_jokers = played_jokers
     swaps_allowed = rules.table_joker in (TableJoker.SWAP_TO_HAND, TableJoker.SWAP_AND_RELAY)
     matchings = _extension_matchings(position.table, after, rules, swaps_allowed)
     if not matchings:
@@ -529,7 +492,7 @@ def _layoff_faults(
             )
         if not position.opened:
             new = [meld for index, meld in enumerate(after) if index not in used]
-            faults.extend(_opening_from_hand_faults(new, hand_jokers, rules))
+            faults.extend(_opening_from_hand_faults(new, played_jokers, rules))
         if not faults:
             return []
         if first_faults is None:

@@ -54,11 +54,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rami.cards import JOKER, Card
-from rami.errors import IllegalTurnError, SolverBugError, UnsupportedError
+from rami.errors import SolverBugError, UnsupportedError
 from rami.melds import Meld, MeldKind, stands_for
 from rami.position import Position, hand_penalty
 from rami.rules import GoingOut, TableJoker
-from rami.solver.answer import build_solution, costliest_discard
+from rami.solver.answer import build_solution, costliest_discard, no_legal_turn
 from rami.solver.cpsat import Clock, layoff_solver
 from rami.solver.explain import explain_moves, in_number_order
 from rami.solver.layoff.model import SWAPPING, TurnModel, type_at
@@ -155,7 +155,7 @@ def solve_position(
     if outcome is None:
         # Proved: no turn of the model's kind (for an opened player: no legal turn at all).
         if fallback is None or position.opened:
-            raise _no_legal_turn(position)
+            raise no_legal_turn(position)
         outcome = _Outcome(fallback, True)
     elif not position.opened and fallback is not None and (
         _opening_key(position, fallback, objective)
@@ -170,19 +170,6 @@ def solve_position(
         discard=answer.discard, proved=outcome.proved, bounds=outcome.bounds,
         expected_moved=answer.moved if min_moves else None, moves=_moves(position, answer, table),
     ))
-
-
-def _no_legal_turn(position: Position) -> IllegalTurnError:
-    rules = position.rules
-    reasons = [f"no legal turn exists: {rules.name} ends every turn with a discard, and no card "
-               "of this hand may be discarded"]
-    if position.taken_discard is not None:
-        reasons.append(
-            f"{position.taken_discard} was just taken from the discard pile (decision 8)"
-        )
-    if rules.joker_kept_until_last and JOKER in position.hand:
-        reasons.append(f"{rules.name} never discards a joker except as the last card")
-    return IllegalTurnError(reasons)
 
 
 def _moves(position: Position, answer: Answer, table: list[Meld]) -> tuple[Move, ...]:

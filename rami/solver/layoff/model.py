@@ -359,8 +359,9 @@ class TurnModel:
         if rules.opening_pure_run:
             model.add(sum(window.copies for window in self.windows if window.pure) >= 1)
         if self.swap:
-            # Decision 4: the new melds hold no joker the hand did not bring.
-            model.add(sum(self.window_jokers) <= self.hand_jokers)
+            # Decision 4: the new melds hold no joker the hand did not bring (a joker swapped
+            # this turn goes to the hand or on an old meld).
+            model.add(sum(self.window_jokers) <= self.played_jokers)
 
     def value(self) -> Any:
         """The objective to maximise: the levels of decision 6 as one exact integer."""

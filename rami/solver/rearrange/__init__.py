@@ -19,9 +19,9 @@ The stages, one module each:
 * :mod:`.objective`: the levels of decision 6 folded into one integer;
 * :mod:`.decode`: a CP-SAT solution read back as melds;
 * :mod:`.hints`: warm starts from a known table;
-* :mod:`.search`: stage 1 then stage 2;
+* :mod:`.stages`: stage 1 then stage 2;
 * :mod:`.pinned`: rami fou's search around its pinned jokers;
-* :mod:`.finish`: the answer, its moves and the referee's check.
+* :mod:`.narrate`: the answer, its moves told step by step, the referee's check.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from rami.errors import IllegalTurnError
 from rami.position import Position
 from rami.rules import TableJoker
 from rami.solver.cpsat import Clock
-from rami.solver.rearrange.finish import finish
+from rami.solver.rearrange.narrate import finish
 from rami.solver.rearrange.pinned import search_pinned
-from rami.solver.rearrange.search import search
+from rami.solver.rearrange.stages import search
 from rami.solver.solution import Objective, Solution
 
 

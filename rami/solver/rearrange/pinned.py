@@ -20,7 +20,7 @@ from rami.solver.rearrange.decode import Decoded, decode, realize_table, templat
 from rami.solver.rearrange.hints import hint_from_table, hint_solution
 from rami.solver.rearrange.model import StageModel
 from rami.solver.rearrange.objective import play_bounds
-from rami.solver.rearrange.search import Turn, search
+from rami.solver.rearrange.stages import Turn, search
 from rami.solver.solution import Objective
 from rami.solver.templates import Template
 

@@ -13,7 +13,7 @@ from rami.errors import SolverBugError
 from rami.matching import cards_kept, cards_moved
 from rami.melds import MIN_MELD, Meld
 from rami.position import Position
-from rami.solver.answer import costliest_discard, why_nothing
+from rami.solver.answer import costliest_discard, no_legal_turn, why_nothing
 from rami.solver.cpsat import Clock, stage_solver
 from rami.solver.in_place import InPlace, lay_whole_hand, searches
 from rami.solver.playmodel import play_model_for
@@ -126,6 +126,9 @@ def search(
         bounds.update(
             play_bounds(position, objective, int(solver.best_objective_bound) // scale)
         )
+    elif status == cp_model.INFEASIBLE and position.rules.discard:
+        # Playing nothing is always in the model but for the discard: no card may go.
+        raise no_legal_turn(position)
     else:
         return Turn(
             list(position.table), Counter(), fallback_discard(position), False, bounds,
