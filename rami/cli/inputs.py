@@ -77,9 +77,24 @@ def resolve(argument: str) -> Source:
         raise CliError(f"no such option: {stripped}")
     if stripped.startswith("{") or "\n" in stripped:
         return Source("", argument)
+    if not _exists(argument) and _PUZZLE_ID.fullmatch(stripped):  # rami hint rc-44022bd5db
+        return _puzzle_source(stripped)
     if _exists(argument) or looks_like_path(argument):
         return Source(argument, read_text(argument))
     return Source("", argument)
+
+
+_PUZZLE_ID = re.compile(r"rc-[0-9a-f]{10}")
+
+
+def _puzzle_source(puzzle_id: str) -> Source:
+    """The position of a puzzle of the shipped pack (rami.puzzles), named by its id."""
+    from rami.puzzles.record import position_text
+
+    try:
+        return Source(puzzle_id, position_text(puzzle_id))
+    except RamiError as error:
+        raise CliError(str(error)) from None
 
 
 def _exists(argument: str) -> bool:

@@ -254,8 +254,9 @@ def check(
         str | None,
         typer.Option(
             "--answer", metavar="ANSWER",
-            help="A final table ('meld | meld | ...' or a JSON list of melds, or a file): "
-                 "say whether it solves the puzzle and why not.",
+            help="A final table ('meld | meld | ...' or a JSON list of melds, or a file), or "
+                 "moves as 'rami solve' prints them ('split 1 after 6H; add 6H to 4'): say "
+                 "whether it solves the puzzle and why not.",
             show_default=False),
     ] = None,
     puzzle_id: IdOpt = None,
@@ -269,19 +270,19 @@ def check(
                 raise _BadInput(
                     f"{puzzles} holds {len(loaded)} puzzles: pick one with --id to check an answer"
                 )
-            from rami.puzzles.record import parse_answer
+            from rami.puzzles.record import read_answer
 
-            table = parse_answer(_read_answer(answer))
+            given = read_answer(loaded[0], _read_answer(answer))
     if answer is not None:
-        _check_answer(loaded[0], table, json_output)
+        _check_answer(loaded[0], given, json_output)
         return
     _verify_all(loaded, json_output)
 
 
-def _check_answer(puzzle: Puzzle, table: Any, json_output: bool) -> None:
+def _check_answer(puzzle: Puzzle, given: Any, json_output: bool) -> None:
     from rami.puzzles.record import check_answer
 
-    verdict = check_answer(puzzle, table)
+    verdict = check_answer(puzzle, given.table, given.numbers)
     if json_output:
         echo_json({"id": puzzle.id, **verdict.to_json()})
     else:
@@ -344,6 +345,12 @@ def puzzle_lines(puzzle: Puzzle, *, solution: bool = False) -> list[str]:
     ]
     lines += [f"  {n}. {meld}" for n, meld in enumerate(puzzle.position.table, start=1)]
     lines.append(f"Hand: {format_cards(puzzle.position.hand)}")
+    if puzzle.themes:
+        lines.append(f"Themes: {', '.join(puzzle.themes)}")
+    if not solution:
+        lines.append(f"Answer: rami puzzle check {puzzle.id} --answer 'MELD | MELD | ...' "
+                     "(or --answer 'MOVE; MOVE; ...')")
+        return lines
     capped = puzzle.record["difficulty"].get("near_solutions_capped")
     near = f"{metrics.near_solutions}{'+' if capped else ''}"
     lines.append(
@@ -354,27 +361,87 @@ def puzzle_lines(puzzle: Puzzle, *, solution: bool = False) -> list[str]:
         f"{near} near-solution{'' if near == '1' else 's'}, "
         f"{_plural(metrics.jokers_involved, 'joker')} involved"
     )
-    if solution:
-        lines.append("Solution:")
-        lines += [f"  {meld}" for meld in puzzle.solution]
-    else:
-        lines.append(f"Answer: rami puzzle check {puzzle.id} --answer 'MELD | MELD | ...'")
+    from rami.puzzles.record import solution_json
+
+    answer = solution_json(puzzle)
+    lines.append("Solution:")
+    lines += [f"  {number}. {meld}" for number, meld in
+              zip(answer["numbers"], puzzle_table(answer["solution"]), strict=True)]
+    lines.append("Moves:")
+    lines += [f"  {n}. {move['text']}" for n, move in enumerate(answer["moves"], start=1)]
     return lines
+
+
+def puzzle_table(melds: list[Any]) -> list[str]:
+    from rami.notation import meld_from_json
+
+    return [str(meld_from_json(meld)) for meld in melds]
+
+
+def puzzle_json(puzzle: Puzzle, *, solution: bool = False) -> dict[str, Any]:
+    """The puzzle JSON contract (docs/puzzles.md): spoiler-free, the answer only when asked."""
+    from rami.puzzles.record import public_json, solution_json
+
+    data = public_json(puzzle)
+    if solution:
+        data.update(solution_json(puzzle))
+    return data
+
+
+SolutionOpt = Annotated[
+    bool,
+    typer.Option("--solution",
+                 help="Also show the solution, its moves and the difficulty details."),
+]
 
 
 @puzzle_app.command()
 def show(
-    puzzles: FileOrId,
+    puzzles: Annotated[
+        str | None,
+        typer.Argument(metavar="[FILE|ID]",
+                       help="A puzzle pack (JSON lines) or the id of a shipped puzzle "
+                            "(default: the shipped pack).",
+                       show_default=False),
+    ] = None,
     puzzle_id: IdOpt = None,
-    solution: Annotated[bool, typer.Option("--solution", help="Also show the solution.")] = False,
+    theme: Annotated[
+        str | None,
+        typer.Option("--theme", metavar="THEME",
+                     help="Only the puzzles with this theme (joker-swap, split-run, ...).",
+                     show_default=False),
+    ] = None,
+    tier: Annotated[
+        TierChoice | None,
+        typer.Option("--tier", help="Only the puzzles of this tier.", show_default=False),
+    ] = None,
+    solution: SolutionOpt = False,
     json_output: JsonOpt = False,
 ) -> None:
-    """Show puzzles: table, hand, goal and difficulty (colour on a terminal)."""
+    """Show puzzles: table, hand, goal and themes; the solution only with --solution."""
     with _reporting():
-        loaded = _load(puzzles, puzzle_id)
+        if puzzles is None:
+            from rami.puzzles.record import shipped_pack
+
+            loaded = list(shipped_pack())
+            if puzzle_id is not None:
+                loaded = [p for p in loaded if p.id == puzzle_id]
+                if not loaded:
+                    raise _BadInput(f"no puzzle {puzzle_id!r} in the shipped pack")
+        else:
+            loaded = _load(puzzles, puzzle_id)
+        if theme is not None or tier is not None:
+            from rami.puzzles.record import select
+
+            loaded = select(loaded, tier=tier.value if tier is not None else None, theme=theme)
+            if not loaded:
+                wanted = " and ".join(
+                    part for part in (tier and f"tier {tier.value}", theme and f"theme {theme}")
+                    if part)
+                raise _BadInput(f"no puzzle with {wanted} in {puzzles or 'the shipped pack'}")
     if json_output:
         for puzzle in loaded:
-            echo_json(puzzle.record, compact=True)
+            echo_json(puzzle_json(puzzle, solution=solution), compact=True)
         return
     for number, puzzle in enumerate(loaded):
         if number:
@@ -393,6 +460,7 @@ def daily(
                      help="The day (default: today); every machine gives the same puzzle.",
                      show_default=False),
     ] = None,
+    solution: SolutionOpt = False,
     json_output: JsonOpt = False,
 ) -> None:
     """The puzzle of the day, from the shipped pack (works offline)."""
@@ -410,6 +478,6 @@ def daily(
                 raise _BadInput(f"--date: {error}") from None
         puzzle = pick(when)
     if json_output:
-        echo_json({"date": when.isoformat(), **puzzle.record})
+        echo_json({"date": when.isoformat(), **puzzle_json(puzzle, solution=solution)})
         return
-    echo_lines([f"Daily puzzle, {when.isoformat()}", *puzzle_lines(puzzle)])
+    echo_lines([f"Daily puzzle, {when.isoformat()}", *puzzle_lines(puzzle, solution=solution)])
