@@ -511,3 +511,30 @@ def test_same_seed_same_record(name: str) -> None:
         return json.dumps(play_game(name, bots, seed=99, options=GameOptions(max_rounds=2)))
 
     assert one() == one()
+
+
+def test_cafe_hand_of_jokers_only_lets_one_go() -> None:
+    """No meld can take a joker (the sets are full): no legal turn by the seed's rule (a joker is
+    discarded only as the last card); bots and engine let one joker go (docs/game.md)."""
+    rnd = start("cafe-rummy", ["* 6S 6H 6D 6C QS QH QC", "5H 9S KC"], discard="2D", stock="*")
+    rnd.apply(Draw("stock"))
+    rnd.apply(Play(table("6S 6H 6D 6C | QS QH QC *"), cards("6S 6H 6D 6C QS QH QC *"),
+                   Card.parse("*")))
+    assert rnd.over  # laid everything but one joker, discarded it as the last card
+    rnd = start("cafe-rummy", ["* 7S", "5H 9S KC"], discard="2D", stock="5D")
+    rnd.apply(Draw("stock"))
+    with pytest.raises(IllegalActionError, match="never discards a joker"):
+        rnd.apply(Play(rnd.state.table, (), JOKER))
+    rnd = start("cafe-rummy", ["*", "5H 9S KC"], discard="2D", stock="* 7S")
+    for card in cards("6S 6H 6D 6C"):  # a full set on the table, its cards from the stock
+        rnd.state.stock.remove(card)
+    rnd.state.table = table("6S 6H 6D 6C")
+    rnd.state.opened[0] = True
+    rnd.apply(Draw("stock"))
+    view = rnd.view()
+    assert view.hand == (JOKER, JOKER)
+    for level in ("confirmed", "expert", "beginner"):
+        play = make_bot(level).act(view)
+        assert play.played == () and play.discard == JOKER, level
+    rnd.apply(Play(rnd.state.table, (), JOKER))
+    assert rnd.state.discard[-1] == JOKER and not rnd.over

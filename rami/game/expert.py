@@ -32,7 +32,7 @@ from typing import Any
 from rami.cards import JOKER, Card
 from rami.errors import RamiError
 from rami.game.actions import DISCARD, STOCK, Play
-from rami.game.bots import ConfirmedBot, laid_by_rule, solver_discard
+from rami.game.bots import ConfirmedBot, jokers_only_play, laid_by_rule, solver_discard
 from rami.game.deck import derive_seed
 from rami.game.greedy import allowed_discards
 from rami.game.state import View
@@ -161,6 +161,9 @@ class ExpertBot(ConfirmedBot):
         return sum(claimed) / len(claimed) + 3 < sum(waiting) / len(waiting)
 
     def play(self, view: View) -> Play:
+        stuck = jokers_only_play(view)
+        if stuck is not None:
+            return stuck
         position = view.position()
         solution = self.solve(position)
         discard = solver_discard(view, solution)
