@@ -1,8 +1,11 @@
 """``rami puzzle``: generate, check, show puzzles, and the daily puzzle.
 
 A Typer sub-application (the main CLI adds it with ``app.add_typer(puzzle_app, name="puzzle")``).
-Exit codes: 0 success, 1 a puzzle (or an answer) fails its check, 2 bad input. OR-Tools loads
-only inside the commands that solve.
+Exit codes: 0 success, 1 a puzzle (or an answer) fails its check, 2 bad input (the table of
+:mod:`rami.errors`), 130 interrupted; under ``--json`` a failure is the JSON error of the main
+CLI on standard output. Packs and answers are read within the bounds of :mod:`rami.textfile`,
+JSON nested too deeply refused before decoding. OR-Tools loads only inside the commands that
+solve.
 """
 
 from __future__ import annotations
@@ -19,8 +22,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from rami.cli.output import echo_error, echo_json, echo_lines
-from rami.errors import RamiError, SolverBugError
+from rami.cli import interrupt
+from rami.cli.inputs import STDIN, CliError, read_text
+from rami.cli.output import INTERRUPTED, echo_error, echo_json, echo_lines, fail, report_failure
+from rami.errors import NotationError, RamiError, SolverBugError, UnreadableFileError, quote
+from rami.notation import MAX_JSON_DEPTH, json_depth
+from rami.textfile import MAX_POSITION_BYTES
 
 if TYPE_CHECKING:
     from rami.puzzles.record import Puzzle
@@ -36,6 +43,7 @@ puzzle_app = typer.Typer(
     ),
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # plain help, as the main CLI: flags shown as flags
     pretty_exceptions_show_locals=False,
 )
 
@@ -53,27 +61,28 @@ class KindChoice(StrEnum):
     best_score = "best-score"
 
 
-class _BadInput(Exception):
-    pass
+class _BadInput(CliError):
+    """A puzzle command used wrongly (exit code 2, ``UsageError`` under ``--json``)."""
 
 
 @contextmanager
-def _reporting() -> Iterator[None]:
-    """Bad input becomes a message on stderr and exit code 2, never a traceback."""
+def _reporting(json_output: bool = False) -> Iterator[None]:
+    """Bad input becomes a message on stderr (or the JSON error) and its exit code from the
+    table of :mod:`rami.errors` (2 bad input, 1 a solver bug), never a traceback."""
     try:
         yield
-    except _BadInput as error:
-        echo_error([str(error)])
-        raise typer.Exit(EXIT_BAD_INPUT) from None
-    except RamiError as error:
-        echo_error([str(error)])
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except (RamiError, SolverBugError, KeyboardInterrupt) as error:
+        fail(error, json_output)
     except OSError as error:
-        echo_error([f"{error.filename or 'file'}: {error.strerror or error}"])
-        raise typer.Exit(EXIT_BAD_INPUT) from None
-    except SolverBugError as error:
-        echo_error([f"internal solver error (a bug, please report it): {error}"])
-        raise typer.Exit(EXIT_FAILED) from None
+        name = quote(str(error.filename)) if error.filename else "a file"
+        fail(UnreadableFileError(f"cannot use {name}: {error.strerror or error}"), json_output)
+
+
+@contextmanager
+def _solving(json_output: bool) -> Iterator[None]:
+    """A solve in this process: Ctrl-C says "interrupted" and exits 130 (rami.cli.interrupt)."""
+    with interrupt.solving(lambda: report_failure(KeyboardInterrupt(), json_output, INTERRUPTED)):
+        yield
 
 
 def _stderr_is_terminal() -> bool:
@@ -199,12 +208,12 @@ def generate(
     rate = written / elapsed * 60 if elapsed else 0.0
     typer.echo(
         f"wrote {written} puzzle{'s' if written != 1 else ''} to {out} "
-        f"({judged} candidates judged, {elapsed:.1f} s, {rate:.1f} puzzles/min)",
+        f"({_plural(judged, 'candidate')} judged, {elapsed:.1f} s, {rate:.1f} puzzles/min)",
         err=True,
     )
     if solver_bugs:
-        echo_error([f"{len(solver_bugs)} candidate(s) skipped on an internal solver error "
-                    "(a bug, please report it):", *solver_bugs[:5]])
+        echo_error([f"{_plural(len(solver_bugs), 'candidate')} skipped on an internal solver "
+                    "error (a bug, please report it):", *solver_bugs[:5]])
     if written < count:
         echo_error([f"only {written} of {count} puzzles found within --max-attempts"])
         raise typer.Exit(EXIT_FAILED)
@@ -213,9 +222,27 @@ def generate(
 # ------------------------------------------------------------------------------- loading
 
 
+def _check_pack_file(spec: str) -> None:
+    """Refuse a pack file that cannot be read within its bound, or with a line of JSON nested
+    too deeply (before the pack reader decodes it)."""
+    try:
+        is_file = Path(spec).exists()
+    except (OSError, ValueError):
+        return
+    if not is_file:
+        return
+    text = read_text(spec)
+    for number, line in enumerate(text.splitlines(), start=1):
+        if json_depth(line) > MAX_JSON_DEPTH:
+            raise NotationError(
+                f"{quote(spec)}:{number}: JSON nested more than {MAX_JSON_DEPTH} levels deep"
+            )
+
+
 def _load(spec: str, puzzle_id: str | None = None) -> list[Puzzle]:
     from rami.puzzles.record import load_puzzles
 
+    _check_pack_file(spec)
     puzzles = load_puzzles(spec)
     if puzzle_id is not None:
         chosen = [p for p in puzzles if p.id == puzzle_id]
@@ -226,9 +253,25 @@ def _load(spec: str, puzzle_id: str | None = None) -> list[Puzzle]:
 
 
 def _read_answer(answer: str) -> str:
-    if "|" not in answer and not answer.lstrip().startswith("[") and Path(answer).is_file():
-        return Path(answer).read_text(encoding="utf-8")
-    return answer
+    """The answer's text: the option itself, a file it names, or standard input for '-'
+    (within the bound of a position); JSON nested too deeply is refused here."""
+    if answer == STDIN:
+        text = read_text(STDIN, limit=MAX_POSITION_BYTES)
+    elif "|" not in answer and not answer.lstrip().startswith("[") and _is_file(answer):
+        text = read_text(answer, limit=MAX_POSITION_BYTES)
+    else:
+        text = answer
+    text = text.lstrip("\ufeff")
+    if text.lstrip().startswith("[") and json_depth(text) > MAX_JSON_DEPTH:
+        raise NotationError(f"answer: JSON nested more than {MAX_JSON_DEPTH} levels deep")
+    return text
+
+
+def _is_file(name: str) -> bool:
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        return False
 
 
 # ------------------------------------------------------------------------------- check
@@ -263,7 +306,7 @@ def check(
     json_output: JsonOpt = False,
 ) -> None:
     """Re-verify puzzles (legal, solvable, unique, metrics reproduce), or judge an answer."""
-    with _reporting():
+    with _reporting(json_output):
         loaded = _load(puzzles, puzzle_id)
         if answer is not None:
             if len(loaded) != 1:
@@ -273,10 +316,11 @@ def check(
             from rami.puzzles.record import read_answer
 
             given = read_answer(loaded[0], _read_answer(answer))
-    if answer is not None:
-        _check_answer(loaded[0], given, json_output)
-        return
-    _verify_all(loaded, json_output)
+    with _reporting(json_output), _solving(json_output):
+        if answer is not None:
+            _check_answer(loaded[0], given, json_output)
+            return
+        _verify_all(loaded, json_output)
 
 
 def _check_answer(puzzle: Puzzle, given: Any, json_output: bool) -> None:
@@ -419,7 +463,7 @@ def show(
     json_output: JsonOpt = False,
 ) -> None:
     """Show puzzles: table, hand, goal and themes; the solution only with --solution."""
-    with _reporting():
+    with _reporting(json_output):
         if puzzles is None:
             from rami.puzzles.record import shipped_pack
 
@@ -466,7 +510,7 @@ def daily(
     """The puzzle of the day, from the shipped pack (works offline)."""
     from rami.puzzles.record import daily as pick
 
-    with _reporting():
+    with _reporting(json_output):
         if day is None:
             when = date.today()
         else:
