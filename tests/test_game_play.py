@@ -41,8 +41,10 @@ def test_hint_and_moves_that_are_not_possible() -> None:
 
 def test_draw_choice_in_a_discard_preset() -> None:
     result = play("--rules", "bfmania-30", "--vs", "confirmed,beginner", "--seed", "5",
-                  stdin="draw discard\nquit\n" * 3)
+                  stdin="draw discard\nquit\n")
     assert result.exit_code == 0, result.output
+    assert "Draw from stock or discard?" in result.stdout
+    assert "You draw 2D from the discard pile" in result.stdout
     assert "Game abandoned." in result.stdout
 
 

@@ -94,6 +94,13 @@ class TerminalPlayer:
         while True:
             command = self.ask(f"Draw from {' or '.join(view.draws)}? ")
             if command.verb == "draw" and command.word in view.draws:
+                if command.word == DISCARD and not _can_follow(view):
+                    self.echo(f"  no legal turn would follow with {view.top_discard} "
+                              "(it could not be discarded, decision 8): draw stock")
+                    continue
+                if command.word == DISCARD and view.rules.name == "rami-51":
+                    self.echo(f"  you must lay {view.top_discard} this turn"
+                              + ("" if view.is_opened else ", in your opening") + " (decision 10)")
                 return Draw(command.word)
             if command.verb in ("table", "hand"):
                 self._show(view)
@@ -152,6 +159,22 @@ class TerminalPlayer:
                 self._show(view, work)
             else:
                 self.echo(f"  '{verb}' is not a move now; type 'help'")
+
+
+def _can_follow(view: View) -> bool:
+    """Does some legal turn follow taking the top discard? (A card taken may not be discarded
+    in the same turn, decision 8: a hand of its copies alone could not end the turn.)"""
+    from rami.errors import IllegalTurnError
+    from rami.solver.api import solve
+
+    top = view.top_discard
+    assert top is not None
+    position = Position(view.table, (*view.hand, top), view.is_opened, view.rules, top)
+    try:
+        solve(position, min_moves=False, time_limit=1.0)
+    except IllegalTurnError:
+        return False
+    return True
 
 
 def table_text(view: View, work: WorkTable | None = None) -> str:
