@@ -36,10 +36,12 @@ from typing import Any
 
 from rami import __version__
 from rami.cards import Card
-from rami.errors import NotationError
+from rami.errors import NotationError, shorten
 from rami.melds import Meld
 from rami.notation import (
+    MAX_JSON_DEPTH,
     format_position,
+    json_depth,
     meld_from_json,
     meld_to_json,
     parse_table,
@@ -159,15 +161,25 @@ def read_pack(path: Path | str) -> list[Puzzle]:
     return parse_pack(read_text_file(path), str(path))
 
 
+def _decoded(text: str, what: str) -> Any:
+    """JSON text decoded; NotationError ``what (reason)`` on malformed JSON, JSON nested past
+    rami.notation.MAX_JSON_DEPTH (never a RecursionError) or a number too long to convert."""
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise NotationError(f"{what} (nested more than {MAX_JSON_DEPTH} levels deep)")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise NotationError(f"{what} ({error.msg})") from None
+    except (ValueError, RecursionError) as error:
+        raise NotationError(f"{what} ({shorten(str(error))})") from None
+
+
 def parse_pack(text: str, label: str = "pack") -> list[Puzzle]:
     puzzles = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise NotationError(f"{label}:{number}: malformed JSON ({error.msg})") from None
+        data = _decoded(line, f"{label}:{number}: malformed JSON")
         puzzles.append(Puzzle.from_record(data, f"{label}:{number}"))
     if not puzzles:
         raise NotationError(f"{label}: no puzzle in the pack")
@@ -337,10 +349,7 @@ def parse_answer(text: str) -> tuple[Meld, ...]:
     if not stripped:
         raise NotationError("empty answer: give the final table, melds separated by '|'")
     if stripped.startswith("["):
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as error:
-            raise NotationError(f"answer: malformed JSON ({error.msg})") from None
+        data = _decoded(stripped, "answer: malformed JSON")
         if not isinstance(data, list):
             raise NotationError("answer: a JSON answer is a list of melds")
         return tuple(meld_from_json(meld, f"answer[{i}]") for i, meld in enumerate(data))
