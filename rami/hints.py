@@ -118,14 +118,15 @@ def achievable(solution: Solution) -> Hint:
             "No card can be played this turn."
         )
     else:
+        points = _plural(shed, "point")
         if not solution.hand and played == in_hand:
-            phrase = f"play all {_plural(played, 'card')}"
+            phrase = f"play all {played} cards" if played > 1 else "play your only card"
         elif not solution.hand:
             phrase = f"go out: play {_plural(played, 'card')} and discard the last one"
         elif solution.objective.value == "cards":
-            phrase = f"play {played} of {_plural(in_hand, 'card')} (shedding {shed} points)"
+            phrase = f"play {played} of {_plural(in_hand, 'card')} (shedding {points})"
         else:
-            phrase = f"shed {shed} points (play {played} of {_plural(in_hand, 'card')})"
+            phrase = f"shed {points} (play {played} of {_plural(in_hand, 'card')})"
         text = f"You can {'open and ' if opens else ''}{phrase}."
     data = {
         "can_open": opens,

@@ -9,21 +9,79 @@ Text grammar (docs/notation.md)::
     settings := { ruleset | "opened" | "not-opened" | "discard=" card }
 
 Canonical: ``7H 8H 9H | QS QD QC | 2D 3D * 5D / TH JS AD * / rami-chinois opened``.
+
+Errors are :class:`NotationError` (or :class:`UnknownRulesetError` for the ruleset), whose
+``loc`` is the path of the field at fault: ``("table", 2, 1)`` for the second card of the third
+meld, ``("hand", 0)``, ``("settings",)``... JSON is decoded by :func:`loads_json`, which refuses
+input nested deeper than :data:`MAX_JSON_DEPTH` levels before decoding it (a position needs 4).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rami.cards import Card, format_cards, parse_cards
-from rami.errors import NotationError
+from rami.errors import Loc, NotationError, RamiError, UnknownRulesetError, quote, shown
 from rami.melds import Meld, MeldKind
 from rami.position import Position
-from rami.rules import DEFAULT_RULES, Ruleset, get_ruleset
+from rami.rules import DEFAULT_RULES, PRESETS, Ruleset, get_ruleset
 
 EMPTY = "-"
+BOM = "\ufeff"
+
+#: Nesting levels a JSON document may have (a position has 4: object, table, meld, cards; a
+#: puzzle record 5). Deeper documents are refused before decoding, never a RecursionError.
+MAX_JSON_DEPTH = 32
+
+#: JSON strings, skipped by the depth scan (their brackets do not nest anything).
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def json_depth(text: str, stop: int = MAX_JSON_DEPTH) -> int:
+    """How deep the brackets of a JSON text nest, outside strings (stops counting past ``stop``).
+
+    Cheap: a text with ``stop`` brackets or fewer is not scanned at all.
+    """
+    if text.count("[") + text.count("{") <= stop:
+        return min(text.count("[") + text.count("{"), stop)
+    depth = peak = 0
+    for match in re.finditer(r'[\[\]{}]|"(?:[^"\\]|\\.)*"', text, re.DOTALL):
+        char = match.group(0)
+        if char in "[{":
+            depth += 1
+            if depth > peak:
+                peak = depth
+                if peak > stop:
+                    return peak
+        elif char in "]}":
+            depth -= 1
+    return peak
+
+
+def loads_json(text: str, what: str = "JSON") -> Any:
+    """Decode JSON text; NotationError (never RecursionError) on malformed or too deep input."""
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise NotationError(f"{what} nested more than {MAX_JSON_DEPTH} levels deep")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise NotationError(
+            f"malformed {what} at line {error.lineno} column {error.colno}: {error.msg}"
+        ) from None
+    except RecursionError:  # pragma: no cover - the depth bound comes first
+        raise NotationError(f"{what} nested too deeply") from None
+    except ValueError as error:  # a number of more than 4,300 digits
+        raise NotationError(f"malformed {what}: {error}") from None
+
+
+def _meld_text(chunk: str, loc: Loc) -> Meld:
+    try:
+        return Meld.parse(chunk)
+    except NotationError as error:
+        raise NotationError(str(error), loc=loc) from None
 
 
 def parse_table(text: str) -> tuple[Meld, ...]:
@@ -33,11 +91,13 @@ def parse_table(text: str) -> tuple[Meld, ...]:
     melds = []
     for number, chunk in enumerate(text.split("|"), start=1):
         if not chunk.strip():
-            raise NotationError(f"meld {number} is empty in table {text!r}")
+            raise NotationError(f"meld {number} is empty in table {quote(text)}",
+                                loc=("table", number - 1))
         try:
-            melds.append(Meld.parse(chunk))
+            melds.append(_meld_text(chunk, ("table", number - 1)))
         except NotationError as error:
-            raise NotationError(f"meld {number} ({chunk.strip()!r}): {error}") from None
+            raise NotationError(f"meld {number} ({quote(chunk.strip())}): {error}",
+                                loc=error.loc) from None
     return tuple(melds)
 
 
@@ -45,40 +105,71 @@ def format_table(table: tuple[Meld, ...] | list[Meld]) -> str:
     return " | ".join(str(meld) for meld in table) if table else EMPTY
 
 
+_SETTINGS_HELP = "settings are a ruleset, 'opened' (or 'not-opened') and 'discard=CARD'"
+
+
+def _settings(words: Sequence[str]) -> tuple[Ruleset, bool, Card | None]:
+    rules: Ruleset | None = None
+    opened: str | None = None
+    taken: str | None = None
+    card: Card | None = None
+    for word in words:
+        lowered = word.lower()
+        if lowered in ("opened", "not-opened", "new"):
+            if opened is not None:
+                what = "given twice" if (opened == "opened") == (lowered == "opened") else (
+                    f"contradicts {quote(opened)}"
+                )
+                raise NotationError(f"setting {quote(word)} {what}", loc=("settings",))
+            opened = lowered
+        elif lowered.startswith("discard="):
+            if taken is not None:
+                raise NotationError(
+                    f"setting {quote(word)}: a second taken discard (after {quote(taken)})",
+                    loc=("settings",),
+                )
+            taken = word
+            try:
+                card = Card.parse(word.split("=", 1)[1])
+            except NotationError as error:
+                raise NotationError(str(error), loc=("settings",)) from None
+        elif rules is None:
+            try:
+                rules = get_ruleset(word)
+            except UnknownRulesetError as error:
+                if "-" in word or "[" in word or lowered.split("[")[0] in PRESETS:
+                    raise UnknownRulesetError(str(error), loc=("settings",)) from None
+                raise NotationError(
+                    f"unknown setting {quote(word)}: {_SETTINGS_HELP}; "
+                    f"known presets: {', '.join(PRESETS)}",
+                    loc=("settings",),
+                ) from None
+        else:
+            raise NotationError(
+                f"unexpected setting {quote(word)}: {_SETTINGS_HELP}", loc=("settings",)
+            )
+    return rules or DEFAULT_RULES, opened == "opened", card
+
+
 def parse_position(text: str) -> Position:
     """Parse the one-line text notation. Raises NotationError with the part at fault."""
+    if text.startswith(BOM):
+        text = text[1:]
     if "\n" in text.strip():
         raise NotationError("a text position is one line; use JSON for multi-line input")
     sections = text.split("/")
     if len(sections) not in (2, 3):
         raise NotationError(
-            f"expected 'TABLE / HAND [/ SETTINGS]' with '/' between sections, got {text!r}"
+            f"expected 'TABLE / HAND [/ SETTINGS]' with '/' between sections, got {quote(text)}"
         )
     table = parse_table(sections[0])
     hand_text = sections[1].strip()
     try:
         hand = () if hand_text in ("", EMPTY) else parse_cards(hand_text)
     except NotationError as error:
-        raise NotationError(f"hand: {error}") from None
-    rules: Ruleset = DEFAULT_RULES
-    opened = False
-    taken: Card | None = None
-    seen_rules = False
-    for word in (sections[2].split() if len(sections) == 3 else []):
-        lowered = word.lower()
-        if lowered == "opened":
-            opened = True
-        elif lowered in ("not-opened", "new"):
-            opened = False
-        elif lowered.startswith("discard="):
-            taken = Card.parse(word.split("=", 1)[1])
-        elif not seen_rules:
-            rules = get_ruleset(word)
-            seen_rules = True
-        else:
-            raise NotationError(
-                f"unexpected setting {word!r}: settings are a ruleset, 'opened' and 'discard=CARD'"
-            )
+        raise NotationError(f"hand: {error}", loc=("hand",)) from None
+    words = sections[2].split() if len(sections) == 3 else []
+    rules, opened, taken = _settings(words)
     return Position(table, hand, opened, rules, taken)
 
 
@@ -99,40 +190,51 @@ def meld_to_json(meld: Meld) -> list[str] | dict[str, Any]:
     return cards
 
 
-def _cards_from_json(value: Any, where: str) -> tuple[Card, ...]:
+def _cards_from_json(value: Any, where: str, loc: Loc = ()) -> tuple[Card, ...]:
     if not isinstance(value, list):
-        raise NotationError(f"{where}: expected a list of cards, got {type(value).__name__}")
+        raise NotationError(
+            f"{where}: expected a list of cards, got {type(value).__name__}", loc=loc
+        )
     cards = []
     for index, item in enumerate(value):
         if not isinstance(item, str):
-            raise NotationError(f"{where}[{index}]: expected a card string, got {item!r}")
+            raise NotationError(
+                f"{where}[{index}]: expected a card string, got {shown(item)}", loc=(*loc, index)
+            )
         try:
             cards.append(Card.parse(item))
         except NotationError as error:
-            raise NotationError(f"{where}[{index}]: {error}") from None
+            raise NotationError(f"{where}[{index}]: {error}", loc=(*loc, index)) from None
     return tuple(cards)
 
 
-def meld_from_json(value: Any, where: str = "meld") -> Meld:
+def meld_from_json(value: Any, where: str = "meld", loc: Loc | None = None) -> Meld:
+    """A meld of the JSON form: a list of cards, ``{"kind", "cards"}`` or a text string."""
+    at: Loc = loc if loc is not None else ()
     if isinstance(value, Mapping):
         unknown = set(value) - {"kind", "cards"}
         if unknown:
-            raise NotationError(f"{where}: unknown field(s) {sorted(unknown)}")
+            names = sorted(map(str, unknown))
+            raise NotationError(
+                f"{where}: unknown field(s) {shown(names)}", loc=(*at, names[0])
+            )
         kind = value.get("kind")
-        if kind not in ("run", "set"):
-            raise NotationError(f"{where}.kind: expected 'run' or 'set', got {kind!r}")
-        cards = _cards_from_json(value.get("cards"), f"{where}.cards")
+        if not isinstance(kind, str) or kind not in ("run", "set"):
+            raise NotationError(
+                f"{where}.kind: expected 'run' or 'set', got {shown(kind)}", loc=(*at, "kind")
+            )
+        cards = _cards_from_json(value.get("cards"), f"{where}.cards", (*at, "cards"))
         if not cards:
-            raise NotationError(f"{where}: empty meld")
+            raise NotationError(f"{where}: empty meld", loc=at)
         return Meld(cards, MeldKind(kind))
     if isinstance(value, str):
         try:
             return Meld.parse(value)
         except NotationError as error:
-            raise NotationError(f"{where}: {error}") from None
-    cards = _cards_from_json(value, where)
+            raise NotationError(f"{where}: {error}", loc=at) from None
+    cards = _cards_from_json(value, where, at)
     if not cards:
-        raise NotationError(f"{where}: empty meld")
+        raise NotationError(f"{where}: empty meld", loc=at)
     return Meld.of(cards)
 
 
@@ -145,28 +247,42 @@ def position_from_json(data: Any) -> Position:
         raise NotationError(f"a JSON position is an object, got {type(data).__name__}")
     unknown = set(data) - POSITION_FIELDS
     if unknown:
+        names = sorted(map(str, unknown))
         raise NotationError(
-            f"unknown field(s) {sorted(unknown)} in JSON position; "
-            f"fields are {sorted(POSITION_FIELDS)}"
+            f"unknown field(s) {shown(names)} in JSON position; "
+            f"fields are {sorted(POSITION_FIELDS)}",
+            loc=(names[0],),
         )
     rules_name = data.get("rules", DEFAULT_RULES.name)
     if not isinstance(rules_name, str):
-        raise NotationError(f"rules: expected a ruleset name, got {rules_name!r}")
-    rules = get_ruleset(rules_name)
+        raise NotationError(f"rules: expected a ruleset name, got {shown(rules_name)}",
+                            loc=("rules",))
+    try:
+        rules = get_ruleset(rules_name)
+    except UnknownRulesetError as error:
+        raise UnknownRulesetError(str(error), loc=("rules",)) from None
     table_data = data.get("table", [])
     if not isinstance(table_data, list):
-        raise NotationError(f"table: expected a list of melds, got {type(table_data).__name__}")
+        raise NotationError(
+            f"table: expected a list of melds, got {type(table_data).__name__}", loc=("table",)
+        )
     table = tuple(
-        meld_from_json(meld, f"table[{index}]") for index, meld in enumerate(table_data)
+        meld_from_json(meld, f"table[{index}]", ("table", index))
+        for index, meld in enumerate(table_data)
     )
-    hand = _cards_from_json(data.get("hand", []), "hand")
+    hand = _cards_from_json(data.get("hand", []), "hand", ("hand",))
     opened = data.get("opened", False)
     if not isinstance(opened, bool):
-        raise NotationError(f"opened: expected true or false, got {opened!r}")
+        raise NotationError(f"opened: expected true or false, got {shown(opened)}",
+                            loc=("opened",))
     taken_raw = data.get("taken_discard")
     if taken_raw is not None and not isinstance(taken_raw, str):
-        raise NotationError(f"taken_discard: expected a card string, got {taken_raw!r}")
-    taken = Card.parse(taken_raw) if taken_raw is not None else None
+        raise NotationError(f"taken_discard: expected a card string, got {shown(taken_raw)}",
+                            loc=("taken_discard",))
+    try:
+        taken = Card.parse(taken_raw) if taken_raw is not None else None
+    except NotationError as error:
+        raise NotationError(f"taken_discard: {error}", loc=("taken_discard",)) from None
     return Position(table, hand, opened, rules, taken)
 
 
@@ -182,17 +298,49 @@ def position_to_json(position: Position) -> dict[str, Any]:
     return data
 
 
+def _json_kind(value: Any) -> str:
+    """The JSON name of a decoded value's type: object, array, string, number..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return {"str": "string", "list": "array", "dict": "object"}.get(
+        type(value).__name__, type(value).__name__
+    )
+
+
+#: What a JSON document that is not an object may start with (text positions never parse).
+_JSON_START = re.compile(r'[\[{"\d]|-?\d|true\b|false\b|null\b|-?Infinity\b|NaN\b')
+
+
+def json_value_kind(text: str) -> str | None:
+    """The JSON kind of ``text`` when it is a whole JSON document that is not an object
+    (``"array"``, ``"number"``, ``"null"``...), else None. Never raises."""
+    stripped = text.strip()
+    if not stripped or stripped.startswith("{") or not _JSON_START.match(stripped):
+        return None
+    try:
+        return _json_kind(loads_json(stripped))
+    except RamiError:
+        return None
+
+
 def parse_position_any(text: str) -> Position:
     """Parse either form: JSON when the text starts with ``{``, the text notation otherwise."""
-    stripped = text.strip()
+    stripped = text.strip().lstrip(BOM).strip()
     if not stripped:
         raise NotationError("empty position")
     if stripped.startswith("{"):
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as error:
-            raise NotationError(
-                f"malformed JSON at line {error.lineno} column {error.colno}: {error.msg}"
-            ) from None
-        return position_from_json(data)
+        return position_from_json(loads_json(stripped))
+    # No text position starts with '[': that is JSON (or malformed JSON), never the notation.
+    kind = _json_kind(loads_json(stripped)) if stripped.startswith("[") else (
+        json_value_kind(stripped)
+    )
+    if kind is not None:
+        raise NotationError(
+            f"a JSON {kind} is not a position: expected 'TABLE / HAND [/ SETTINGS]' "
+            "or a JSON object"
+        )
     return parse_position(stripped)

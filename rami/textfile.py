@@ -1,22 +1,109 @@
-"""Reading a file a user named, as UTF-8 text, with errors that name the file."""
+"""Reading what a user named (a file, or standard input) as UTF-8 text, within a size bound.
+
+Every failure is an :class:`~rami.errors.UnreadableFileError` whose message names the input
+(:class:`~rami.errors.InputTooLargeError` past the bound). Input is read in chunks and never past
+its bound, so ``/dev/zero`` or an endless pipe cannot hang a command or fill the memory; a file
+that is not a regular file or a pipe (a device, a socket) is refused before any read. A leading
+UTF-8 byte order mark is dropped.
+"""
 
 from __future__ import annotations
 
+import os
+import stat
+import sys
 from pathlib import Path
+from typing import IO, Any
 
-from rami.errors import UnreadableFileError
+from rami.errors import InputTooLargeError, UnreadableFileError, quote
+
+#: Bytes one position may take (a file, standard input): far more than any real position.
+MAX_POSITION_BYTES = 1 << 20
+#: Bytes a file of many lines may take: a puzzle pack, a ``--batch`` file, game records.
+MAX_FILE_BYTES = 64 << 20
+
+_CHUNK = 1 << 16
 
 
-def read_text_file(path: Path | str) -> str:
+def _size(limit: int) -> str:
+    return f"{limit >> 20} MiB" if limit >= 1 << 20 and not limit % (1 << 20) else f"{limit} bytes"
+
+
+def read_bounded(stream: IO[Any], limit: int, name: str) -> bytes | str:
+    """Everything ``stream`` holds, read in chunks; InputTooLargeError past ``limit``."""
+    chunks = []
+    total = 0
+    while True:
+        chunk = stream.read(min(_CHUNK, limit + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            raise InputTooLargeError(
+                f"cannot read {name}: more than {_size(limit)}, the most it may hold"
+            )
+    if chunks and isinstance(chunks[0], str):
+        return "".join(chunks)
+    return b"".join(chunks)
+
+
+def decode(data: bytes | str, name: str) -> str:
+    """UTF-8 text without a leading byte order mark."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UnreadableFileError(f"cannot read {name}: not UTF-8 text") from None
+    return data[1:] if data.startswith("\ufeff") else data
+
+
+def read_text_file(path: Path | str, *, limit: int = MAX_FILE_BYTES) -> str:
+    """A file's text; UnreadableFileError naming the file (InputTooLargeError past ``limit``)."""
+    name = quote(str(path))
+    if str(path) == "":
+        raise UnreadableFileError("cannot read '': no file name given")
     try:
-        return Path(path).read_text(encoding="utf-8")
+        handle = open(path, "rb")  # noqa: SIM115 - closed below, after the checks
     except FileNotFoundError:
-        raise UnreadableFileError(f"cannot read {str(path)!r}: no such file") from None
+        raise UnreadableFileError(f"cannot read {name}: no such file") from None
     except IsADirectoryError:
-        raise UnreadableFileError(f"cannot read {str(path)!r}: it is a directory") from None
-    except UnicodeDecodeError:
-        raise UnreadableFileError(f"cannot read {str(path)!r}: not UTF-8 text") from None
-    except OSError as error:
+        raise UnreadableFileError(f"cannot read {name}: it is a directory") from None
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise UnreadableFileError(f"cannot read {name}: {reason}") from None
+    with handle:
+        try:
+            mode = os.fstat(handle.fileno()).st_mode
+            if stat.S_ISDIR(mode):
+                raise UnreadableFileError(f"cannot read {name}: it is a directory")
+            if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+                raise UnreadableFileError(f"cannot read {name}: not a regular file")
+            data = read_bounded(handle, limit, name)
+        except IsADirectoryError:
+            raise UnreadableFileError(f"cannot read {name}: it is a directory") from None
+        except OSError as error:
+            raise UnreadableFileError(f"cannot read {name}: {error.strerror or error}") from None
+    return decode(data, name)
+
+
+STDIN_NAME = "standard input"
+
+
+def read_stdin(*, limit: int = MAX_POSITION_BYTES, stream: IO[Any] | None = None) -> str:
+    """Standard input's text; UnreadableFileError when it is closed or unreadable."""
+    source = sys.stdin if stream is None else stream
+    if source is None or getattr(source, "closed", False):
+        raise UnreadableFileError("cannot read standard input: standard input is closed")
+    binary = getattr(source, "buffer", None)
+    try:
+        data = read_bounded(binary if binary is not None else source, limit, STDIN_NAME)
+    except (OSError, ValueError) as error:
+        if isinstance(error, InputTooLargeError):
+            raise
         raise UnreadableFileError(
-            f"cannot read {str(path)!r}: {error.strerror or error}"
+            "cannot read standard input: standard input is closed"
+            if isinstance(error, ValueError) or getattr(error, "errno", None) == 9
+            else f"cannot read standard input: {getattr(error, 'strerror', None) or error}"
         ) from None
+    return decode(data, STDIN_NAME)

@@ -186,8 +186,15 @@ def test_validate_json_unparsable() -> None:
     assert json.loads(result.stdout) == {
         "valid": False,
         "problems": ["hand: unknown card '2X' in '2X'"],
+        "error": {
+            "type": "NotationError",
+            "message": "hand: unknown card '2X' in '2X'",
+            "loc": ["hand"],
+            "problems": [],
+        },
+        "exit_code": 2,
     }
-    assert result.stderr == "error: hand: unknown card '2X' in '2X'\n"
+    assert result.stderr == ""
 
 
 # ---------------------------------------------------------------- bad input
@@ -314,7 +321,9 @@ def test_not_a_position_at_all() -> None:
 
 
 def test_unknown_option_is_not_read_as_a_position() -> None:
-    assert bad("score", "--jsn") == "error: no such option: --jsn\n"
+    result = rami("score", "--jsn")
+    assert result.exit_code == 2
+    assert "No such option: --jsn (Possible options: --json)" in result.stderr
 
 
 def test_taken_discard_without_discard_pile() -> None:

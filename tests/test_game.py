@@ -472,17 +472,20 @@ def test_a_bot_sees_only_its_visible_state() -> None:
                 "rami.rules", "rami.melds"), type(item)
         assert not any(hasattr(view, name) for name in ("state", "stock", "hands", "round"
                                                         "_state"))
-    # The view holds the seat's own hand and only the sizes of the others'.
-    view = spy.seen[0]
-    assert isinstance(view.hand_sizes[1], int)
-    assert "stock" not in {f.name for f in dataclasses.fields(View)}
+    # The view holds the seat's own hand, and of the others only what the table sees.
+    assert {f.name for f in dataclasses.fields(View)} == {
+        "rules", "seat", "phase", "hand", "table", "discard_pile", "stock_size", "hand_sizes",
+        "opened", "active", "known", "scores", "round", "turn", "first", "draws",
+        "taken_discard", "drawn", "claim_card", "claimed", "reshuffles", "target"}
     rnd = rnd_seen[0]
-    other = rnd.view(0)
-    other_hand = {str(card) for card in rnd.state.hands[1]}
-    text = json.dumps(other.to_json())
-    assert all(f'"{card}"' not in text or card in {str(c) for c in other.hand} | {
-        str(c) for meld in other.table for c in meld.cards} | {
-        str(c) for c in other.discard_pile} for card in other_hand)
+    for seat in (0, 1):
+        view = rnd.view(seat)
+        assert view.hand == hand_of(rnd, seat)
+        assert view.hand_sizes == tuple(sum(rnd.state.hands[s].values()) for s in (0, 1))
+        assert view.stock_size == len(rnd.state.stock)
+        # Nothing in the view is the other hand or the stock, as objects: only copies of cards.
+        assert all(item is not rnd.state.hands[1 - seat] and item is not rnd.state.stock
+                   for item in _reachable(view))
 
 
 def test_view_json_round_trip_and_bot_turn() -> None:
@@ -511,3 +514,30 @@ def test_same_seed_same_record(name: str) -> None:
         return json.dumps(play_game(name, bots, seed=99, options=GameOptions(max_rounds=2)))
 
     assert one() == one()
+
+
+def test_cafe_hand_of_jokers_only_lets_one_go() -> None:
+    """No meld can take a joker (the sets are full): no legal turn by the seed's rule (a joker is
+    discarded only as the last card); bots and engine let one joker go (docs/game.md)."""
+    rnd = start("cafe-rummy", ["* 6S 6H 6D 6C QS QH QC", "5H 9S KC"], discard="2D", stock="*")
+    rnd.apply(Draw("stock"))
+    rnd.apply(Play(table("6S 6H 6D 6C | QS QH QC *"), cards("6S 6H 6D 6C QS QH QC *"),
+                   Card.parse("*")))
+    assert rnd.over  # laid everything but one joker, discarded it as the last card
+    rnd = start("cafe-rummy", ["* 7S", "5H 9S KC"], discard="2D", stock="5D")
+    rnd.apply(Draw("stock"))
+    with pytest.raises(IllegalActionError, match="never discards a joker"):
+        rnd.apply(Play(rnd.state.table, (), JOKER))
+    rnd = start("cafe-rummy", ["*", "5H 9S KC"], discard="2D", stock="* 7S")
+    for card in cards("6S 6H 6D 6C"):  # a full set on the table, its cards from the stock
+        rnd.state.stock.remove(card)
+    rnd.state.table = table("6S 6H 6D 6C")
+    rnd.state.opened[0] = True
+    rnd.apply(Draw("stock"))
+    view = rnd.view()
+    assert view.hand == (JOKER, JOKER)
+    for level in ("confirmed", "expert", "beginner"):
+        play = make_bot(level).act(view)
+        assert play.played == () and play.discard == JOKER, level
+    rnd.apply(Play(rnd.state.table, (), JOKER))
+    assert rnd.state.discard[-1] == JOKER and not rnd.over

@@ -177,3 +177,21 @@ def test_replay_unreadable_input_exits_2(tmp_path: Path) -> None:
     bad.write_text('{"format": "rami-game"\n')
     result = rami("replay", str(bad))
     assert result.exit_code == 2 and "line 1" in result.stderr
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_expert_games_replay_clean(name: str) -> None:
+    """The expert's turns (solver turns with its own draws, discards and hold-backs)."""
+    simulation = Simulation(name, ("expert", "beginner"), 1, 8, GameOptions(max_rounds=1),
+                            verify=True)
+    summary = simulate(simulation, 1)
+    assert summary["errors"] == [], summary["errors"]
+
+
+def test_expert_is_deterministic() -> None:
+    def one() -> str:
+        bots = [make_bot("expert", 3), make_bot("confirmed", 4)]
+        return json.dumps(play_game("cafe-rummy", bots, seed=21, options=GameOptions(
+            max_rounds=1)))
+
+    assert one() == one()

@@ -213,7 +213,10 @@ def test_text_defaults_and_settings():
     position = parse_position("- / 7H / Rami-51 OPENED discard=7h")
     assert position.rules.name == "rami-51" and position.opened
     assert position.taken_discard == Card.parse("7H")
-    assert parse_position("- / 7H / opened not-opened").opened is False
+    assert parse_position("- / 7H / not-opened").opened is False
+    with pytest.raises(NotationError, match="'not-opened' contradicts 'opened'") as error:
+        parse_position("- / 7H / opened not-opened")
+    assert error.value.loc == ("settings",)
     assert parse_position("- / - / rami-chinois[jokers=0]").rules.jokers == 0
 
 

@@ -409,3 +409,194 @@ def test_cli_daily_and_show() -> None:
     assert "Solution:" in shown.output and "\x1b[" not in shown.output  # plain when piped
     checked = runner().invoke(puzzle_app, ["check", DAILY_2025_06_01])
     assert checked.exit_code == 0, checked.output
+
+
+# ---------------------------------------------------------------------------- spoiler-free JSON
+
+
+def _spoilers(puzzle: Puzzle) -> list[str]:
+    """Texts that give the answer away: the final table's melds and the signature."""
+    melds = [str(meld) for meld in puzzle.solution if meld not in puzzle.position.table]
+    return [*melds, puzzle.record["signature"]]
+
+
+def _values(data):
+    """Every string and every list of strings in a JSON value."""
+    if isinstance(data, dict):
+        for value in data.values():
+            yield from _values(value)
+    elif isinstance(data, list):
+        if all(isinstance(item, str) for item in data):
+            yield tuple(data)
+        for item in data:
+            yield from _values(item)
+    elif isinstance(data, str):
+        yield data
+
+
+def assert_spoiler_free(data: dict, puzzle: Puzzle) -> None:
+    """No solution table, signature, moves, difficulty details or seed; and none of the
+    solution's final-table melds anywhere in the payload, as a string or as a list of cards."""
+    assert not {"solution", "signature", "moves", "difficulty", "seed", "numbers"} & set(data)
+    text = json.dumps(data)
+    found = set(_values(data))
+    for spoiler in _spoilers(puzzle):
+        assert spoiler not in found and json.dumps(spoiler) not in text, spoiler
+    for meld in puzzle.solution:
+        if meld in puzzle.position.table:
+            continue
+        cards = tuple(str(card) for card in meld.cards)
+        assert cards not in found and json.dumps(list(cards)) not in text, cards
+        assert not any(isinstance(v, tuple) and sorted(v) == sorted(cards) for v in found)
+
+
+def test_public_json_is_the_contract() -> None:
+    from rami.puzzles.record import PUBLIC_GOAL, public_json
+
+    puzzle = daily(date(2025, 6, 1))
+    data = public_json(puzzle)
+    assert list(data) == ["id", "kind", "rules", "position", "goal", "tier", "themes"]
+    assert set(data["goal"]) == set(PUBLIC_GOAL)
+    assert data["themes"] == list(puzzle.themes) and data["tier"] == puzzle.tier
+    assert_spoiler_free(data, puzzle)
+    rated = Puzzle.from_record({**puzzle.record, "rating": 1500})
+    assert public_json(rated)["rating"] == 1500
+
+
+def test_daily_and_show_json_carry_no_solution() -> None:
+    for day in ("2025-06-01", "2026-01-15", "2026-12-01"):
+        result = runner().invoke(puzzle_app, ["daily", "--date", day, "--json"])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.output)
+        assert data["date"] == day
+        assert_spoiler_free({k: v for k, v in data.items() if k != "date"},
+                            daily(date.fromisoformat(day)))
+    shown = runner().invoke(puzzle_app, ["show", DAILY_2025_06_01, "--json"])
+    assert_spoiler_free(json.loads(shown.output), daily(date(2025, 6, 1)))
+    text = runner().invoke(puzzle_app, ["daily", "--date", "2025-06-01"])
+    assert "Difficulty" not in text.output and "Moves" not in text.output
+
+
+def test_solution_only_when_asked() -> None:
+    puzzle = daily(date(2025, 6, 1))
+    full = runner().invoke(puzzle_app, ["daily", "--date", "2025-06-01", "--json", "--solution"])
+    data = json.loads(full.output)
+    assert data["signature"] == puzzle.record["signature"]
+    assert data["difficulty"] == puzzle.record["difficulty"]
+    assert sorted(map(str, parse_table(" | ".join(" ".join(m) for m in data["solution"])))) == (
+        sorted(map(str, puzzle.solution)))
+    assert data["numbers"] == [1, 2, 3]
+    assert [m["text"] for m in data["moves"]] == [
+        "move 7C from meld 2 to meld 3", "add TH from your hand to meld 1",
+        "add 6C 8C from your hand to meld 3"]
+    text = runner().invoke(puzzle_app, ["show", DAILY_2025_06_01, "--solution"])
+    assert "Difficulty: score 3" in text.output and "Moves:" in text.output
+
+
+# ---------------------------------------------------------------------------- answers as moves
+
+
+def test_answer_as_moves() -> None:
+    from rami.puzzles.record import read_answer
+
+    puzzle = _puzzle(DEMO)  # 3H..9H | QS QD QC | 5C 6C 7C / 5S 6H 5D 8C
+    moves = "split 1 after 6H; add 6H to 4\nadd 8C to 3; move 5C from 3 to 5; add 5S 5D to 5"
+    given = read_answer(puzzle, moves)
+    assert given.numbers == (1, 2, 3, 4, 5)
+    verdict = check_answer(puzzle, given.table, given.numbers)
+    assert verdict.solved and verdict.intended, verdict.reasons
+    # What rami solve prints is accepted as it is, numbering and all.
+    from rami import solve
+
+    solution = solve(puzzle.position)
+    printed = "\n".join(f"{n}. {m.text}" for n, m in enumerate(solution.moves, start=1))
+    assert check_answer(puzzle, *_answer(puzzle, printed)).solved
+    # Short of the goal, and an illegal table: the reasons use the moves' meld numbers.
+    short = check_answer(puzzle, *_answer(puzzle, "split 1 after 6H; add 6H to 4"))
+    assert short.legal and not short.solved and "plays 1 of 4" in short.reasons[0]
+    bad = check_answer(puzzle, *_answer(puzzle, "move 5C 6C 7C from 3 to 1; add 5S 5D to 4"))
+    assert not bad.legal
+    assert any(r.startswith("meld 4 after the moves") for r in bad.reasons), bad.reasons
+
+
+def _answer(puzzle: Puzzle, text: str):
+    from rami.puzzles.record import read_answer
+
+    given = read_answer(puzzle, text)
+    return given.table, given.numbers
+
+
+@pytest.mark.parametrize(("moves", "message"), [
+    ("add 9S to 2", "move 1 ('add 9S to 2'): the hand does not hold 9S"),
+    ("add 8C to 3; move 5C from 2 to 3", "move 2 ('move 5C from 2 to 3'): meld 2 does not hold"),
+    ("split 2 after QS", "meld 2 (QS QD QC) is not a run"),
+    ("split 1 after 9H", "9H is the last card of meld 1"),
+    ("add 6H to 7", "there is no meld 7"),
+    ("lay 5S 5D as meld 2", "meld 2 exists already"),
+    ("add 8C to 3; frobnicate 3", "move 2 ('frobnicate 3'): unknown move 'frobnicate'"),
+    ("move 5C from 3", "move 1 ('move 5C from 3'): not understood"),
+    ("add 8C to 3; add 8C to 3", "move 2 ('add 8C to 3'): the hand does not hold 8C"),
+])
+def test_moves_errors_name_the_move(moves: str, message: str) -> None:
+    from rami.puzzles.moves import MoveError
+    from rami.puzzles.record import read_answer
+
+    with pytest.raises(MoveError, match=None) as caught:
+        read_answer(_puzzle(DEMO), moves)
+    assert message in str(caught.value)
+
+
+def test_cli_check_moves(tmp_path: Path) -> None:
+    pack = _pack_file(tmp_path, DEMO)  # the queens are pruned: 3H..9H | 5C 6C 7C
+    solved = runner().invoke(puzzle_app, [
+        "check", str(pack), "--answer",
+        "split 1 after 6H; add 6H to 3; add 8C to 2; move 5C from 2 to 4; add 5S 5D to 4"])
+    assert solved.exit_code == 0, solved.output
+    assert "Solved" in solved.output
+    wrong = runner().invoke(puzzle_app, ["check", str(pack), "--answer", "add 9S to 2"])
+    assert wrong.exit_code == 2 and "move 1 ('add 9S to 2')" in wrong.output
+    daily_moves = runner().invoke(puzzle_app, [
+        "check", DAILY_2025_06_01, "--answer",
+        "move 7C from 2 to 3; add TH to 1; add 6C 8C to 3", "--json"])
+    assert daily_moves.exit_code == 0 and json.loads(daily_moves.stdout)["intended"]
+
+
+# ---------------------------------------------------------------------------- ids and themes
+
+
+def test_find_and_hint_by_puzzle_id() -> None:
+    from rami.cli.main import app
+    from rami.errors import NotationError
+    from rami.puzzles.record import find
+
+    assert find(DAILY_2025_06_01) is daily(date(2025, 6, 1))
+    with pytest.raises(NotationError, match="no puzzle 'rc-0000000000'"):
+        find("rc-0000000000")
+    hint = runner().invoke(app, ["hint", DAILY_2025_06_01, "--level", "1"])
+    assert hint.exit_code == 0, hint.output
+    assert hint.output.strip() == "You can play all 3 cards."
+    key = runner().invoke(app, ["hint", DAILY_2025_06_01, "--level", "2"])
+    assert key.output.strip() == "Key move: move 7C from meld 2 to meld 3"
+    unknown = runner().invoke(app, ["hint", "rc-0000000000"])
+    assert unknown.exit_code == 2 and "no puzzle 'rc-0000000000'" in unknown.output
+
+
+def test_show_by_theme_and_tier() -> None:
+    from rami.puzzles.record import select
+
+    joker_swaps = select(shipped_pack(), theme="joker-swap")
+    assert joker_swaps and all("joker-swap" in p.themes for p in joker_swaps)
+    result = runner().invoke(puzzle_app, ["show", "--theme", "split-run", "--tier", "easy",
+                                          "--json"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    expected = select(shipped_pack(), tier="easy", theme="split-run")
+    assert [d["id"] for d in lines] == [p.id for p in expected] and lines
+    for data in lines:
+        assert "split-run" in data["themes"] and data["tier"] == "easy"
+        assert "solution" not in data
+    unknown = runner().invoke(puzzle_app, ["show", "--theme", "castling"])
+    assert unknown.exit_code == 2 and "unknown theme 'castling'" in unknown.output
+    assert "joker-swap" in unknown.output
+    text = runner().invoke(puzzle_app, ["show", DAILY_2025_06_01])
+    assert "Themes: " + ", ".join(daily(date(2025, 6, 1)).themes) in text.output

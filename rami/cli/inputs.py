@@ -1,21 +1,23 @@
 """Reading positions for the CLI: a file path, ``-`` for standard input, or the position inline.
 
 Everything here raises :class:`CliError` with a message that names the input and the part at
-fault; the commands turn it into exit code 2. The library does the parsing.
+fault; the commands turn it into exit code 2 (or a JSON error under ``--json``). The library
+does the parsing. Inputs are bounded: a position file or standard input holds at most
+:data:`~rami.textfile.MAX_POSITION_BYTES`, a ``--batch`` file
+:data:`~rami.textfile.MAX_FILE_BYTES`.
 """
 
 from __future__ import annotations
 
 import re
-import sys
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
-from rami.errors import InvalidPositionError, RamiError, UnreadableFileError
-from rami.notation import parse_position_any
+from rami.errors import InvalidPositionError, RamiError, shorten
+from rami.notation import json_value_kind, parse_position_any
 from rami.position import Position
-from rami.textfile import read_text_file
+from rami.textfile import MAX_FILE_BYTES, MAX_POSITION_BYTES, read_stdin, read_text_file
 
 STDIN = "-"
 
@@ -23,39 +25,69 @@ STDIN = "-"
 _FILE_LIKE = re.compile(r"\S*\.[A-Za-z0-9]+")
 
 
-@dataclass
-class CliError(Exception):
-    """Bad input: a message, and the problems of an invalid position (one line each)."""
+class CliError(RamiError):
+    """Bad input: a message, and the problems of an invalid position (one line each).
 
-    message: str
-    problems: list[str] = field(default_factory=list)
+    ``type_name`` is the ``type`` of the JSON error (the library error it stands for, or
+    ``UsageError`` for a command line used wrongly).
+    """
 
-    def __str__(self) -> str:
-        return self.message
+    def __init__(
+        self,
+        message: str,
+        problems: Sequence[str] = (),
+        *,
+        loc: Sequence[str | int] | None = None,
+        type_name: str = "UsageError",
+    ) -> None:
+        super().__init__(message, loc=loc)
+        self.message = str(self)
+        self.problems = [shorten(str(problem), 300) for problem in problems]
+        self.type_name = type_name
+
+    @classmethod
+    def from_error(cls, error: RamiError, message: str | None = None) -> CliError:
+        """The library error as a CliError (same type name, loc and problems)."""
+        if isinstance(error, CliError):
+            return error if message is None else cls(
+                message, error.problems, loc=error.loc, type_name=error.type_name
+            )
+        return cls(
+            str(error) if message is None else message,
+            list(error.problems),
+            loc=error.loc,
+            type_name=type(error).__name__,
+        )
 
     def lines(self) -> list[str]:
         return [self.message, *(f"  - {problem}" for problem in self.problems)]
 
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        data["type"] = self.type_name
+        data["message"] = self.message.removesuffix(":")
+        return data
 
-@dataclass(frozen=True)
+
 class Source:
     """Where a position came from (``label`` prefixes messages; empty for inline text)."""
 
-    label: str
-    text: str
+    def __init__(self, label: str, text: str) -> None:
+        self.label = label
+        self.text = text
 
     def prefix(self, message: str) -> str:
-        return f"{self.label}: {message}" if self.label else message
+        return f"{shorten(self.label)}: {message}" if self.label else message
 
 
-def read_text(path: str) -> str:
-    """Read a whole file, or standard input for ``-``, as UTF-8 text."""
-    if path == STDIN:
-        return sys.stdin.read()
+def read_text(path: str, *, limit: int = MAX_FILE_BYTES) -> str:
+    """Read a whole file, or standard input for ``-``, as UTF-8 text (at most ``limit`` bytes)."""
     try:
-        return read_text_file(path)
-    except UnreadableFileError as error:
-        raise CliError(str(error)) from None
+        if path == STDIN:
+            return read_stdin(limit=limit)
+        return read_text_file(path, limit=limit)
+    except RamiError as error:
+        raise CliError.from_error(error) from None
 
 
 def looks_like_path(argument: str) -> bool:
@@ -71,15 +103,32 @@ def looks_like_path(argument: str) -> bool:
 def resolve(argument: str) -> Source:
     """Turn a POSITION argument into its text: stdin, a file, or the argument itself."""
     if argument == STDIN:
-        return Source("<stdin>", read_text(STDIN))
+        return Source("<stdin>", read_text(STDIN, limit=MAX_POSITION_BYTES))
     stripped = argument.strip()
-    if stripped.startswith("-") and not any(char in stripped for char in " /|"):
-        raise CliError(f"no such option: {stripped}")
-    if stripped.startswith("{") or "\n" in stripped:
+    if not stripped or stripped.startswith("{") or "\n" in stripped:
         return Source("", argument)
-    if _exists(argument) or looks_like_path(argument):
-        return Source(argument, read_text(argument))
+    if _exists(argument):
+        return Source(argument, read_text(argument, limit=MAX_POSITION_BYTES))
+    if json_value_kind(stripped) is not None:  # 42, null, [1, 2]: JSON, not a file name
+        return Source("", argument)
+    if _PUZZLE_ID.fullmatch(stripped):  # a shipped puzzle: rami hint rc-44022bd5db
+        return _puzzle_source(stripped)
+    if looks_like_path(argument):
+        return Source(argument, read_text(argument, limit=MAX_POSITION_BYTES))
     return Source("", argument)
+
+
+_PUZZLE_ID = re.compile(r"rc-[0-9a-f]{10}")
+
+
+def _puzzle_source(puzzle_id: str) -> Source:
+    """The position of a puzzle of the shipped pack (rami.puzzles), named by its id."""
+    from rami.puzzles.record import position_text
+
+    try:
+        return Source(puzzle_id, position_text(puzzle_id))
+    except RamiError as error:
+        raise CliError.from_error(error) from None
 
 
 def _exists(argument: str) -> bool:
@@ -91,13 +140,14 @@ def _exists(argument: str) -> bool:
 
 def parse_source(source: Source) -> Position:
     """Parse one position; NotationError and friends become a CliError naming the input."""
-    text = source.text.strip()
+    text = source.text.strip().lstrip("\ufeff")
     if text.startswith("["):
         raise CliError(
             source.prefix(
                 "a JSON array is not a position: give one JSON object, or use "
                 "'rami solve --batch' with one position per line"
-            )
+            ),
+            type_name="NotationError",
         )
     try:
         return parse_position_any(text)
@@ -105,7 +155,7 @@ def parse_source(source: Source) -> Position:
         message = str(error)
         if "Extra data" in message:
             message += " (a file holds one position; use 'rami solve --batch' for JSON lines)"
-        raise CliError(source.prefix(message)) from None
+        raise CliError.from_error(error, source.prefix(message)) from None
 
 
 def check(position: Position, label: str = "") -> Position:
@@ -114,7 +164,9 @@ def check(position: Position, label: str = "") -> Position:
     if problems:
         count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
         raise CliError(
-            (f"{label}: " if label else "") + f"invalid position ({count}):", problems
+            (f"{shorten(label)}: " if label else "") + f"invalid position ({count}):",
+            problems,
+            type_name=InvalidPositionError.__name__,
         )
     return position
 
@@ -132,6 +184,6 @@ def invalid_problems(error: Exception) -> list[str]:
 
 def batch_lines(path: str) -> Iterator[tuple[int, str]]:
     """Numbered non-blank lines of a JSON-lines file (or stdin for ``-``)."""
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
+    for number, line in enumerate(read_text(path, limit=MAX_FILE_BYTES).splitlines(), start=1):
         if line.strip():
             yield number, line

@@ -1,25 +1,48 @@
 """The ``rami`` command line: validate, score, rules, solve and hint.
 
 The library does the work; this module reads input, calls it, prints, and turns library errors
-into exit codes (0 success, 2 bad input, 1 internal error). It imports fast: the solver engine
-(and OR-Tools) load inside the commands that solve.
+into exit codes by the one table of :mod:`rami.errors` (0 success, 2 bad input, 1 internal
+error, 130 interrupted). Under ``--json`` every failure is a JSON object on standard output,
+``{"error": {"type", "message", "loc", "problems"}, "exit_code": N}``; without it, a message on
+standard error. It imports fast: the solver engine (and OR-Tools) load inside the commands that
+solve.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+import traceback
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from rami import __version__
 from rami.cards import format_cards
 from rami.cli import game as game_commands
+from rami.cli import interrupt
 from rami.cli.inputs import CliError, Source, batch_lines, check, load_position, parse_source
-from rami.cli.output import echo_error, echo_json, echo_lines
+from rami.cli.output import (
+    INTERRUPTED,
+    echo_error,
+    echo_json,
+    echo_json_error,
+    echo_lines,
+    fail,
+    report_failure,
+)
 from rami.cli.render import render
-from rami.errors import InvalidPositionError, RamiError, SolverBugError
+from rami.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    InvalidPositionError,
+    RamiError,
+    SolverBugError,
+    exit_code,
+)
 from rami.position import Position, hand_penalty
 from rami.rules import DISCARD_ONLY, OPTIONS, PRESETS, get_ruleset
 from rami.solver.api import Objective
@@ -27,8 +50,86 @@ from rami.solver.api import Objective
 if TYPE_CHECKING:
     from rami.solver.api import Solution
 
-EXIT_BAD_INPUT = 2
-EXIT_INTERNAL = 1
+__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "app", "run"]
+
+
+def wants_json(args: Sequence[str]) -> bool:
+    """Did the command line ask for JSON (``--json`` before any ``--``)?"""
+    words = list(args)
+    if "--" in words:
+        words = words[: words.index("--")]
+    return "--json" in words
+
+
+class RamiGroup(TyperGroup):
+    """The ``rami`` group: usage errors and interruptions reported like every other failure.
+
+    Under ``--json`` a usage error (an unknown option, a bad value) is the JSON error with exit
+    code 2; Ctrl-C anywhere says "interrupted" and exits 130.
+    """
+
+    def main(self, args: Sequence[str] | None = None, *pos: Any, **extra: Any) -> Any:
+        words = list(sys.argv[1:] if args is None else args)
+        self._json = wants_json(words)
+        return super().main(words, *pos, **extra)
+
+    def invoke(self, ctx: Any) -> Any:
+        json_output = getattr(self, "_json", False)
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as error:
+            fail(error, json_output)
+        except typer.Exit:
+            raise
+        except Exception as error:
+            if _is_usage_error(error):
+                if not json_output:
+                    raise
+                code = getattr(error, "exit_code", EXIT_BAD_INPUT)
+                echo_json_error(
+                    {"type": "UsageError", "message": _usage_message(error), "loc": None,
+                     "problems": []},
+                    code,
+                )
+                raise typer.Exit(code) from None
+            if isinstance(error, RamiError | SolverBugError):
+                fail(error, json_output)
+            if not json_output or type(error).__module__.startswith(("click", "typer")):
+                raise
+            traceback.print_exc()
+            fail(error, json_output)
+
+
+def _is_usage_error(error: BaseException) -> bool:
+    return any(cls.__name__ in ("UsageError", "ClickException") for cls in type(error).__mro__)
+
+
+def _usage_message(error: BaseException) -> str:
+    formatted = getattr(error, "format_message", None)
+    return formatted() if callable(formatted) else str(error)
+
+
+class PositionCommand(TyperCommand):
+    """A command whose POSITION may start with '-' (an empty table: ``'- / 7H 8H 9H'``).
+
+    A word that starts with '-' and holds a space, '/' or '|' is a position, never an option;
+    every other '-word' is an option, so an unknown one is refused by name ("No such option:
+    --jsn", with a suggestion).
+    """
+
+    def make_parser(self, ctx: Any) -> Any:
+        parser = super().make_parser(ctx)
+        process_opts = parser._process_opts
+
+        def _process_opts(arg: str, state: Any) -> None:
+            if any(char in arg for char in " /|\t"):
+                state.largs.append(arg)
+            else:
+                process_opts(arg, state)
+
+        parser._process_opts = _process_opts
+        return parser
+
 
 app = typer.Typer(
     name="rami",
@@ -39,7 +140,10 @@ app = typer.Typer(
         "1 internal error."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
+    cls=RamiGroup,
+    # Plain help: flags are shown as flags (rich help writes '<bool>' after each of them).
+    rich_markup_mode=None,
     pretty_exceptions_show_locals=False,
 )
 
@@ -60,9 +164,8 @@ ObjectiveOpt = Annotated[
         case_sensitive=False,
     ),
 ]
-#: Let a POSITION start with '-' (an empty table: '- / 7H 8H 9H'); unknown '--options' are
-#: still refused, by :func:`rami.cli.inputs.resolve`.
-POSITION_COMMAND = {"context_settings": {"ignore_unknown_options": True}}
+#: Commands whose POSITION may start with '-' (an empty table: '- / 7H 8H 9H').
+POSITION_COMMAND: dict[str, Any] = {"cls": PositionCommand}
 
 TimeLimitOpt = Annotated[
     float,
@@ -71,22 +174,13 @@ TimeLimitOpt = Annotated[
 
 
 @contextmanager
-def reporting_errors() -> Iterator[None]:
-    """Turn bad input into a message on stderr and exit code 2; never a traceback."""
+def reporting_errors(json_output: bool = False) -> Iterator[None]:
+    """Turn bad input into a message on stderr (or the JSON error) and its exit code (2 for bad
+    input, 1 for a solver bug: the table of :mod:`rami.errors`); never a traceback."""
     try:
         yield
-    except CliError as error:
-        echo_error(error.lines())
-        raise typer.Exit(EXIT_BAD_INPUT) from None
-    except InvalidPositionError as error:
-        echo_error(CliError("invalid position:", error.problems).lines())
-        raise typer.Exit(EXIT_BAD_INPUT) from None
-    except RamiError as error:
-        echo_error([str(error)])
-        raise typer.Exit(EXIT_BAD_INPUT) from None
-    except SolverBugError as error:
-        echo_error([f"internal solver error (a bug, please report it): {error}"])
-        raise typer.Exit(EXIT_INTERNAL) from None
+    except (RamiError, SolverBugError, KeyboardInterrupt) as error:
+        fail(error, json_output)
 
 
 def _version(value: bool) -> None:
@@ -155,10 +249,15 @@ def validate(position: PositionArg, json_output: JsonOpt = False) -> None:
 def _validate_json(position: str) -> None:
     try:
         parsed = load_position(position, checked=False)
-    except CliError as error:
-        echo_json({"valid": False, "problems": [error.message]})
-        echo_error(error.lines())
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except RamiError as error:
+        # A position that cannot even be read: the verdict's fields, and the JSON error.
+        failure = CliError.from_error(error)
+        code = exit_code(failure)
+        echo_json(
+            {"valid": False, "problems": [failure.message], "error": failure.to_json(),
+             "exit_code": code}
+        )
+        raise typer.Exit(code) from None
     problems = parsed.problems()
     echo_json({"valid": not problems, "problems": problems, **_summary(parsed)})
     if problems:
@@ -168,7 +267,7 @@ def _validate_json(position: str) -> None:
 @app.command(**POSITION_COMMAND)
 def score(position: PositionArg, json_output: JsonOpt = False) -> None:
     """Hand penalty of the player to move, under the position's rules."""
-    with reporting_errors():
+    with reporting_errors(json_output):
         parsed = load_position(position)
     rules = parsed.rules
     per_card = [(str(card), rules.card_penalty(card.rank)) for card in parsed.hand]
@@ -235,7 +334,7 @@ def rules(
         )
         echo_lines(lines)
         return
-    with reporting_errors():
+    with reporting_errors(json_output):
         ruleset = get_ruleset(preset)
     described = ruleset.describe()
     if json_output:
@@ -250,13 +349,21 @@ def rules(
 
 
 def _run_solver(
-    position: Position, objective: Objective, time_limit: float, min_moves: bool
+    position: Position,
+    objective: Objective,
+    time_limit: float,
+    min_moves: bool,
+    json_output: bool = False,
 ) -> Solution:
     from rami.solver.api import solve as solve_position  # loads the engine and OR-Tools
 
-    return solve_position(
-        position, objective=objective, min_moves=min_moves, time_limit=time_limit
-    )
+    def interrupted() -> None:
+        report_failure(KeyboardInterrupt(), json_output, INTERRUPTED)
+
+    with interrupt.solving(interrupted):
+        return solve_position(
+            position, objective=objective, min_moves=min_moves, time_limit=time_limit
+        )
 
 
 def _check_time_limit(time_limit: float) -> None:
@@ -292,7 +399,7 @@ def solve(
     ] = False,
 ) -> None:
     """Best play for the player to move: the new table, cards played, penalty and moves."""
-    with reporting_errors():
+    with reporting_errors(json_output):
         _check_time_limit(time_limit)
         if batch is not None and position is not None:
             raise CliError("give either POSITION or --batch FILE, not both")
@@ -302,9 +409,9 @@ def solve(
         _solve_batch(batch, objective, time_limit, not no_min_moves)
         return
     assert position is not None
-    with reporting_errors():
+    with reporting_errors(json_output):
         parsed = load_position(position)
-        solution = _run_solver(parsed, objective, time_limit, not no_min_moves)
+        solution = _run_solver(parsed, objective, time_limit, not no_min_moves, json_output)
     if json_output:
         echo_json(solution.to_json())
         return
@@ -317,6 +424,7 @@ def _solve_batch(path: str, objective: Objective, time_limit: float, min_moves: 
     with reporting_errors():
         lines = list(batch_lines(path))
     failed = 0
+    internal = False
     for number, line in lines:
         result: dict[str, Any] = {"line": number}
         try:
@@ -334,11 +442,15 @@ def _solve_batch(path: str, objective: Objective, time_limit: float, min_moves: 
             result["error"] = str(error)
         except SolverBugError as error:
             result["error"] = f"internal solver error (a bug, please report it): {error}"
+            internal = True
+        except (RecursionError, MemoryError) as error:  # never expected: only this line fails
+            result["error"] = f"internal error (a bug, please report it): {type(error).__name__}"
+            internal = True
         failed += "error" in result
         echo_json(result, compact=True)
     if failed:
         echo_error([f"{failed} of {_plural(len(lines), 'position')} failed"])
-        raise typer.Exit(EXIT_BAD_INPUT)
+        raise typer.Exit(EXIT_INTERNAL if internal else EXIT_BAD_INPUT)
 
 
 @app.command(**POSITION_COMMAND)
@@ -360,10 +472,10 @@ def hint(
     """A hint for the player to move, from a nudge (level 1) to the whole turn (level 3)."""
     from rami.hints import make_hint
 
-    with reporting_errors():
+    with reporting_errors(json_output):
         _check_time_limit(time_limit)
         parsed = load_position(position)
-        solution = _run_solver(parsed, objective, time_limit, True)
+        solution = _run_solver(parsed, objective, time_limit, True, json_output)
     given = make_hint(solution, level)
     if json_output:
         echo_json(given.to_json())
@@ -406,7 +518,8 @@ app.command("render", **POSITION_COMMAND)(render)
 
 
 def run() -> None:
-    """Console-script entry point."""
+    """Console-script entry point (solves here are guarded against Ctrl-C: :mod:`.interrupt`)."""
+    interrupt.enable()
     app(prog_name="rami")
 
 

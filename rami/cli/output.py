@@ -10,7 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
@@ -51,14 +51,80 @@ def echo_lines(lines: Iterable[str]) -> None:
         console.print(text)
 
 
+def _safe(text: str) -> str:
+    """Text any stream can print (a lone surrogate read from JSON is escaped)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 def echo_json(data: Any, *, compact: bool = False) -> None:
     if compact:
-        typer.echo(json.dumps(data, ensure_ascii=False))
+        typer.echo(_safe(json.dumps(data, ensure_ascii=False)))
     else:
-        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        typer.echo(_safe(json.dumps(data, ensure_ascii=False, indent=2)))
 
 
 def echo_error(lines: Iterable[str]) -> None:
     """Error lines on standard error; the first one is prefixed with ``error:``."""
     for index, line in enumerate(lines):
-        typer.echo(f"error: {line}" if index == 0 else line, err=True)
+        typer.echo(_safe(f"error: {line}" if index == 0 else line), err=True)
+
+
+def error_document(error: dict[str, Any], code: int) -> dict[str, Any]:
+    """The JSON answer of a failed command: ``{"error": {...}, "exit_code": N}``."""
+    return {"error": error, "exit_code": code}
+
+
+def echo_json_error(error: dict[str, Any], code: int) -> None:
+    """A failed command's JSON answer, on standard output (``--json``)."""
+    echo_json(error_document(error, code))
+
+
+#: What an interrupted command says (exit code 130).
+INTERRUPTED = "interrupted"
+
+
+def report_failure(error: BaseException, json_output: bool, message: str | None = None) -> int:
+    """Print a failure (JSON on stdout under ``--json``, else text on stderr); its exit code.
+
+    The exit code is the one of :func:`rami.errors.exit_code` (the table of :mod:`rami.errors`).
+    """
+    from rami.cli.inputs import CliError
+    from rami.errors import InvalidPositionError, RamiError, error_json, exit_code
+
+    code = exit_code(error)
+    if json_output:
+        data = error.to_json() if isinstance(error, RamiError) else error_json(error)
+        if message is not None:
+            data["message"] = message
+        echo_json_error(data, code)
+        return code
+    if message is not None:
+        lines = [message]
+    elif isinstance(error, CliError):
+        lines = error.lines()
+    elif isinstance(error, InvalidPositionError):
+        lines = CliError("invalid position:", error.problems).lines()
+    else:
+        lines = [str(error)]
+    echo_error(lines)
+    return code
+
+
+def failure_message(error: BaseException) -> str | None:
+    """The sentence a solver bug or an interruption is reported with (None: the error's own)."""
+    from rami.errors import SolverBugError
+
+    if isinstance(error, SolverBugError):
+        return f"internal solver error (a bug, please report it): {error}"
+    if isinstance(error, KeyboardInterrupt):
+        return INTERRUPTED
+    return None
+
+
+def fail(error: BaseException, json_output: bool = False) -> NoReturn:
+    """Report a failure and end the command with its exit code."""
+    raise typer.Exit(report_failure(error, json_output, failure_message(error))) from None

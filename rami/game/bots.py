@@ -19,7 +19,7 @@ from collections import Counter
 from typing import Any
 
 from rami.cards import Card
-from rami.errors import RamiError
+from rami.errors import IllegalTurnError, RamiError
 from rami.game.actions import DISCARD, STOCK, Action, Claim, Draw, Play, action_from_json
 from rami.game.greedy import cards_of, costliest_useless, hand_melds, lay_offs
 from rami.game.presets import GameError
@@ -210,8 +210,24 @@ class ConfirmedBot(Bot):
         return self.takes(view, margin=6)
 
     def play(self, view: View) -> Play:
+        stuck = jokers_only_play(view)
+        if stuck is not None:
+            return stuck
         solution = self.solve(view.position())
         return Play(solution.table, solution.played, solver_discard(view, solution))
+
+
+def jokers_only_play(view: View) -> Play | None:
+    """Café Rummy, a hand of jokers only that no meld can take: the solver finds no legal turn
+    (a joker is discarded only as the last card); the engine lets one joker go (docs/game.md)."""
+    rules = view.rules
+    if not (rules.joker_kept_until_last and view.hand and all(c.is_joker for c in view.hand)):
+        return None
+    try:
+        timed_solve(view.position())
+    except IllegalTurnError:
+        return Play(view.table, (), view.hand[0])
+    return None
 
 
 def solver_discard(view: View, solution: Any) -> Card | None:

@@ -1,8 +1,11 @@
 """``rami puzzle``: generate, check, show puzzles, and the daily puzzle.
 
 A Typer sub-application (the main CLI adds it with ``app.add_typer(puzzle_app, name="puzzle")``).
-Exit codes: 0 success, 1 a puzzle (or an answer) fails its check, 2 bad input. OR-Tools loads
-only inside the commands that solve.
+Exit codes: 0 success, 1 a puzzle (or an answer) fails its check, 2 bad input (the table of
+:mod:`rami.errors`), 130 interrupted; under ``--json`` a failure is the JSON error of the main
+CLI on standard output. Packs and answers are read within the bounds of :mod:`rami.textfile`,
+JSON nested too deeply refused before decoding. OR-Tools loads only inside the commands that
+solve.
 """
 
 from __future__ import annotations
@@ -19,8 +22,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from rami.cli.output import echo_error, echo_json, echo_lines
-from rami.errors import RamiError, SolverBugError
+from rami.cli import interrupt
+from rami.cli.inputs import STDIN, CliError, read_text
+from rami.cli.output import INTERRUPTED, echo_error, echo_json, echo_lines, fail, report_failure
+from rami.errors import NotationError, RamiError, SolverBugError, UnreadableFileError, quote
+from rami.notation import MAX_JSON_DEPTH, json_depth
+from rami.textfile import MAX_POSITION_BYTES
 
 if TYPE_CHECKING:
     from rami.puzzles.record import Puzzle
@@ -36,6 +43,7 @@ puzzle_app = typer.Typer(
     ),
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # plain help, as the main CLI: flags shown as flags
     pretty_exceptions_show_locals=False,
 )
 
@@ -53,27 +61,28 @@ class KindChoice(StrEnum):
     best_score = "best-score"
 
 
-class _BadInput(Exception):
-    pass
+class _BadInput(CliError):
+    """A puzzle command used wrongly (exit code 2, ``UsageError`` under ``--json``)."""
 
 
 @contextmanager
-def _reporting() -> Iterator[None]:
-    """Bad input becomes a message on stderr and exit code 2, never a traceback."""
+def _reporting(json_output: bool = False) -> Iterator[None]:
+    """Bad input becomes a message on stderr (or the JSON error) and its exit code from the
+    table of :mod:`rami.errors` (2 bad input, 1 a solver bug), never a traceback."""
     try:
         yield
-    except _BadInput as error:
-        echo_error([str(error)])
-        raise typer.Exit(EXIT_BAD_INPUT) from None
-    except RamiError as error:
-        echo_error([str(error)])
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except (RamiError, SolverBugError, KeyboardInterrupt) as error:
+        fail(error, json_output)
     except OSError as error:
-        echo_error([f"{error.filename or 'file'}: {error.strerror or error}"])
-        raise typer.Exit(EXIT_BAD_INPUT) from None
-    except SolverBugError as error:
-        echo_error([f"internal solver error (a bug, please report it): {error}"])
-        raise typer.Exit(EXIT_FAILED) from None
+        name = quote(str(error.filename)) if error.filename else "a file"
+        fail(UnreadableFileError(f"cannot use {name}: {error.strerror or error}"), json_output)
+
+
+@contextmanager
+def _solving(json_output: bool) -> Iterator[None]:
+    """A solve in this process: Ctrl-C says "interrupted" and exits 130 (rami.cli.interrupt)."""
+    with interrupt.solving(lambda: report_failure(KeyboardInterrupt(), json_output, INTERRUPTED)):
+        yield
 
 
 def _stderr_is_terminal() -> bool:
@@ -199,12 +208,12 @@ def generate(
     rate = written / elapsed * 60 if elapsed else 0.0
     typer.echo(
         f"wrote {written} puzzle{'s' if written != 1 else ''} to {out} "
-        f"({judged} candidates judged, {elapsed:.1f} s, {rate:.1f} puzzles/min)",
+        f"({_plural(judged, 'candidate')} judged, {elapsed:.1f} s, {rate:.1f} puzzles/min)",
         err=True,
     )
     if solver_bugs:
-        echo_error([f"{len(solver_bugs)} candidate(s) skipped on an internal solver error "
-                    "(a bug, please report it):", *solver_bugs[:5]])
+        echo_error([f"{_plural(len(solver_bugs), 'candidate')} skipped on an internal solver "
+                    "error (a bug, please report it):", *solver_bugs[:5]])
     if written < count:
         echo_error([f"only {written} of {count} puzzles found within --max-attempts"])
         raise typer.Exit(EXIT_FAILED)
@@ -213,9 +222,27 @@ def generate(
 # ------------------------------------------------------------------------------- loading
 
 
+def _check_pack_file(spec: str) -> None:
+    """Refuse a pack file that cannot be read within its bound, or with a line of JSON nested
+    too deeply (before the pack reader decodes it)."""
+    try:
+        is_file = Path(spec).exists()
+    except (OSError, ValueError):
+        return
+    if not is_file:
+        return
+    text = read_text(spec)
+    for number, line in enumerate(text.splitlines(), start=1):
+        if json_depth(line) > MAX_JSON_DEPTH:
+            raise NotationError(
+                f"{quote(spec)}:{number}: JSON nested more than {MAX_JSON_DEPTH} levels deep"
+            )
+
+
 def _load(spec: str, puzzle_id: str | None = None) -> list[Puzzle]:
     from rami.puzzles.record import load_puzzles
 
+    _check_pack_file(spec)
     puzzles = load_puzzles(spec)
     if puzzle_id is not None:
         chosen = [p for p in puzzles if p.id == puzzle_id]
@@ -226,9 +253,25 @@ def _load(spec: str, puzzle_id: str | None = None) -> list[Puzzle]:
 
 
 def _read_answer(answer: str) -> str:
-    if "|" not in answer and not answer.lstrip().startswith("[") and Path(answer).is_file():
-        return Path(answer).read_text(encoding="utf-8")
-    return answer
+    """The answer's text: the option itself, a file it names, or standard input for '-'
+    (within the bound of a position); JSON nested too deeply is refused here."""
+    if answer == STDIN:
+        text = read_text(STDIN, limit=MAX_POSITION_BYTES)
+    elif "|" not in answer and not answer.lstrip().startswith("[") and _is_file(answer):
+        text = read_text(answer, limit=MAX_POSITION_BYTES)
+    else:
+        text = answer
+    text = text.lstrip("\ufeff")
+    if text.lstrip().startswith("[") and json_depth(text) > MAX_JSON_DEPTH:
+        raise NotationError(f"answer: JSON nested more than {MAX_JSON_DEPTH} levels deep")
+    return text
+
+
+def _is_file(name: str) -> bool:
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        return False
 
 
 # ------------------------------------------------------------------------------- check
@@ -254,34 +297,36 @@ def check(
         str | None,
         typer.Option(
             "--answer", metavar="ANSWER",
-            help="A final table ('meld | meld | ...' or a JSON list of melds, or a file): "
-                 "say whether it solves the puzzle and why not.",
+            help="A final table ('meld | meld | ...' or a JSON list of melds, or a file), or "
+                 "moves as 'rami solve' prints them ('split 1 after 6H; add 6H to 4'): say "
+                 "whether it solves the puzzle and why not.",
             show_default=False),
     ] = None,
     puzzle_id: IdOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Re-verify puzzles (legal, solvable, unique, metrics reproduce), or judge an answer."""
-    with _reporting():
+    with _reporting(json_output):
         loaded = _load(puzzles, puzzle_id)
         if answer is not None:
             if len(loaded) != 1:
                 raise _BadInput(
                     f"{puzzles} holds {len(loaded)} puzzles: pick one with --id to check an answer"
                 )
-            from rami.puzzles.record import parse_answer
+            from rami.puzzles.record import read_answer
 
-            table = parse_answer(_read_answer(answer))
-    if answer is not None:
-        _check_answer(loaded[0], table, json_output)
-        return
-    _verify_all(loaded, json_output)
+            given = read_answer(loaded[0], _read_answer(answer))
+    with _reporting(json_output), _solving(json_output):
+        if answer is not None:
+            _check_answer(loaded[0], given, json_output)
+            return
+        _verify_all(loaded, json_output)
 
 
-def _check_answer(puzzle: Puzzle, table: Any, json_output: bool) -> None:
+def _check_answer(puzzle: Puzzle, given: Any, json_output: bool) -> None:
     from rami.puzzles.record import check_answer
 
-    verdict = check_answer(puzzle, table)
+    verdict = check_answer(puzzle, given.table, given.numbers)
     if json_output:
         echo_json({"id": puzzle.id, **verdict.to_json()})
     else:
@@ -344,6 +389,12 @@ def puzzle_lines(puzzle: Puzzle, *, solution: bool = False) -> list[str]:
     ]
     lines += [f"  {n}. {meld}" for n, meld in enumerate(puzzle.position.table, start=1)]
     lines.append(f"Hand: {format_cards(puzzle.position.hand)}")
+    if puzzle.themes:
+        lines.append(f"Themes: {', '.join(puzzle.themes)}")
+    if not solution:
+        lines.append(f"Answer: rami puzzle check {puzzle.id} --answer 'MELD | MELD | ...' "
+                     "(or --answer 'MOVE; MOVE; ...')")
+        return lines
     capped = puzzle.record["difficulty"].get("near_solutions_capped")
     near = f"{metrics.near_solutions}{'+' if capped else ''}"
     lines.append(
@@ -354,27 +405,87 @@ def puzzle_lines(puzzle: Puzzle, *, solution: bool = False) -> list[str]:
         f"{near} near-solution{'' if near == '1' else 's'}, "
         f"{_plural(metrics.jokers_involved, 'joker')} involved"
     )
-    if solution:
-        lines.append("Solution:")
-        lines += [f"  {meld}" for meld in puzzle.solution]
-    else:
-        lines.append(f"Answer: rami puzzle check {puzzle.id} --answer 'MELD | MELD | ...'")
+    from rami.puzzles.record import solution_json
+
+    answer = solution_json(puzzle)
+    lines.append("Solution:")
+    lines += [f"  {number}. {meld}" for number, meld in
+              zip(answer["numbers"], puzzle_table(answer["solution"]), strict=True)]
+    lines.append("Moves:")
+    lines += [f"  {n}. {move['text']}" for n, move in enumerate(answer["moves"], start=1)]
     return lines
+
+
+def puzzle_table(melds: list[Any]) -> list[str]:
+    from rami.notation import meld_from_json
+
+    return [str(meld_from_json(meld)) for meld in melds]
+
+
+def puzzle_json(puzzle: Puzzle, *, solution: bool = False) -> dict[str, Any]:
+    """The puzzle JSON contract (docs/puzzles.md): spoiler-free, the answer only when asked."""
+    from rami.puzzles.record import public_json, solution_json
+
+    data = public_json(puzzle)
+    if solution:
+        data.update(solution_json(puzzle))
+    return data
+
+
+SolutionOpt = Annotated[
+    bool,
+    typer.Option("--solution",
+                 help="Also show the solution, its moves and the difficulty details."),
+]
 
 
 @puzzle_app.command()
 def show(
-    puzzles: FileOrId,
+    puzzles: Annotated[
+        str | None,
+        typer.Argument(metavar="[FILE|ID]",
+                       help="A puzzle pack (JSON lines) or the id of a shipped puzzle "
+                            "(default: the shipped pack).",
+                       show_default=False),
+    ] = None,
     puzzle_id: IdOpt = None,
-    solution: Annotated[bool, typer.Option("--solution", help="Also show the solution.")] = False,
+    theme: Annotated[
+        str | None,
+        typer.Option("--theme", metavar="THEME",
+                     help="Only the puzzles with this theme (joker-swap, split-run, ...).",
+                     show_default=False),
+    ] = None,
+    tier: Annotated[
+        TierChoice | None,
+        typer.Option("--tier", help="Only the puzzles of this tier.", show_default=False),
+    ] = None,
+    solution: SolutionOpt = False,
     json_output: JsonOpt = False,
 ) -> None:
-    """Show puzzles: table, hand, goal and difficulty (colour on a terminal)."""
-    with _reporting():
-        loaded = _load(puzzles, puzzle_id)
+    """Show puzzles: table, hand, goal and themes; the solution only with --solution."""
+    with _reporting(json_output):
+        if puzzles is None:
+            from rami.puzzles.record import shipped_pack
+
+            loaded = list(shipped_pack())
+            if puzzle_id is not None:
+                loaded = [p for p in loaded if p.id == puzzle_id]
+                if not loaded:
+                    raise _BadInput(f"no puzzle {puzzle_id!r} in the shipped pack")
+        else:
+            loaded = _load(puzzles, puzzle_id)
+        if theme is not None or tier is not None:
+            from rami.puzzles.record import select
+
+            loaded = select(loaded, tier=tier.value if tier is not None else None, theme=theme)
+            if not loaded:
+                wanted = " and ".join(
+                    part for part in (tier and f"tier {tier.value}", theme and f"theme {theme}")
+                    if part)
+                raise _BadInput(f"no puzzle with {wanted} in {puzzles or 'the shipped pack'}")
     if json_output:
         for puzzle in loaded:
-            echo_json(puzzle.record, compact=True)
+            echo_json(puzzle_json(puzzle, solution=solution), compact=True)
         return
     for number, puzzle in enumerate(loaded):
         if number:
@@ -393,12 +504,13 @@ def daily(
                      help="The day (default: today); every machine gives the same puzzle.",
                      show_default=False),
     ] = None,
+    solution: SolutionOpt = False,
     json_output: JsonOpt = False,
 ) -> None:
     """The puzzle of the day, from the shipped pack (works offline)."""
     from rami.puzzles.record import daily as pick
 
-    with _reporting():
+    with _reporting(json_output):
         if day is None:
             when = date.today()
         else:
@@ -410,6 +522,6 @@ def daily(
                 raise _BadInput(f"--date: {error}") from None
         puzzle = pick(when)
     if json_output:
-        echo_json({"date": when.isoformat(), **puzzle.record})
+        echo_json({"date": when.isoformat(), **puzzle_json(puzzle, solution=solution)})
         return
-    echo_lines([f"Daily puzzle, {when.isoformat()}", *puzzle_lines(puzzle)])
+    echo_lines([f"Daily puzzle, {when.isoformat()}", *puzzle_lines(puzzle, solution=solution)])

@@ -8,17 +8,24 @@ A record (format 1)::
               "text": "Play all 4 cards of your hand."},
      "solution": [[...meld...], ...], "signature": "runs H:3-9+6-6 ...; sets 5:SDC",
      "difficulty": {"tier": "medium", "score": 13, "cards_moved": 4, ...},
+     "themes": ["all-cards", "split-run", ...],
      "seed": 123456789, "profile": "medium",
      "version": {"format": 1, "rami": "0.1.0", "ortools": "9.15.6755"}}
 
 ``seed`` and ``profile`` regenerate the candidate position
 (``rami.puzzles.generator.candidate(seed, tier=profile, jokers=...)``) before pruning.
+``themes`` (:mod:`rami.puzzles.themes`) tag what the solution does.
+
+What players and apps are shown is :func:`public_json` (the position and the goal, no solution);
+:func:`solution_json` is the answer, given only when asked for (docs/puzzles.md, "The puzzle JSON
+contract").
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -29,10 +36,12 @@ from typing import Any
 
 from rami import __version__
 from rami.cards import Card
-from rami.errors import NotationError
+from rami.errors import NotationError, shorten
 from rami.melds import Meld
 from rami.notation import (
+    MAX_JSON_DEPTH,
     format_position,
+    json_depth,
     meld_from_json,
     meld_to_json,
     parse_table,
@@ -42,6 +51,7 @@ from rami.notation import (
 from rami.position import Position
 from rami.puzzles.evaluate import KINDS, Evaluation, Metrics
 from rami.puzzles.signature import signature
+from rami.puzzles.themes import THEMES, themes
 from rami.textfile import read_text_file
 
 FORMAT = 1
@@ -85,6 +95,7 @@ def make_record(evaluation: Evaluation, *, seed: int, profile: str) -> dict[str,
         "solution": [meld_to_json(meld) for meld in evaluation.solution],
         "signature": evaluation.signature.text(),
         "difficulty": evaluation.metrics.to_json(),
+        "themes": list(themes(position, evaluation.solution)),
         "seed": seed,
         "profile": profile,
         "version": versions(),
@@ -108,6 +119,14 @@ class Puzzle:
     @property
     def jokers(self) -> int:
         return self.position.rules.jokers
+
+    @property
+    def themes(self) -> tuple[str, ...]:
+        """The record's themes; computed from the solution for a record without them."""
+        stored = self.record.get("themes")
+        if isinstance(stored, list):
+            return tuple(str(theme) for theme in stored)
+        return themes(self.position, self.solution)
 
     @classmethod
     def from_record(cls, record: Any, where: str = "puzzle") -> Puzzle:
@@ -142,15 +161,25 @@ def read_pack(path: Path | str) -> list[Puzzle]:
     return parse_pack(read_text_file(path), str(path))
 
 
+def _decoded(text: str, what: str) -> Any:
+    """JSON text decoded; NotationError ``what (reason)`` on malformed JSON, JSON nested past
+    rami.notation.MAX_JSON_DEPTH (never a RecursionError) or a number too long to convert."""
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise NotationError(f"{what} (nested more than {MAX_JSON_DEPTH} levels deep)")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise NotationError(f"{what} ({error.msg})") from None
+    except (ValueError, RecursionError) as error:
+        raise NotationError(f"{what} ({shorten(str(error))})") from None
+
+
 def parse_pack(text: str, label: str = "pack") -> list[Puzzle]:
     puzzles = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise NotationError(f"{label}:{number}: malformed JSON ({error.msg})") from None
+        data = _decoded(line, f"{label}:{number}: malformed JSON")
         puzzles.append(Puzzle.from_record(data, f"{label}:{number}"))
     if not puzzles:
         raise NotationError(f"{label}: no puzzle in the pack")
@@ -177,6 +206,24 @@ def shipped_pack() -> list[Puzzle]:
     return _SHIPPED
 
 
+def find(puzzle_id: str, puzzles: Sequence[Puzzle] | None = None) -> Puzzle:
+    """The puzzle of this id in ``puzzles`` (default: the shipped pack); NotationError if none."""
+    for puzzle in shipped_pack() if puzzles is None else puzzles:
+        if puzzle.id == puzzle_id:
+            return puzzle
+    where = "the shipped pack" if puzzles is None else "the pack"
+    raise NotationError(f"no puzzle {puzzle_id!r} in {where}")
+
+
+#: A puzzle id: ``rc-`` and 10 hex digits (:func:`puzzle_id`).
+PUZZLE_ID = re.compile(r"rc-[0-9a-f]{10}")
+
+
+def position_text(puzzle_id: str) -> str:
+    """The one-line position of a shipped puzzle (what ``rami hint rc-...`` reads)."""
+    return format_position(find(puzzle_id).position)
+
+
 def load_puzzles(spec: str) -> list[Puzzle]:
     """A pack file, or the id of a puzzle of the shipped pack."""
     if Path(spec).exists():
@@ -185,6 +232,80 @@ def load_puzzles(spec: str) -> list[Puzzle]:
         if puzzle.id == spec:
             return [puzzle]
     raise NotationError(f"{spec!r} is neither a puzzle file nor the id of a shipped puzzle")
+
+
+def check_theme(theme: str) -> str:
+    """The theme, or NotationError naming the known ones."""
+    if theme not in THEMES:
+        raise NotationError(f"unknown theme {theme!r}; the themes are: {', '.join(THEMES)}")
+    return theme
+
+
+def select(puzzles: Iterable[Puzzle], *, tier: str | None = None,
+           theme: str | None = None) -> list[Puzzle]:
+    """The puzzles of a tier and/or with a theme, in pack order."""
+    if theme is not None:
+        check_theme(theme)
+    return [puzzle for puzzle in puzzles
+            if (tier is None or puzzle.tier == tier)
+            and (theme is None or theme in puzzle.themes)]
+
+
+# ------------------------------------------------------------------------- the JSON contract
+
+#: Goal fields players see: the goal's kind, its sentence, the penalty the best play leaves.
+PUBLIC_GOAL = ("kind", "text", "penalty_after")
+
+
+def public_json(puzzle: Puzzle) -> dict[str, Any]:
+    """What a player is shown: the position and the goal, never the answer (no solution, no
+    signature, no difficulty details, no generator seed). ``rating`` only where a record has
+    one."""
+    data: dict[str, Any] = {
+        "id": puzzle.id,
+        "kind": puzzle.kind,
+        "rules": puzzle.position.rules.option_string,
+        "position": position_to_json(puzzle.position),
+        "goal": {key: puzzle.goal[key] for key in PUBLIC_GOAL if key in puzzle.goal},
+        "tier": puzzle.tier,
+        "themes": list(puzzle.themes),
+    }
+    if "text" not in data["goal"]:
+        data["goal"]["text"] = goal_text(puzzle.kind, puzzle.goal)
+    if "rating" in puzzle.record:
+        data["rating"] = puzzle.record["rating"]
+    return data
+
+
+def solution_moves(puzzle: Puzzle) -> list[dict[str, Any]]:
+    """The recorded solution as moves (as ``rami solve`` explains a turn), in order."""
+    from rami.solver.explain import explain_moves
+
+    before = puzzle.position.table
+    after: Counter[Card] = Counter()
+    for meld in puzzle.solution:
+        after.update(meld.cards)
+    played = tuple(sorted((after - puzzle.position.table_cards).elements()))
+    return [move.to_json() for move in explain_moves(before, puzzle.solution, played)]
+
+
+def solution_json(puzzle: Puzzle) -> dict[str, Any]:
+    """The answer, for when it is asked for: the final table in meld-number order with each
+    meld's number (the table's melds keep theirs, new melds are numbered on), the moves that
+    reach it, the signature and the difficulty details."""
+    from rami.solver.explain import meld_numbers
+
+    numbers = meld_numbers(puzzle.position.table, puzzle.solution)
+    ordered = sorted(zip(numbers, puzzle.solution, strict=True), key=lambda item: item[0])
+    return {
+        "id": puzzle.id,
+        "solution": [meld_to_json(meld) for _, meld in ordered],
+        "numbers": [number for number, _ in ordered],
+        "moves": solution_moves(puzzle),
+        "signature": puzzle.record.get("signature") or signature(
+            puzzle.solution, puzzle.position.rules).text(),
+        "difficulty": dict(puzzle.record["difficulty"]),
+    }
 
 
 def daily_order(puzzles: Sequence[Puzzle]) -> list[Puzzle]:
@@ -228,10 +349,7 @@ def parse_answer(text: str) -> tuple[Meld, ...]:
     if not stripped:
         raise NotationError("empty answer: give the final table, melds separated by '|'")
     if stripped.startswith("["):
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as error:
-            raise NotationError(f"answer: malformed JSON ({error.msg})") from None
+        data = _decoded(stripped, "answer: malformed JSON")
         if not isinstance(data, list):
             raise NotationError("answer: a JSON answer is a list of melds")
         return tuple(meld_from_json(meld, f"answer[{i}]") for i, meld in enumerate(data))
@@ -240,12 +358,45 @@ def parse_answer(text: str) -> tuple[Meld, ...]:
     return parse_table(stripped)
 
 
-def check_answer(puzzle: Puzzle, table: Sequence[Meld]) -> AnswerVerdict:
+@dataclass(frozen=True)
+class Answer:
+    """An answer read: the final table, and the melds' numbers when it was given as moves."""
+
+    table: tuple[Meld, ...]
+    numbers: tuple[int, ...] | None = None
+
+
+def read_answer(puzzle: Puzzle, text: str) -> Answer:
+    """An answer as a final table (``meld | meld | ...`` or a JSON list of melds) or as moves
+    (the move language of ``rami solve``, :mod:`rami.puzzles.moves`), replayed on the puzzle's
+    position. NotationError (a MoveError for moves) names the part at fault."""
+    from rami.puzzles.moves import answer_table, looks_like_moves
+
+    if looks_like_moves(text):
+        replayed = answer_table(puzzle.position, text)
+        return Answer(replayed.table, replayed.numbers)
+    return Answer(parse_answer(text))
+
+
+def check_answer(
+    puzzle: Puzzle, table: Sequence[Meld], numbers: Sequence[int] | None = None
+) -> AnswerVerdict:
     """Does this final table solve the puzzle, and is it the intended solution?
 
     Any legal final table that reaches the goal solves it; it is *intended* when its signature
-    is the solution's.
+    is the solution's. ``numbers`` (an answer given as moves) are the melds' numbers, which the
+    reasons then use.
     """
+    verdict = _check_answer(puzzle, table)
+    if numbers is not None and not verdict.legal:
+        from rami.puzzles.moves import renumber_reasons
+
+        verdict = AnswerVerdict(False, False, False, renumber_reasons(verdict.reasons, numbers),
+                                verdict.penalty_after, verdict.cards_played)
+    return verdict
+
+
+def _check_answer(puzzle: Puzzle, table: Sequence[Meld]) -> AnswerVerdict:
     from rami.referee import validate_turn
 
     position = puzzle.position
@@ -366,6 +517,10 @@ def _verify(puzzle: Puzzle) -> list[str]:
             f"{i + 1} ({position.table[i]})" for i in extra))
     if puzzle.id != puzzle_id(position):
         problems.append(f"id {puzzle.id} is not the position's ({puzzle_id(position)})")
+    if "themes" in record:
+        tagged = list(themes(position, puzzle.solution))
+        if record["themes"] != tagged:
+            problems.append(f"themes {record['themes']} should be {tagged}")
     return problems
 
 

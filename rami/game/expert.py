@@ -1,0 +1,242 @@
+"""The expert bot: the decisions the solver does not make.
+
+The solver plays the best turn for the hand held; the expert decides around it, each decision
+by a 1-ply evaluation of the hand left after the turn:
+
+    value(hand) = penalty(hand) - (1 - risk) * potential(hand)
+
+``risk`` is the chance that the round ends before the hand can improve (from the smallest hand
+among the opponents and the stock left), ``potential`` the points the hand may still lay: each
+card that starts a meld (a pair of a rank, two of a suit close together, a joker) counts its
+penalty times the chance of drawing a card that completes it among the unseen cards.
+
+- Which pile: the discard is taken when the solver's best turn with it leaves a better value
+  than the mean over sampled stock cards (seeded, drawn from the unseen cards).
+- Which card to discard or keep: every card the rules let go after the solver's turn is tried.
+- Whether to lay now or hold back: in rami fou, a player who could open but not go out holds
+  back when the risk is low and every card left is live, to go out in one turn later (rami sec:
+  the others' points doubled).
+- Claims (rami fou): claimed when the sampled value with the card and its penalty card beats
+  waiting.
+
+Deterministic: the sampling stream is seeded from the bot's seed and the view's round, turn,
+phase and seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from rami.cards import JOKER, Card
+from rami.errors import RamiError
+from rami.game.actions import DISCARD, STOCK, Play
+from rami.game.bots import ConfirmedBot, jokers_only_play, laid_by_rule, solver_discard
+from rami.game.deck import derive_seed
+from rami.game.greedy import allowed_discards
+from rami.game.state import View
+from rami.position import Position
+from rami.rules import Ruleset
+
+
+class ExpertBot(ConfirmedBot):
+    level = "expert"
+
+    def __init__(self, seed: int = 0, samples: int = 6, time_limit: float = 0.5) -> None:
+        super().__init__(seed, time_limit)
+        self.samples = samples
+
+    # ------------------------------------------------------------------ evaluation
+
+    def rng(self, view: View) -> random.Random:
+        return random.Random(derive_seed(self.seed, view.round, view.turn, view.phase,
+                                         view.seat, len(view.hand)))
+
+    @staticmethod
+    def risk(view: View) -> float:
+        others = [size for seat, size in enumerate(view.hand_sizes)
+                  if seat != view.seat and view.active[seat]]
+        smallest = min(others) if others else 13
+        risk = min(0.95, max(0.05, 1.5 / max(smallest, 1)))
+        if view.stock_size < 2 * view.players and not view.rules.discard:
+            risk = max(risk, 0.8)
+        return risk
+
+    @staticmethod
+    def potential(hand: Counter[Card], rules: Ruleset, unseen: Counter[Card],
+                  draws: float) -> float:
+        total_unseen = max(sum(unseen.values()), 1)
+        jokers = hand[JOKER]
+        value = rules.card_penalty(0) * 0.9 * jokers
+        for card, count in hand.items():
+            if card.is_joker or count <= 0:
+                continue
+            outs, complete = _outs(card, hand, unseen, rules)
+            sure = complete or (jokers and outs)
+            chance = 1.0 if sure else min(1.0, outs * draws / total_unseen)
+            value += rules.card_penalty(card.rank) * count * chance
+        return value
+
+    def value(self, hand: Counter[Card] | tuple[Card, ...], view: View) -> float:
+        hand = Counter(hand)
+        rules = view.rules
+        risk = self.risk(view)
+        draws = 1 + 3 * (1 - risk)
+        penalty = sum(rules.card_penalty(card.rank) * n for card, n in hand.items())
+        return penalty - (1 - risk) * self.potential(hand, rules, view.unseen(), draws)
+
+    def sample(self, view: View, count: int) -> list[Card]:
+        unseen = view.unseen()
+        pool = sorted(unseen.elements())
+        if not pool:
+            return []
+        rng = self.rng(view)
+        return [pool[rng.randrange(len(pool))] for _ in range(count)]
+
+    def best_value(self, view: View, hand: tuple[Card, ...], taken: Card | None) -> float | None:
+        """The value after the solver's turn on ``hand`` and the expert's discard (None: no
+        legal turn)."""
+        position = Position(view.table, hand, view.is_opened, view.rules, taken)
+        try:
+            solution = self.solve(position)
+        except RamiError:
+            return None
+        if taken is not None and view.rules.name == "rami-51" and not laid_by_rule(
+            position, Play(solution.table, solution.played, solution.discard), taken
+        ):
+            return None
+        left = Counter(solution.hand)
+        if solution.discard is not None:
+            left[solution.discard] += 1
+            choice = self.choose_discard(left, view, taken)
+            if choice is not None:
+                left[choice] -= 1
+        return self.value(left, view)
+
+    def choose_discard(self, left: Counter[Card], view: View, taken: Card | None) -> Card | None:
+        allowed = allowed_discards(left, view.rules, taken)
+        if not allowed:
+            return None
+
+        def after(card: Card) -> tuple[float, int]:
+            rest = Counter(left)
+            rest[card] -= 1
+            return (self.value(rest, view), -card.index)
+
+        return min(allowed, key=after)
+
+    # ------------------------------------------------------------------ decisions
+
+    def draw(self, view: View) -> str:
+        top = view.top_discard
+        if DISCARD not in view.draws or top is None:
+            return STOCK
+        with_top = self.best_value(view, (*view.hand, top), top)
+        if with_top is None:
+            return STOCK
+        values = [v for card in self.sample(view, self.samples)
+                  if (v := self.best_value(view, (*view.hand, card), None)) is not None]
+        if not values:
+            return DISCARD
+        return DISCARD if with_top < sum(values) / len(values) else STOCK
+
+    def claim(self, view: View) -> bool:
+        top = view.claim_card or view.top_discard
+        if top is None or view.stock_size < 1:
+            return False
+        cards = self.sample(view, max(2, self.samples // 2))
+        claimed = [v for card in cards
+                   if (v := self.best_value(view, (*view.hand, top, card), top)) is not None]
+        if not claimed:
+            return False
+        next_to_play = view.next_seat(_discarder(view)) == view.seat
+        if next_to_play:
+            waiting = [v for card in cards
+                       if (v := self.best_value(view, (*view.hand, card), None)) is not None]
+        else:
+            waiting = [self.value(Counter(view.hand), view)]
+        if not waiting:
+            return True
+        return sum(claimed) / len(claimed) + 3 < sum(waiting) / len(waiting)
+
+    def play(self, view: View) -> Play:
+        stuck = jokers_only_play(view)
+        if stuck is not None:
+            return stuck
+        position = view.position()
+        solution = self.solve(position)
+        discard = solver_discard(view, solution)
+        rules = view.rules
+        if discard is not None:
+            left = Counter(solution.hand)
+            left[discard] += 1
+            choice = self.choose_discard(left, view, position.taken_discard)
+            if choice is not None:
+                discard = choice
+        if self.holds_back(view, solution):
+            full = Counter(view.hand)
+            choice = self.choose_discard(full, view, position.taken_discard)
+            if choice is not None:
+                return Play(view.table, (), choice)
+        return Play(solution.table, solution.played, discard if rules.discard else None)
+
+    def holds_back(self, view: View, solution: Any) -> bool:
+        """Rami fou: hold an opening back for a rami sec when it is cheap to wait."""
+        if view.rules.name != "rami-fou" or view.is_opened or not solution.opened:
+            return False
+        left = Counter(solution.hand)
+        if not left or len(solution.hand) > 3 or self.risk(view) > 0.25:
+            return False
+        unseen = view.unseen()
+        return all(
+            card.is_joker or _outs(card, left, unseen, view.rules)[0] > 0 for card in left
+        )
+
+
+def _discarder(view: View) -> int:
+    """The seat that made the discard on offer: the claim goes round from its left."""
+    seat = view.seat
+    for _ in range(view.players):
+        seat = (seat - 1) % view.players
+        if view.active[seat]:
+            return seat
+    return view.seat
+
+
+def _outs(card: Card, hand: Counter[Card], unseen: Counter[Card],
+          rules: Ruleset) -> tuple[int, bool]:
+    """Unseen cards that would make a meld with ``card`` and a partner in ``hand``, and whether
+    the hand already holds a meld with it."""
+    rank, suit = card.rank, card.suit
+    outs = 0
+    same_rank = [s for s in range(4) if s != suit and hand[Card.of(rank, s)] > 0]
+    if len(same_rank) >= 2:
+        return 0, True
+    if same_rank:
+        taken = {suit, *same_rank}
+        outs += sum(unseen[Card.of(rank, s)] for s in range(4) if s not in taken)
+    top = rules.top_rank
+
+    def at(position: int) -> Card | None:
+        if 1 <= position <= top:
+            return Card.of((position - 1) % 13 + 1, suit)
+        return None
+
+    values = (1, 14) if rank == 1 and rules.ace_high else (rank,)
+    for value in values:
+        near = {d: at(value + d) for d in (-2, -1, 1, 2)}
+        held = {d for d, c in near.items() if c is not None and hand[c] > 0}
+        if (-1 in held and 1 in held) or {1, 2} <= held or {-2, -1} <= held:
+            return outs, True
+        for d in held:
+            if abs(d) == 1:
+                for other in ((value - 1, value + 2) if d == 1 else (value - 2, value + 1)):
+                    c = at(other)
+                    if c is not None:
+                        outs += unseen[c]
+            else:
+                c = at(value + d // 2)
+                if c is not None:
+                    outs += unseen[c]
+    return outs, False
