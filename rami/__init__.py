@@ -5,8 +5,6 @@ The domain model imports fast; the solver (and OR-Tools) load only when ``solve`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from rami import display  # noqa: F401  (pictures in Jupyter: _repr_svg_)
 from rami.cards import JOKER, Card, Suit, parse_cards
 from rami.errors import (
@@ -22,9 +20,7 @@ from rami.notation import parse_position, parse_position_any, position_from_json
 from rami.position import Position, hand_penalty
 from rami.referee import TurnVerdict, validate_turn
 from rami.rules import PRESETS, Ruleset, get_ruleset
-
-if TYPE_CHECKING:
-    from rami.solver.api import Solution
+from rami.solver.solution import Move, MoveKind, Objective, Solution, Status
 
 __version__ = "0.1.0"
 
@@ -36,11 +32,15 @@ __all__ = [
     "InvalidPositionError",
     "Meld",
     "MeldKind",
+    "Move",
+    "MoveKind",
     "NotationError",
+    "Objective",
     "Position",
     "RamiError",
     "Ruleset",
     "Solution",
+    "Status",
     "Suit",
     "TurnVerdict",
     "UnknownRulesetError",
@@ -59,16 +59,15 @@ __all__ = [
 ]
 
 
-def solve(position: Position, **options: Any) -> Solution:
-    """Best legal play for the player to move; see :func:`rami.solver.api.solve`."""
+def solve(
+    position: Position,
+    *,
+    objective: Objective | str = Objective.POINTS,
+    min_moves: bool = True,
+    time_limit: float = 10.0,
+) -> Solution:
+    """Best legal play for the player to move, proved optimal unless the time limit (wall-clock
+    seconds) stops the search; see :func:`rami.solver.api.solve`. OR-Tools loads on first use."""
     from rami.solver.api import solve as _solve
 
-    return _solve(position, **options)
-
-
-def __getattr__(name: str) -> Any:
-    if name == "Solution":
-        from rami.solver.api import Solution
-
-        return Solution
-    raise AttributeError(f"module 'rami' has no attribute {name!r}")
+    return _solve(position, objective=objective, min_moves=min_moves, time_limit=time_limit)

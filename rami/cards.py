@@ -1,7 +1,7 @@
 """Cards: small value types, parsing and canonical formatting.
 
 A card *type* is one of 52 (rank, suit) pairs or the joker. Two decks hold two identical copies
-of each type; copies are never told apart (RULES.md, "identical copies are interchangeable").
+of each type; copies are never told apart (docs/rules.md, "identical copies are interchangeable").
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Seeded random positions for tests, benchmarks and puzzle generation.
 
 Everything is drawn from the ``random.Random`` passed in (no global state), so one seed always
-gives the same position. Cards come from a double deck (RULES.md: two copies of each card) and at
+gives the same position. Cards come from a double deck (docs/rules.md: two copies of each card) and
+at
 most the preset's jokers, so every position is valid: ``position.problems() == []``.
 """
 

@@ -1,4 +1,4 @@
-"""Cards moved between two tables (RULES.md decision 7), by an exact assignment.
+"""Cards moved between two tables (docs/rules.md decision 7), by an exact assignment.
 
 Melds before and after are matched one-to-one to maximise the cards they share (identical copies
 interchangeable); a table card is moved when it does not end in the meld matched to its own.

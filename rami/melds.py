@@ -1,6 +1,7 @@
 """Melds (runs and sets), their validation with exact reasons, and their opening points.
 
-A meld is written card by card with each joker where it stands (RULES.md). Its kind (run or set)
+A meld is written card by card with each joker where it stands (docs/rules.md). Its kind (run or
+set)
 is inferred from the cards; only a single real card with jokers is ambiguous, and such a meld is a
 run unless it is explicitly marked as a set (``set: 7H * *``).
 """
@@ -273,7 +274,7 @@ def is_valid(meld: Meld, rules: Ruleset) -> bool:
 
 
 def opening_points(meld: Meld, rules: Ruleset) -> int:
-    """Points a valid meld counts towards an opening (RULES.md decision 2)."""
+    """Points a valid meld counts towards an opening (docs/rules.md decision 2)."""
     if meld.kind is MeldKind.SET:
         rank = meld.real_cards[0].rank
         return len(meld.cards) * rules.opening_value(14 if rank == 1 and not rules.tiles else rank)
@@ -281,7 +282,7 @@ def opening_points(meld: Meld, rules: Ruleset) -> int:
 
 
 def is_pure_run(meld: Meld) -> bool:
-    """A "tierce franche": a run of 3+ cards with no joker (RULES.md decision 3)."""
+    """A "tierce franche": a run of 3+ cards with no joker (docs/rules.md decision 3)."""
     return meld.kind is MeldKind.RUN and meld.jokers == 0 and len(meld.cards) >= MIN_MELD
 
 

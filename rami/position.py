@@ -67,7 +67,7 @@ class Position:
 
 
 def count_problems(cards: Iterable[Card], rules: Ruleset) -> list[str]:
-    """Card counts a two-deck game cannot hold (RULES.md: two copies, the preset's jokers)."""
+    """Card counts a two-deck game cannot hold (docs/rules.md: two copies, the preset's jokers)."""
     problems: list[str] = []
     counts = Counter(cards)
     for card in sorted(counts):
@@ -102,7 +102,7 @@ def position_problems(
 
 
 def hand_penalty(hand: Iterable[Card], rules: Ruleset, opened: bool = True) -> int:
-    """Penalty of the cards left in hand (RULES.md row "hand penalty", "not opened")."""
+    """Penalty of the cards left in hand (docs/rules.md row "hand penalty", "not opened")."""
     if not opened and rules.unopened_flat_penalty is not None:
         return rules.unopened_flat_penalty
     return sum(rules.card_penalty(card.rank) for card in hand)

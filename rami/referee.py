@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from rami.cards import JOKER, Card, format_cards
+from rami.cards import JOKER, Card, format_cards, parse_cards
 from rami.matching import cards_moved, max_weight_assignment, overlap
 from rami.melds import (
     Meld,
@@ -34,6 +34,10 @@ class TurnVerdict:
     penalty_after: int = 0
     cards_moved: int = 0
     opened_after: bool = False
+
+
+def _count(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _multiset_text(counts: Counter[Card]) -> str:
@@ -257,11 +261,19 @@ def _assignment_weight(weights: list[list[int]], forced: dict[int, int]) -> int:
 
 def validate_turn(
     position: Position,
-    table_after: Sequence[Meld],
-    played: Sequence[Card],
-    discard: Card | None = None,
+    table_after: Sequence[Meld | str | Sequence[Card | str]],
+    played: Sequence[Card | str] | str,
+    discard: Card | str | None = None,
 ) -> TurnVerdict:
-    """Judge one turn. ``played`` are the cards that left the hand for the table."""
+    """Judge one turn. ``played`` are the cards that left the hand for the table.
+
+    Melds may be given as :class:`Meld` objects, as text (``"7H 8H 9H"``, ``"set: 7H * *"``)
+    or as lists of cards; cards as :class:`Card` objects or text (``"7H"``, or ``played`` as one
+    string ``"7H 8H"``). Bad text raises :class:`~rami.errors.NotationError`.
+    """
+    table_after = [_as_meld(meld) for meld in table_after]
+    played = parse_cards(played) if isinstance(played, str) else [_as_card(c) for c in played]
+    discard = None if discard is None else _as_card(discard)
     rules = position.rules
     problems: list[str] = []
     hand = Counter(position.hand)
@@ -269,7 +281,8 @@ def validate_turn(
     missing = played_counts - hand
     for card in sorted(missing):
         problems.append(
-            f"{card} is played {played_counts[card]} time(s) but the hand holds {hand[card]}"
+            f"{card} is played {_count(played_counts[card], 'time')} but the hand holds "
+            f"{hand[card]}"
         )
     hand_after = hand - played_counts
 
@@ -294,10 +307,12 @@ def validate_turn(
     vanished = supplied - after_counts
     jokers_to_hand = 0
     if appeared:
-        problems.append(f"card(s) appeared on the table from nowhere: {_multiset_text(appeared)}")
+        problems.append(f"{_count(appeared.total(), 'card')} appeared on the table from "
+                        f"nowhere: {_multiset_text(appeared)}")
     vanished_jokers = vanished.pop(JOKER, 0)
     if vanished:
-        problems.append(f"card(s) vanished from the table: {_multiset_text(vanished)}")
+        problems.append(f"{_count(vanished.total(), 'card')} vanished from the table: "
+                        f"{_multiset_text(vanished)}")
     # Jokers that left the table go to the hand only in BFmania, one for each joker a card took
     # the place of (counted with the lay-offs below); the rest were never played.
     swapped = 0
@@ -343,12 +358,12 @@ def validate_turn(
         played_jokers_gone = vanished_jokers - jokers_to_hand - table_jokers_gone
         if played_jokers_gone or (table_jokers_gone and played_counts[JOKER]):
             problems.append(
-                f"{vanished_jokers - jokers_to_hand} joker(s) said to be played are not on the "
-                "table"
+                f"{_count(vanished_jokers - jokers_to_hand, 'joker')} said to be played "
+                f"{'is' if vanished_jokers - jokers_to_hand == 1 else 'are'} not on the table"
             )
         elif table_jokers_gone:
             problems.append(
-                f"{table_jokers_gone} table joker(s) went back to a hand: under "
+                f"{_count(table_jokers_gone, 'table joker')} went back to a hand: under "
                 f"{rules.name} a joker on the table {rules.table_joker.value}"
                 + (", and only in place of a card that took its place"
                    if rules.table_joker is TableJoker.SWAP_TO_HAND else "")
@@ -370,7 +385,8 @@ def validate_turn(
             new_jokers = sum(meld.jokers for meld in new_melds)
             if new_jokers > played_counts[JOKER]:
                 problems.append(
-                    f"the new melds hold {new_jokers} joker(s) but {played_counts[JOKER]} came "
+                    f"the new melds hold {_count(new_jokers, 'joker')} but "
+                    f"{played_counts[JOKER]} came "
                     "from the hand: the opening melds come from the hand, and a joker swapped "
                     "this turn does not join a new meld (decision 4)"
                 )
@@ -393,6 +409,18 @@ def validate_turn(
         cards_moved=moved,
         opened_after=opened_after,
     )
+
+
+def _as_card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else Card.parse(card)
+
+
+def _as_meld(meld: Meld | str | Sequence[Card | str]) -> Meld:
+    if isinstance(meld, Meld):
+        return meld
+    if isinstance(meld, str):
+        return Meld.parse(meld)
+    return Meld.of(_as_card(card) for card in meld)
 
 
 def _changed_before_opening(

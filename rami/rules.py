@@ -1,4 +1,4 @@
-"""Rulesets as frozen data: one preset per system of RULES.md, never a fork of the code."""
+"""Rulesets as frozen data: one preset per system of docs/rules.md, never a fork of the code."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rami.errors import UnknownRulesetError
 
 
 class TableJoker(Enum):
-    """What a joker already on the table may do (RULES.md, row "joker on the table")."""
+    """What a joker already on the table may do (docs/rules.md, row "joker on the table")."""
 
     FREE = "moves freely in rearrangements, never returns to a hand"
     REPLACE_AND_RELAY = (
@@ -33,7 +33,7 @@ class GoingOut(Enum):
 
 @dataclass(frozen=True)
 class Ruleset:
-    """Every parameter that differs between presets (RULES.md)."""
+    """Every parameter that differs between presets (docs/rules.md)."""
 
     name: str
     title: str
@@ -168,7 +168,7 @@ PRESETS: dict[str, Ruleset] = {
             opening_points=51, opening_pure_run=True, opening_any_meld=False,
             joker_penalty=20, unopened_flat_penalty=100, rami_sec_flat_penalty=None,
             going_out=GoingOut.DISCARD,
-            game_end="not stated by the seed (RULES.md): a player reaches 500, lowest wins",
+            game_end="not stated by the seed (docs/rules.md): a player reaches 500, lowest wins",
             taken_discard_locked=True,
             **{**_COMMON, "cards_dealt": 14},
         ),
@@ -204,7 +204,7 @@ PRESETS: dict[str, Ruleset] = {
             **{**_COMMON, "min_real_cards": 2, "naturals_at_least_jokers": True},
         ),
         Ruleset(
-            name="rummikub", title="Rummikub (tiles written as cards)", seed="RULES.md",
+            name="rummikub", title="Rummikub (tiles written as cards)", seed="docs/rules.md",
             jokers=2, discard=False, rearrangement=True, table_joker=TableJoker.FREE,
             opening_points=30, opening_pure_run=False, opening_any_meld=False,
             joker_penalty=30, unopened_flat_penalty=None, rami_sec_flat_penalty=None,

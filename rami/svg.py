@@ -776,7 +776,8 @@ def marked_table(
     """The new table in move-list order: (number, meld, a mark per card).
 
     A card is ``"played"`` when it came from the hand, ``"moved"`` when it is a table card that
-    now lies in another meld than its own (RULES.md decision 7: the old and new melds matched as
+    now lies in another meld than its own (docs/rules.md decision 7: the old and new melds matched
+    as
     the referee matches them, whose numbers the move list uses), None when it stayed. Between
     identical copies the move list says which one came from the hand.
     """

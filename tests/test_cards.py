@@ -1,4 +1,4 @@
-"""Cards: parsing, canonical text, ordering (RULES.md "Common to every preset", notation)."""
+"""Cards: parsing, canonical text, ordering (docs/rules.md "Common to every preset", notation)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ cards = st.sampled_from((*ALL_CARDS, JOKER))
 
 
 def test_common_deck_has_52_card_types_of_13_ranks_and_4_suits():
-    """RULES.md common: cards, ranks A 2..10 J Q K, suits spades hearts diamonds clubs."""
+    """docs/rules.md common: cards, ranks A 2..10 J Q K, suits spades hearts diamonds clubs."""
     assert len(ALL_CARDS) == 52
     assert {card.rank for card in ALL_CARDS} == set(range(1, 14))
     assert {card.suit for card in ALL_CARDS} == set(Suit)
@@ -143,7 +143,7 @@ def test_notation_card_list_rejects_unknown_token(text):
 
 
 def test_identical_copies_are_equal_values():
-    """RULES.md common: identical copies are interchangeable (one value, counted twice)."""
+    """docs/rules.md common: identical copies are interchangeable (one value, counted twice)."""
     first, second = parse_cards("7H 7H")
     assert first == second and hash(first) == hash(second)
     assert card_counts(parse_cards("7H 7h 7♥ *"))[Card.parse("7H")] == 3

@@ -1,7 +1,7 @@
 """Differential test: the CP-SAT solver against the exhaustive reference solver.
 
 Both must find the same optimum at every level (hand penalty left, cards played, cards moved;
-RULES.md decisions 6 and 7) for both objectives, on thousands of random small positions of
+docs/rules.md decisions 6 and 7) for both objectives, on thousands of random small positions of
 rami-chinois (4 jokers and none) and rummikub, opened or not, with and without jokers. The
 CP-SAT answer must also be proved optimal and pass the referee.
 

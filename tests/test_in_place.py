@@ -1,6 +1,6 @@
 """The engine's fast path: a turn laying the whole hand with no table card moved.
 
-Such a turn is optimal at every level (RULES.md decision 6: no penalty left, every card played;
+Such a turn is optimal at every level (docs/rules.md decision 6: no penalty left, every card played;
 decision 7: nothing moved), so the engine answers it without a model. These tests check that
 every table the fast path returns is legal and moves nothing, that the exhaustive reference
 finds the same optimum wherever it answers and no such turn wherever it says none exists, that
@@ -50,7 +50,7 @@ def laid_in_place(text: str) -> list[str]:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # RULES.md common: the ace goes below the 2 or above the king.
+        # docs/rules.md common: the ace goes below the 2 or above the king.
         ("2H 3H 4H / AH / rami-chinois opened", "AH 2H 3H 4H"),
         ("JH QH KH / AH / rami-chinois opened", "JH QH KH AH"),
         # Two copies (two decks) go to two runs.
@@ -86,11 +86,11 @@ def test_lays_the_whole_hand_in_place(text: str, expected: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        # Rummikub: no run above 13 (RULES.md rummikub), and the reference plays nothing.
+        # Rummikub: no run above 13 (docs/rules.md rummikub), and the reference plays nothing.
         "JH QH KH / AH / rummikub opened",
         # The set is full: 7C could only go in if the joker left its meld, which moves it.
         "7S 7H 7D * | 9C TC JC / 7C / rami-chinois opened",
-        # Not opened: the opening turn is not a lay-off (RULES.md decision 1).
+        # Not opened: the opening turn is not a lay-off (docs/rules.md decision 1).
         "5S 6S 7S / 8S 9S TS / rami-chinois",
         # A discard ends every rami fou turn: not a whole-hand lay-off.
         "5S 6S 7S / 8S / rami-fou opened",

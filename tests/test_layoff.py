@@ -1,7 +1,7 @@
 """Known answers of the lay-off solver (rami.solver.layoff) for the presets without rearrangement:
 rami-51 (seed 004), bfmania-51 / bfmania-30 (seed 001) and cafe-rummy (seed 002).
 
-Every case is taken from a seed's own example or from one row of the RULES.md presets table
+Every case is taken from a seed's own example or from one row of the docs/rules.md presets table
 that differs between these presets; each test names its source. Every answer is also checked
 here by the referee (the solver already does so before returning it).
 """
@@ -13,6 +13,7 @@ import random
 from collections import Counter
 
 import pytest
+from support.checks import checked_solve as solved
 from typer.testing import CliRunner
 
 from rami import solve
@@ -27,19 +28,6 @@ from rami.position import hand_penalty
 from rami.referee import validate_turn
 from rami.rules import get_ruleset
 from rami.solver.api import Objective, Solution, Status
-
-
-def solved(text: str, **options) -> Solution:
-    """Solve a position written in notation; the answer must be legal and proved optimal."""
-    position = parse_position(text)
-    solution = solve(position, **options)
-    verdict = validate_turn(position, solution.table, solution.played, solution.discard)
-    assert verdict.legal, verdict.problems
-    assert verdict.penalty_after == solution.penalty_after
-    assert verdict.hand_after == solution.hand
-    assert verdict.cards_moved == solution.cards_moved
-    assert solution.status is Status.OPTIMAL
-    return solution
 
 
 def melds(solution: Solution) -> list[str]:
@@ -106,7 +94,8 @@ def test_bfmania_joker_swap_goes_to_the_hand_and_may_be_played_again():
 
 
 def test_bfmania_swapped_joker_laid_back_in_its_meld_moves_nothing():
-    """RULES.md decision 6: among equal penalty and cards played, the fewest cards moved; a joker
+    """docs/rules.md decision 6: among equal penalty and cards played, the fewest cards moved; a
+    joker
     swapped out and laid again on the same meld ends where it was (decision 7: nothing moved)."""
     solution = solved("5D * 7D | 9S 9H 9C / 6D 2C KD / bfmania-51 opened")
     assert result(solution) == (2, 1, "KD")
@@ -120,7 +109,7 @@ def test_bfmania_swapped_joker_laid_back_in_its_meld_moves_nothing():
 
 def test_bfmania_no_lay_off_or_swap_before_opening():
     """Seed 001: "Tant que vous n'avez pas fait votre première pose, vous ne pouvez ni compléter
-    les combinaisons de la table, ni reprendre un joker" (RULES.md decision 4)."""
+    les combinaisons de la table, ni reprendre un joker" (docs/rules.md decision 4)."""
     solution = solved("5D * 7D | 2H 3H 4H / 6D 5H 9C / bfmania-30")
     assert solution.played == () and not solution.opened
     assert result(solution) == (11, 0, "9C")
@@ -133,7 +122,7 @@ def test_bfmania_no_lay_off_or_swap_before_opening():
 
 
 def test_bfmania_a_meld_keeps_two_real_cards():
-    """Seed 001: "Une combinaison doit toutefois garder au moins deux vraies cartes" (RULES.md
+    """Seed 001: "Une combinaison doit toutefois garder au moins deux vraies cartes" (docs/rules.md
     row "real cards per meld": >= 2), against rami 51's >= 1."""
     bfmania = solved("- / 7H * * 2C / bfmania-51 opened")
     assert bfmania.played == () and result(bfmania) == (20 + 7 + 2, 0, "*")
@@ -146,7 +135,7 @@ def test_bfmania_a_meld_keeps_two_real_cards():
 
 def test_bfmania_goes_out_by_laying_the_last_card():
     """Seed 001: "Le joueur qui n'a plus de carte termine la manche, en posant sa dernière carte
-    ou en la défaussant" (RULES.md row "going out": place or discard); rami 51 and Café Rummy
+    ou en la défaussant" (docs/rules.md row "going out": place or discard); rami 51 and Café Rummy
     keep one card for the discard (seeds 004 and 002)."""
     bfmania = solved("5D 6D 7D / 8D 9D TD / bfmania-51 opened")
     assert result(bfmania) == (0, 3, None) and bfmania.hand == ()  # laid off, or a new run
@@ -160,7 +149,7 @@ def test_bfmania_goes_out_by_laying_the_last_card():
 
 def test_taken_discard_goes_back_only_as_the_last_card():
     """Seed 001: "La carte que vous venez de prendre sur la défausse ne se rejette pas dans le
-    même tour, sauf si c'est la dernière carte de votre main" (RULES.md decision 8)."""
+    même tour, sauf si c'est la dernière carte de votre main" (docs/rules.md decision 8)."""
     free = solved("- / 4C 5C 6C 9H KD / bfmania-30 opened")
     assert result(free) == (9, 3, "KD")
     locked = solved("- / 4C 5C 6C 9H KD / bfmania-30 opened discard=KD")
@@ -177,7 +166,7 @@ def test_taken_discard_goes_back_only_as_the_last_card():
 
 def test_lay_off_makes_q_k_a_and_a_2_3_never_k_a_2():
     """Seeds 001/002/004: the ace goes below the 2 or above the king, never both, no wrap
-    (RULES.md "Run"); a lay-off turns J-Q-K into J-Q-K-A and 2-3-4 into A-2-3-4."""
+    (docs/rules.md "Run"); a lay-off turns J-Q-K into J-Q-K-A and 2-3-4 into A-2-3-4."""
     solution = solved("JH QH KH | 2S 3S 4S / AH AS 9D / rami-51 opened")
     assert melds(solution) == ["JH QH KH AH", "AS 2S 3S 4S"]
     assert result(solution) == (0, 2, "9D")
@@ -193,7 +182,8 @@ def test_lay_off_makes_q_k_a_and_a_2_3_never_k_a_2():
 
 def test_cafe_joker_swap_after_opening_laid_again_the_same_turn():
     """Seed 002: "il faut avoir déjà ouvert, et le joker récupéré doit être reposé dans une
-    combinaison pendant le même tour, avant de défausser" (RULES.md row "joker on the table")."""
+    combinaison pendant le même tour, avant de défausser" (docs/rules.md row "joker on the
+    table")."""
     solution = solved("8S 9S * / TS 2C KD / cafe-rummy opened")
     assert solution.table[0].real_cards == cards("8S 9S TS")
     assert solution.table[0].jokers == 1  # laid again at an end of the same run
@@ -256,7 +246,7 @@ def test_cafe_seed_going_out_example():
 
 def test_cafe_lay_off_examples():
     """Seed 002: "le 4♦ ou le 8♦ sur 5♦ 6♦ 7♦ ; le quatrième 9 sur un brelan de 9, s'il manque
-    cette couleur" (a second 9S never joins: RULES.md "Set")."""
+    cette couleur" (a second 9S never joins: docs/rules.md "Set")."""
     solution = solved("5D 6D 7D | 9S 9H 9C / 4D 8D 9D 9S KC / cafe-rummy opened")
     assert solution.table[0].cards[:5] == cards("4D 5D 6D 7D 8D")  # the 9D may follow the 8D
     assert solution.played == cards("4D 8D 9D") and result(solution) == (9, 3, "KC")
@@ -267,7 +257,7 @@ def test_cafe_lay_off_examples():
 
 def test_cafe_penalties():
     """Seed 002: "R♠ D♥ V♣ A♦, c'est déjà 41 points"; a joker left in hand counts 25 (20 in
-    BFmania and rami 51: RULES.md row "hand penalty")."""
+    BFmania and rami 51: docs/rules.md row "hand penalty")."""
     assert solved("- / KS QH JC AD / cafe-rummy").penalty_before == 41
     assert solved("- / KS QH JC AD * / cafe-rummy").penalty_before == 66
     assert solved("- / KS QH JC AD * / bfmania-30").penalty_before == 61
@@ -289,7 +279,7 @@ def test_rami_51_opening_51_points_with_a_pure_run():
 
 def test_rami_51_flat_100_when_not_opened():
     """Seed 004: "Un joueur n'ayant pas réussi à ouvrir subit une pénalité forfaitaire de 100
-    points" (RULES.md row "not opened at round end"); BFmania counts the hand."""
+    points" (docs/rules.md row "not opened at round end"); BFmania counts the hand."""
     rami_51 = solved("- / 2C 3D 5H / rami-51")
     assert rami_51.penalty_before == 100 and rami_51.penalty_after == 100
     assert "not opened" in rami_51.message
@@ -298,7 +288,7 @@ def test_rami_51_flat_100_when_not_opened():
 
 
 def test_rami_51_jokers_stay_on_the_table():
-    """RULES.md row "joker on the table": rami 51, stays; BFmania, swapped to the hand."""
+    """docs/rules.md row "joker on the table": rami 51, stays; BFmania, swapped to the hand."""
     rami_51 = solved("5D * 7D / 6D 2C / rami-51 opened")
     assert rami_51.played == () and result(rami_51) == (2, 0, "6D")
     bfmania = solved("5D * 7D / 6D 2C / bfmania-51 opened")
@@ -306,7 +296,8 @@ def test_rami_51_jokers_stay_on_the_table():
 
 
 def test_rami_51_lays_off_only_never_rearranges():
-    """RULES.md row "table rearrangement after opening": rami 51 lays off only; the 7H at the end
+    """docs/rules.md row "table rearrangement after opening": rami 51 lays off only; the 7H at the
+    end
     of the run may not leave it for a set (rami chinois would)."""
     solution = solved("4H 5H 6H 7H / 7S 7D 2C / rami-51 opened")
     assert solution.played == () and melds(solution) == ["4H 5H 6H 7H"]
@@ -316,7 +307,7 @@ def test_rami_51_lays_off_only_never_rearranges():
 
 
 def test_rami_51_fourteen_cards_dealt_then_a_draw():
-    """Seed 004: "chaque joueur reçoit 14 cartes" (RULES.md row "cards dealt"): 15 cards after
+    """Seed 004: "chaque joueur reçoit 14 cartes" (docs/rules.md row "cards dealt"): 15 cards after
     the draw solve like any hand."""
     solution = solved(
         "- / QH KH AH TS TD TC 5S 6S 7S 8S KD KC 2C 3D 4H / rami-51"
@@ -324,11 +315,11 @@ def test_rami_51_fourteen_cards_dealt_then_a_draw():
     assert solution.opened and solution.penalty_after == 10 + 2 + 3 + 4
 
 
-# --- RULES.md rows and decisions -----------------------------------------------------------------
+# --- docs/rules.md rows and decisions -------------------------------------------------------------
 
 
 def test_jokers_in_deck_row():
-    """RULES.md row "jokers in deck": 6 in Café Rummy, 4 in BFmania and rami 51."""
+    """docs/rules.md row "jokers in deck": 6 in Café Rummy, 4 in BFmania and rami 51."""
     solution = solved("5D 6D 7D 8D 9D TD / * * * * * 7C / cafe-rummy opened")
     assert solution.cards_played == 5 and result(solution) == (0, 5, "7C")
     with pytest.raises(InvalidPositionError):
@@ -336,7 +327,8 @@ def test_jokers_in_deck_row():
 
 
 def test_opening_requirement_row():
-    """RULES.md row "opening requirement", one hand under each preset: two sets of 30 points and
+    """docs/rules.md row "opening requirement", one hand under each preset: two sets of 30 points
+    and
     no pure run; rami 51 and bfmania-51 refuse it, the bfmania-51 table option "without" and
     bfmania-30 accept it, Café Rummy opens with any one meld."""
     hand = "QS QD QC KS KD * 2C 3C"
@@ -356,7 +348,8 @@ def test_opening_requirement_row():
 
 
 def test_decision_2_joker_counts_as_the_card_it_stands_for():
-    """RULES.md decision 2: a joker counts as the card it stands for; the solver places it where
+    """docs/rules.md decision 2: a joker counts as the card it stands for; the solver places it
+    where
     the opening counts most (10-J-Q = 30, not 9-10-J = 29)."""
     solution = solved("- / TH JH * 2C 5D / bfmania-30")
     assert melds(solution) == ["TH JH *"]
@@ -365,7 +358,7 @@ def test_decision_2_joker_counts_as_the_card_it_stands_for():
 
 
 def test_objective_cards_and_min_moves_off():
-    """RULES.md decision 6: the objective "cards" puts cards played first; min_moves off still
+    """docs/rules.md decision 6: the objective "cards" puts cards played first; min_moves off still
     returns a legal turn with its cards moved counted honestly."""
     text = "5D * 7D | 9S 9H 9C / 6D 9D 2C 3C / bfmania-51 opened"
     points = solved(text)

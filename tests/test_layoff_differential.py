@@ -2,7 +2,7 @@
 exhaustive reference (support.layoff_reference) for the presets without rearrangement.
 
 Both must find the same optimum at every level (hand penalty left after the discard, cards
-played, cards moved; RULES.md decisions 6 and 7) for both objectives, or agree that no turn is
+played, cards moved; docs/rules.md decisions 6 and 7) for both objectives, or agree that no turn is
 legal. The solver's answer must be proved optimal and pass the referee. Positions: small ones
 (3..9 table cards, 1..5 hand cards, up to all the preset's jokers), medium opened ones (9..13
 table cards, 3..6 hand cards), and opening hands of 3..9 cards built to hold high runs and sets

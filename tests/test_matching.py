@@ -1,4 +1,4 @@
-"""Cards moved between two tables (RULES.md decision 7), checked on known answers and against a
+"""Cards moved between two tables (docs/rules.md decision 7), checked on known answers and against a
 brute-force assignment."""
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ def table(*texts: str) -> list[Meld]:
 
 
 def test_decision_7_extending_a_meld_moves_nothing():
-    """RULES.md decision 7: extending a meld moves nothing."""
+    """docs/rules.md decision 7: extending a meld moves nothing."""
     assert cards_moved(table("7H 8H 9H"), table("7H 8H 9H TH")) == 0
     assert cards_moved(table("7H 8H 9H", "QS QD QC"), table("6H 7H 8H 9H TH", "QS QD QC QH")) == 0
     assert cards_moved(table("7H 8H 9H"), table("7H 8H 9H", "2C 3C 4C")) == 0
 
 
 def test_decision_7_splitting_a_9_card_run_5_plus_4_moves_4():
-    """RULES.md decision 7: splitting a 9-card run into 5 + 4 moves 4 cards."""
+    """docs/rules.md decision 7: splitting a 9-card run into 5 + 4 moves 4 cards."""
     before = table("AH 2H 3H 4H 5H 6H 7H 8H 9H")
     after = table("AH 2H 3H 4H 5H", "6H 7H 8H 9H")
     assert cards_moved(before, after) == 4
@@ -40,7 +40,7 @@ def test_decision_7_splitting_a_9_card_run_5_plus_4_moves_4():
 
 
 def test_decision_7_set_broken_into_three_runs_moves_2():
-    """RULES.md decision 7 (and NOTES): a set 7H 7S 7D broken into three runs keeps one card in
+    """docs/rules.md decision 7 (and NOTES): a set 7H 7S 7D broken into three runs keeps one card in
     the run matched to it: 2 moved, not 3."""
     before = table("7H 7S 7D")
     after = table("5H 6H 7H", "7S 8S 9S", "7D 8D 9D")
@@ -49,14 +49,15 @@ def test_decision_7_set_broken_into_three_runs_moves_2():
 
 
 def test_common_swapping_identical_copies_is_never_a_move():
-    """RULES.md common: swapping the two 7 of hearts is never a "move"."""
+    """docs/rules.md common: swapping the two 7 of hearts is never a "move"."""
     before = table("5H 6H 7H", "7H 7S 7D")
     assert cards_moved(before, table("7H 7S 7D", "5H 6H 7H")) == 0
     assert cards_moved(before, table("5H 6H 7H", "7S 7H 7D")) == 0
 
 
 def test_decision_7_matching_is_one_to_one_by_largest_overlap():
-    """RULES.md decision 7: melds before and after are matched one-to-one by largest overlap."""
+    """docs/rules.md decision 7: melds before and after are matched one-to-one by largest
+    overlap."""
     before = table("3C 4C 5C 6C 7C 8C", "8S 8H 8D")
     # The 8C joins the set of 8s; the run keeps 5 cards in place.
     after = table("3C 4C 5C 6C 7C", "8S 8H 8D 8C")
@@ -67,7 +68,7 @@ def test_decision_7_matching_is_one_to_one_by_largest_overlap():
 
 
 def test_decision_7_dissolved_meld_moves_all_its_cards():
-    """RULES.md decision 7: a meld matched to nothing moves all its cards; new melds move
+    """docs/rules.md decision 7: a meld matched to nothing moves all its cards; new melds move
     nothing."""
     before = table("7H 8H 9H TH")
     after = table("6H 7H 8H", "9H TH JH")  # best match keeps 2
@@ -78,7 +79,7 @@ def test_decision_7_dissolved_meld_moves_all_its_cards():
 
 
 def test_decision_7_jokers_count_like_cards():
-    """RULES.md decision 7: a joker leaving its meld is a moved card."""
+    """docs/rules.md decision 7: a joker leaving its meld is a moved card."""
     before = table("5D * 7D")
     assert cards_moved(before, table("5D 6D 7D", "8S 9S *")) == 1
     assert cards_moved(before, table("5D * 7D 8D")) == 0
@@ -97,7 +98,7 @@ def test_decision_7_jokers_count_like_cards():
     ],
 )
 def test_max_weight_assignment_known_answers(weights, total):
-    """RULES.md decision 7: the one-to-one matching of largest total overlap, known answers."""
+    """docs/rules.md decision 7: the one-to-one matching of largest total overlap, known answers."""
     assignment = max_weight_assignment(weights)
     assert len(assignment) == len(weights)
     used = [col for col in assignment if col >= 0]

@@ -1,4 +1,4 @@
-"""Melds: runs and sets under every preset (RULES.md common rules, presets row "real cards per
+"""Melds: runs and sets under every preset (docs/rules.md common rules, presets row "real cards per
 meld", decisions 2 and 3), with the exact reason a meld is illegal."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def problems(text: str, rules=CHINOIS) -> list[str]:
     ],
 )
 def test_common_run_three_or_more_consecutive_of_one_suit(text):
-    """RULES.md common: run = 3+ consecutive cards of one suit (ace low or high)."""
+    """docs/rules.md common: run = 3+ consecutive cards of one suit (ace low or high)."""
     for rules in PRESETS.values():
         if rules.tiles and "A" in text.split()[-1]:
             continue  # rummikub: no ace-high, checked below
@@ -66,12 +66,12 @@ def test_common_run_three_or_more_consecutive_of_one_suit(text):
     ],
 )
 def test_common_run_rejections(text, reason):
-    """RULES.md common: a run has 3+ cards, one suit, consecutive (each card once)."""
+    """docs/rules.md common: a run has 3+ cards, one suit, consecutive (each card once)."""
     assert any(reason in problem for problem in problems(text)), problems(text)
 
 
 def test_common_run_ace_low_and_ace_high():
-    """RULES.md common: the ace goes below the 2 (A-2-3) or above the king (Q-K-A)."""
+    """docs/rules.md common: the ace goes below the 2 (A-2-3) or above the king (Q-K-A)."""
     assert stands_for(Meld.parse("AH 2H 3H"), CHINOIS) == (1, 2, 3)
     assert stands_for(Meld.parse("QH KH AH"), CHINOIS) == (12, 13, 14)
     assert run_start(Meld.parse("* KH AH"), CHINOIS) == 12
@@ -79,7 +79,7 @@ def test_common_run_ace_low_and_ace_high():
 
 @pytest.mark.parametrize("text", ["KH AH 2H", "QH KH AH 2H", "KH AH 2H 3H"])
 def test_common_run_no_wrap(text):
-    """RULES.md common: never wrapping (K-A-2 is illegal)."""
+    """docs/rules.md common: never wrapping (K-A-2 is illegal)."""
     for rules in PRESETS.values():
         reasons = problems(text, rules)
         assert reasons and "wraps around" in reasons[0], (rules.name, reasons)
@@ -87,7 +87,7 @@ def test_common_run_no_wrap(text):
 
 
 def test_common_run_ace_never_both_low_and_high():
-    """RULES.md common: never both in one run; a run has at most 13 cards (A..K..A is 14)."""
+    """docs/rules.md common: never both in one run; a run has at most 13 cards (A..K..A is 14)."""
     text = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"
     assert problems(text) == [f"run {text} has 14 cards: a run has at most 13"]
     assert problems("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH") == []
@@ -103,12 +103,12 @@ def test_common_run_ace_never_both_low_and_high():
     ],
 )
 def test_common_run_jokers_cannot_extend_past_the_aces(text, reason):
-    """RULES.md common: a joker stands for one card; no card above the high ace or below A."""
+    """docs/rules.md common: a joker stands for one card; no card above the high ace or below A."""
     assert reason in problems(text)[0]
 
 
 def test_rummikub_no_ace_high_run_never_above_13():
-    """RULES.md rummikub: no ace-high; a run never goes above 13."""
+    """docs/rules.md rummikub: no ace-high; a run never goes above 13."""
     assert problems("QH KH AH", KUB) == ["Q-K-A: in rummikub the 1 never follows the 13"]
     assert problems("JH QH KH *", KUB) == ["run JH QH KH * goes past the king"]
     assert problems("AH 2H 3H", KUB) == []
@@ -120,7 +120,7 @@ def test_rummikub_no_ace_high_run_never_above_13():
 
 @pytest.mark.parametrize("text", ["7H 7S 7D", "JS JH JC JD", "AS AH AD", "QS * QC", "set: 7H * *"])
 def test_common_set_three_or_four_of_a_rank(text):
-    """RULES.md common: a set is 3 or 4 cards of one rank, all different suits."""
+    """docs/rules.md common: a set is 3 or 4 cards of one rank, all different suits."""
     meld = Meld.parse(text)
     assert meld.kind is MeldKind.SET
     assert meld_problems(meld, CHINOIS) == []
@@ -137,12 +137,12 @@ def test_common_set_three_or_four_of_a_rank(text):
     ],
 )
 def test_common_set_distinct_suits_at_most_four(text, reason):
-    """RULES.md common: two 9 of spades never share a set, even from different decks."""
+    """docs/rules.md common: two 9 of spades never share a set, even from different decks."""
     assert any(reason in problem for problem in problems(text)), problems(text)
 
 
 def test_common_joker_in_set_stands_for_one_missing_suit():
-    """RULES.md common: a joker in a set stands for one missing suit (so at most 4 cards)."""
+    """docs/rules.md common: a joker in a set stands for one missing suit (so at most 4 cards)."""
     assert problems("7H 7S 7D *") == []
     assert "at most 4" in problems("7H 7S 7D 7C *")[0]
     assert "at most 4" in problems("set: 7H * * * *")[0]
@@ -152,7 +152,7 @@ def test_common_joker_in_set_stands_for_one_missing_suit():
 
 
 def test_common_joker_stands_where_it_sits_in_a_run():
-    """RULES.md common: a joker stands for exactly one card, fixed by its position."""
+    """docs/rules.md common: a joker stands for exactly one card, fixed by its position."""
     assert stands_for(Meld.parse("5D * 7D"), CHINOIS) == (5, 6, 7)
     assert stands_for(Meld.parse("5D 6D *"), CHINOIS) == (5, 6, 7)
     assert stands_for(Meld.parse("* 5D 6D"), CHINOIS) == (4, 5, 6)
@@ -163,7 +163,7 @@ def test_common_joker_stands_where_it_sits_in_a_run():
 
 
 def test_presets_all_joker_meld_needs_a_real_card():
-    """RULES.md presets: real cards per meld >= 1 everywhere: an all-joker meld is illegal."""
+    """docs/rules.md presets: real cards per meld >= 1 everywhere: an all-joker meld is illegal."""
     for rules in PRESETS.values():
         reasons = problems("* * *", rules)
         needed = rules.min_real_cards
@@ -184,7 +184,7 @@ def test_presets_all_joker_meld_needs_a_real_card():
     ],
 )
 def test_presets_real_cards_per_meld(text, chinois, bfmania, cafe):
-    """RULES.md presets: real cards per meld >= 1 (rami-chinois, rami-fou, rami-51), >= 2
+    """docs/rules.md presets: real cards per meld >= 1 (rami-chinois, rami-fou, rami-51), >= 2
     (BFmania), >= 2 and naturals >= jokers (Café: 2 cards and a joker yes, 1 and 2 no)."""
     assert is_valid(Meld.parse(text), CHINOIS) is chinois
     assert is_valid(Meld.parse(text), get_ruleset("rami-fou")) is chinois
@@ -195,7 +195,7 @@ def test_presets_real_cards_per_meld(text, chinois, bfmania, cafe):
 
 
 def test_presets_cafe_reasons():
-    """RULES.md presets cafe-rummy: ">= 2 and naturals >= jokers", each with its reason."""
+    """docs/rules.md presets cafe-rummy: ">= 2 and naturals >= jokers", each with its reason."""
     assert problems("7H * *", CAFE) == ["meld 7H * * needs at least 2 real cards"]
     assert problems("7H 8H * * *", CAFE) == [
         "meld 7H 8H * * * has more jokers (3) than natural cards (2)"
@@ -264,13 +264,13 @@ def test_meld_parse_rejections(text, message):
     ],
 )
 def test_decision_2_opening_points(text, points):
-    """RULES.md decision 2: 2-10 face, J Q K 10, ace 1 in A-2-3, 11 in Q-K-A or a set, a joker
+    """docs/rules.md decision 2: 2-10 face, J Q K 10, ace 1 in A-2-3, 11 in Q-K-A or a set, a joker
     counts as the card it stands for."""
     assert opening_points(Meld.parse(text), R51) == points
 
 
 def test_decision_2_rummikub_tiles_count_face_value():
-    """RULES.md rummikub: tiles count 1-13 (written A..K)."""
+    """docs/rules.md rummikub: tiles count 1-13 (written A..K)."""
     assert opening_points(Meld.parse("JH QH KH"), KUB) == 36
     assert opening_points(Meld.parse("AS AH AD"), KUB) == 3
     assert opening_points(Meld.parse("* 2H 3H"), KUB) == 6
@@ -288,7 +288,8 @@ def test_decision_2_rummikub_tiles_count_face_value():
     ],
 )
 def test_decision_3_pure_run(text, pure):
-    """RULES.md decision 3: a pure run (tierce franche) is a run with no joker; 4+ cards qualify."""
+    """docs/rules.md decision 3: a pure run (tierce franche) is a run with no joker; 4+ cards
+    qualify."""
     assert is_pure_run(Meld.parse(text)) is pure
 
 
@@ -310,7 +311,7 @@ def test_decision_3_pure_run(text, pure):
     ],
 )
 def test_arrange_places_cards_and_jokers(cards, rules, expected):
-    """RULES.md common: a joker is written where it stands; arrange lays cards out as a
+    """docs/rules.md common: a joker is written where it stands; arrange lays cards out as a
     legal meld."""
     meld = arrange(parse_cards(cards), rules)
     assert meld is not None and str(meld).removeprefix("set: ") == expected
@@ -323,13 +324,14 @@ def test_arrange_places_cards_and_jokers(cards, rules, expected):
      ("7H 7H 7S", CHINOIS), ("QH KH AH", KUB)],
 )
 def test_arrange_returns_none_when_impossible(cards, rules):
-    """RULES.md common (no wrap, one suit, distinct suits), presets (real cards), rummikub (no ace-
+    """docs/rules.md common (no wrap, one suit, distinct suits), presets (real cards), rummikub (no
+    ace-
     high)."""
     assert arrange(parse_cards(cards), rules) is None
 
 
 def test_arrange_prefers_the_requested_kind():
-    """RULES.md common: one real card and jokers may form a run or a set."""
+    """docs/rules.md common: one real card and jokers may form a run or a set."""
     meld = arrange(parse_cards("7H * *"), CHINOIS, prefer=MeldKind.SET)
     assert meld is not None and meld.kind is MeldKind.SET
 
@@ -348,7 +350,7 @@ def valid_runs(draw):
 
 @given(valid_runs())
 def test_property_every_run_in_range_is_valid_and_stands_where_it_sits(case):
-    """RULES.md common: any 3..13 consecutive cards of a suit within A..K (or 2..A) is a run,
+    """docs/rules.md common: any 3..13 consecutive cards of a suit within A..K (or 2..A) is a run,
     jokers standing for the cards they replace."""
     rules, meld, start = case
     assert meld_problems(meld, rules) == []

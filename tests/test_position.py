@@ -1,4 +1,5 @@
-"""Positions: what input can occur (RULES.md common "two copies", "the preset's jokers"; presets
+"""Positions: what input can occur (docs/rules.md common "two copies", "the preset's jokers";
+presets
 rows "hand penalty" and "not opened at round end"; decision 8 taken discard)."""
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def test_defaults_rami_chinois_not_opened_empty():
 
 
 def test_hand_is_kept_in_canonical_order():
-    """RULES.md common: identical copies interchangeable; a hand is a multiset in canonical
+    """docs/rules.md common: identical copies interchangeable; a hand is a multiset in canonical
     order."""
     position = Position(hand=parse_cards("* KC AS 7H"))
     assert [str(card) for card in position.hand] == ["AS", "7H", "KC", "*"]
@@ -42,7 +43,7 @@ def test_table_size_counts_every_card_jokers_included():
 
 
 def test_common_two_copies_of_every_card_are_fine():
-    """RULES.md common: every card exists in exactly two identical copies."""
+    """docs/rules.md common: every card exists in exactly two identical copies."""
     assert checked("7H 8H 9H / 7H / rami-chinois").problems() == []
     assert checked("7H 8H 9H | 7H 7S 7D / - ").problems() == []
 
@@ -56,7 +57,7 @@ def test_common_two_copies_of_every_card_are_fine():
     ],
 )
 def test_common_three_copies_of_a_card_is_invalid(text):
-    """RULES.md common: a position holding more copies of a card than two decks is invalid."""
+    """docs/rules.md common: a position holding more copies of a card than two decks is invalid."""
     with pytest.raises(InvalidPositionError) as error:
         checked(text)
     assert error.value.problems == ["3 copies of 7H: two decks hold only 2"]
@@ -78,7 +79,7 @@ def test_common_three_copies_of_a_card_is_invalid(text):
     ],
 )
 def test_presets_more_jokers_than_the_deck_is_invalid(text, message):
-    """RULES.md common + presets row "jokers in deck": more jokers than the preset's deck is
+    """docs/rules.md common + presets row "jokers in deck": more jokers than the preset's deck is
     invalid input (5 in rami-chinois, 1 in rami-chinois[jokers=0], ...)."""
     with pytest.raises(InvalidPositionError) as error:
         checked(text)
@@ -86,7 +87,7 @@ def test_presets_more_jokers_than_the_deck_is_invalid(text, message):
 
 
 def test_presets_jokers_up_to_the_deck_are_fine():
-    """RULES.md presets row "jokers in deck": up to 4 / 6 / 2 jokers are valid."""
+    """docs/rules.md presets row "jokers in deck": up to 4 / 6 / 2 jokers are valid."""
     assert checked("- / * * * * / rami-chinois").problems() == []
     assert checked("- / * * * * * * / cafe-rummy").problems() == []
     assert checked("- / * * / rummikub").problems() == []
@@ -116,7 +117,8 @@ def test_invalid_table_meld_is_reported_with_its_number(text, message):
 
 
 def test_every_problem_is_listed():
-    """RULES.md common: every reason a position is invalid is listed (melds, copies, jokers)."""
+    """docs/rules.md common: every reason a position is invalid is listed (melds, copies,
+    jokers)."""
     position = Position.parse("KH AH 2H | 9S 9S 9H / 7H 7H 7H * * * * *")
     assert position.problems() == [
         "meld 1: K-A-2 wraps around",
@@ -129,13 +131,13 @@ def test_every_problem_is_listed():
 
 
 def test_count_problems_counts_table_and_hand_together():
-    """RULES.md common: two copies in all, table and hand together."""
+    """docs/rules.md common: two copies in all, table and hand together."""
     cards = [*Meld.parse("7H 8H 9H").cards, *parse_cards("7H 7H")]
     assert count_problems(cards, DEFAULT_RULES) == ["3 copies of 7H: two decks hold only 2"]
 
 
 def test_decision_8_taken_discard_must_be_in_the_hand_of_a_discarding_preset():
-    """RULES.md decision 8: a position may name the card just taken from the discard pile."""
+    """docs/rules.md decision 8: a position may name the card just taken from the discard pile."""
     fine = Position.parse("- / 7H 8S / rami-51 discard=8S")
     assert fine.taken_discard == Card.parse("8S") and fine.problems() == []
     assert Position.parse("- / 7H / rami-51 discard=8S").problems() == [
@@ -166,13 +168,13 @@ def test_decision_8_taken_discard_must_be_in_the_hand_of_a_discarding_preset():
     ],
 )
 def test_presets_hand_penalty_and_flat_100_for_unopened(rules, opened, penalty):
-    """RULES.md presets: hand penalty per preset (joker 50 / 20 / 20 / 20 / 25, rummikub face
+    """docs/rules.md presets: hand penalty per preset (joker 50 / 20 / 20 / 20 / 25, rummikub face
     and 30); not opened: flat 100 in rami-fou and rami-51, the hand counts elsewhere."""
     assert hand_penalty(parse_cards("AS KH 7D *"), get_ruleset(rules), opened) == penalty
 
 
 def test_flat_100_applies_even_to_an_empty_or_light_hand():
-    """RULES.md presets rami-fou / rami-51: "flat 100" replaces the count of the hand."""
+    """docs/rules.md presets rami-fou / rami-51: "flat 100" replaces the count of the hand."""
     assert hand_penalty((), get_ruleset("rami-fou"), opened=False) == 100
     assert hand_penalty(parse_cards("2S"), get_ruleset("rami-51"), opened=False) == 100
     assert hand_penalty((), get_ruleset("rami-chinois"), opened=False) == 0

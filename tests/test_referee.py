@@ -1,5 +1,5 @@
 """The turn referee (rami.referee.validate_turn): legal turns, and every kind of illegal turn with
-its reason (RULES.md presets rows, decisions 1, 4, 5, 7 and 8)."""
+its reason (docs/rules.md presets rows, decisions 1, 4, 5, 7 and 8)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rami.cards import JOKER, Card, Suit, format_cards, parse_cards
+from rami.errors import NotationError
 from rami.melds import Meld, MeldKind, is_pure_run, meld_problems, opening_points
 from rami.notation import parse_position, parse_table
 from rami.position import Position
@@ -59,7 +60,7 @@ def test_rami_chinois_pass_is_legal():
 
 
 def test_rami_chinois_full_rearrangement_after_opening():
-    """RULES.md presets rami-chinois: full rearrangement of any meld after opening; decision 7
+    """docs/rules.md presets rami-chinois: full rearrangement of any meld after opening; decision 7
     counts the cards moved."""
     verdict = legal(
         turn(
@@ -73,7 +74,7 @@ def test_rami_chinois_full_rearrangement_after_opening():
 
 
 def test_decision_7_cards_moved_in_the_verdict():
-    """RULES.md decision 7: splitting a 9-card run into 5 + 4 moves 4 cards."""
+    """docs/rules.md decision 7: splitting a 9-card run into 5 + 4 moves 4 cards."""
     verdict = legal(
         turn(
             "AH 2H 3H 4H 5H 6H 7H 8H 9H / 5S / rami-chinois opened",
@@ -86,25 +87,26 @@ def test_decision_7_cards_moved_in_the_verdict():
 
 
 def test_rami_chinois_going_out_places_the_last_card():
-    """RULES.md presets rami-chinois: going out = place the last card (no discard)."""
+    """docs/rules.md presets rami-chinois: going out = place the last card (no discard)."""
     verdict = legal(turn("7H 8H 9H / TH / opened", ["7H 8H 9H TH"], "TH"))
     assert verdict.hand_after == () and verdict.penalty_after == 0
 
 
 def test_rami_chinois_opening_with_a_pure_run_and_other_melds():
-    """RULES.md presets rami-chinois: opening >= 1 pure run, no points; other melds may join."""
+    """docs/rules.md presets rami-chinois: opening >= 1 pure run, no points; other melds may
+    join."""
     verdict = legal(turn("- / 2S 3S 4S KD KC * 9H", ["2S 3S 4S", "KD KC *"], "2S 3S 4S KD KC *"))
     assert verdict.opened_after is True
     assert hand(verdict) == "9H" and verdict.penalty_after == 9
 
 
 def test_rami_chinois_table_joker_moves_freely():
-    """RULES.md presets rami-chinois: a table joker moves freely in rearrangements."""
+    """docs/rules.md presets rami-chinois: a table joker moves freely in rearrangements."""
     legal(turn("5D * 7D / 8S 9S 6D / opened", ["5D 6D 7D", "8S 9S *"], "6D 8S 9S"))
 
 
 def test_identical_copies_placed_differently_are_no_move():
-    """RULES.md common: swapping the two 7 of hearts is never a move."""
+    """docs/rules.md common: swapping the two 7 of hearts is never a move."""
     verdict = legal(turn("5H 6H 7H | 7H 7S 7D / 2C / opened", ["5H 6H 7H", "7S 7H 7D"]))
     assert verdict.cards_moved == 0
 
@@ -116,15 +118,15 @@ def test_card_appearing_from_nowhere_is_illegal():
     """Referee: a card appeared on the table from neither the table nor the hand."""
     illegal(
         turn("7H 8H 9H / 2C / opened", ["7H 8H 9H TH"]),
-        "card(s) appeared on the table from nowhere: TH",
+        "1 card appeared on the table from nowhere: TH",
     )
 
 
 def test_card_vanishing_from_the_table_is_illegal():
-    """Referee: a table card vanished (RULES.md: the table stays on the table)."""
+    """Referee: a table card vanished (docs/rules.md: the table stays on the table)."""
     illegal(
         turn("7H 8H 9H TH / 2C / opened", ["7H 8H 9H"]),
-        "card(s) vanished from the table: TH",
+        "1 card vanished from the table: TH",
     )
 
 
@@ -132,17 +134,17 @@ def test_played_card_must_be_in_the_hand_and_on_the_table():
     """Referee: cards played come from the hand and end on the table."""
     illegal(
         turn("7H 8H 9H / 2C / opened", ["7H 8H 9H TH"], "TH"),
-        "TH is played 1 time(s) but the hand holds 0",
+        "TH is played 1 time but the hand holds 0",
     )
     illegal(turn("7H 8H 9H / TH 2C / opened", ["7H 8H 9H"], "TH"), "vanished from the table: TH")
     illegal(
         turn("7H 8H 9H / * 2C / opened", ["7H 8H 9H"], "*"),
-        "1 joker(s) said to be played are not on the table",
+        "1 joker said to be played is not on the table",
     )
 
 
 def test_invalid_meld_after_the_turn_is_illegal():
-    """RULES.md common: the table must hold valid melds at the end of the turn."""
+    """docs/rules.md common: the table must hold valid melds at the end of the turn."""
     illegal(
         turn("7H 8H 9H TH / 2C / opened", ["7H 8H", "9H TH"]),
         "meld 1 after the turn: meld 7H 8H has 2 cards: a meld needs at least 3",
@@ -162,18 +164,18 @@ def test_invalid_meld_after_the_turn_is_illegal():
 
 
 def test_rami_chinois_table_joker_never_returns_to_a_hand():
-    """RULES.md presets rami-chinois: a table joker never returns to a hand, even when the card
+    """docs/rules.md presets rami-chinois: a table joker never returns to a hand, even when the card
     it stands for is brought."""
     verdict = illegal(
         turn("5D * 7D / 6D 2C / rami-chinois opened", ["5D 6D 7D"], "6D"),
-        "1 table joker(s) went back to a hand: under rami-chinois a joker on the table moves "
+        "1 table joker went back to a hand: under rami-chinois a joker on the table moves "
         "freely in rearrangements, never returns to a hand",
     )
     assert JOKER not in verdict.hand_after
 
 
 def test_bfmania_joker_swap_to_hand_is_legal_after_opening():
-    """RULES.md presets BFmania: joker swapped by the card it stands for, goes to the hand."""
+    """docs/rules.md presets BFmania: joker swapped by the card it stands for, goes to the hand."""
     verdict = legal(turn("5D * 7D / 6D 2C KS / bfmania-51 opened", ["5D 6D 7D"], "6D", "KS"))
     assert hand(verdict) == "2C *" and verdict.penalty_after == 22
     set_swap = legal(
@@ -184,7 +186,7 @@ def test_bfmania_joker_swap_to_hand_is_legal_after_opening():
 
 
 def test_bfmania_joker_swap_needs_the_card_it_stands_for():
-    """RULES.md presets BFmania: the joker is swapped by the card it stands for only."""
+    """docs/rules.md presets BFmania: the joker is swapped by the card it stands for only."""
     illegal(
         turn("5D * 7D / 8D 2C KS / bfmania-51 opened", ["5D 7D 8D"], "8D", "KS"),
         "meld 1 after the turn",
@@ -196,7 +198,7 @@ def test_bfmania_joker_swap_needs_the_card_it_stands_for():
 
 
 def test_decision_4_no_joker_swap_before_opening():
-    """RULES.md decision 4: before opening a player can neither lay off nor swap a joker."""
+    """docs/rules.md decision 4: before opening a player can neither lay off nor swap a joker."""
     illegal(
         turn("5D * 7D / 6D 2C KS / bfmania-51", ["5D 6D 7D"], "6D", "KS"),
         "opening counts 0 points: bfmania-51 needs at least 51",
@@ -229,12 +231,12 @@ def test_decision_4_the_opening_melds_come_from_the_hand():
     illegal(
         turn("5D * 7D / 6D 9S TS JS QD QC 2C / bfmania-51",
              ["5D 6D 7D", "9S TS JS", "QD QC *"], "6D 9S TS JS QD QC", "2C"),
-        "the new melds hold 1 joker(s) but 0 came from the hand",
+        "the new melds hold 1 joker but 0 came from the hand",
     )
 
 
 def test_rami_51_joker_stays():
-    """RULES.md presets rami-51: the joker on the table stays."""
+    """docs/rules.md presets rami-51: the joker on the table stays."""
     illegal(
         turn("5D * 7D / 6D 2C KS / rami-51 opened", ["5D 6D 7D"], "6D", "KS"),
         "went back to a hand: under rami-51 a joker on the table stays where it is",
@@ -246,7 +248,8 @@ def test_rami_51_joker_stays():
 
 
 def test_cafe_joker_swapped_must_be_laid_again_the_same_turn():
-    """RULES.md presets cafe-rummy: joker swapped (after opening), laid again in the same turn."""
+    """docs/rules.md presets cafe-rummy: joker swapped (after opening), laid again in the same
+    turn."""
     legal(
         turn(
             "5D * 7D | 9S 9H 9C / 6D 2C 3C / cafe-rummy opened",
@@ -274,7 +277,7 @@ def test_cafe_recovered_joker_is_not_the_final_discard():
 
 
 def test_rami_fou_joker_pinned_unless_replaced():
-    """RULES.md presets rami-fou / decision 5: a table joker leaves its meld only when the card
+    """docs/rules.md presets rami-fou / decision 5: a table joker leaves its meld only when the card
     it stands for replaces it, and must be laid again in the same turn."""
     legal(
         turn(
@@ -284,7 +287,7 @@ def test_rami_fou_joker_pinned_unless_replaced():
     # Replaced, but not laid again: it may not go to the hand.
     illegal(
         turn("5D * 7D / 6D 2C KC / rami-fou opened", ["5D 6D 7D"], "6D", "KC"),
-        "1 table joker(s) went back to a hand: under rami-fou",
+        "1 table joker went back to a hand: under rami-fou",
     )
     # A set's joker leaves without a missing suit taking its place.
     illegal(
@@ -294,7 +297,7 @@ def test_rami_fou_joker_pinned_unless_replaced():
 
 
 def test_rami_fou_joker_moved_without_its_card_is_illegal():
-    """RULES.md decision 5: a table joker may change meld only when the card it stands for is
+    """docs/rules.md decision 5: a table joker may change meld only when the card it stands for is
     played in its place in that turn."""
     position = "TD JD QD * / 8S 9S 2C 3C / rami-fou opened"
     # The joker (KD) leaves for 8S 9S *, and no KD takes its place: illegal.
@@ -307,7 +310,8 @@ def test_rami_fou_joker_moved_without_its_card_is_illegal():
 
 
 def test_rami_fou_joker_replaced_by_its_card_may_move():
-    """RULES.md presets rami-fou / decision 5: replaced by its card (run or missing suit of a set),
+    """docs/rules.md presets rami-fou / decision 5: replaced by its card (run or missing suit of a
+    set),
     the joker may join another meld."""
     legal(
         turn(
@@ -331,7 +335,7 @@ def test_rami_fou_joker_replaced_by_its_card_may_move():
 
 
 def test_rami_chinois_opening_needs_a_pure_run():
-    """RULES.md presets rami-chinois: opening >= 1 pure run (3+ cards, no joker)."""
+    """docs/rules.md presets rami-chinois: opening >= 1 pure run (3+ cards, no joker)."""
     illegal(
         turn("- / 2S * 4S KD KC KH", ["2S * 4S", "KD KC KH"], "2S * 4S KD KC KH"),
         "opening needs a pure run",
@@ -340,7 +344,7 @@ def test_rami_chinois_opening_needs_a_pure_run():
 
 
 def test_rami_51_opening_needs_51_points_with_a_pure_run():
-    """RULES.md presets rami-51: >= 51 points incl. a pure run (decision 2 counting)."""
+    """docs/rules.md presets rami-51: >= 51 points incl. a pure run (decision 2 counting)."""
     position = "- / QH KH AH TS TD TC 2C / rami-51"
     legal(turn(position, ["QH KH AH", "TS TD TC"], "QH KH AH TS TD TC", "2C"))  # 31 + 30
     illegal(
@@ -363,7 +367,7 @@ def test_bfmania_51_seed_example_59_points():
 
 
 def test_bfmania_51_table_option_without_pure_run():
-    """RULES.md presets bfmania-51 (table option: without a pure run, only the 51 points)."""
+    """docs/rules.md presets bfmania-51 (table option: without a pure run, only the 51 points)."""
     play = (["QS QD QC", "KS KD *"], "QS QD QC KS KD *", "2C")
     illegal(turn("- / QS QD QC KS KD * 2C 3C / bfmania-51", *play), "opening needs a pure run")
     legal(turn("- / QS QD QC KS KD * 2C 3C / bfmania-51[opening_pure_run=false]", *play))
@@ -379,7 +383,7 @@ def test_bfmania_30_opening():
 
 
 def test_rami_fou_opening_51_points_no_pure_run_needed():
-    """RULES.md presets rami-fou: >= 51 points (joker counts as the card it stands for)."""
+    """docs/rules.md presets rami-fou: >= 51 points (joker counts as the card it stands for)."""
     legal(
         turn("- / QS QD * KS KD KC 2C / rami-fou", ["QS QD *", "KS KD KC"], "QS QD * KS KD KC",
              "2C")
@@ -391,12 +395,12 @@ def test_rami_fou_opening_51_points_no_pure_run_needed():
 
 
 def test_cafe_opening_any_one_valid_meld():
-    """RULES.md presets cafe-rummy: opening = any one valid meld, even a set of 2s."""
+    """docs/rules.md presets cafe-rummy: opening = any one valid meld, even a set of 2s."""
     legal(turn("- / 2S 2H 2D 9C KC / cafe-rummy", ["2S 2H 2D"], "2S 2H 2D", "9C"))
 
 
 def test_rummikub_opening_30_points_from_the_hand():
-    """RULES.md rummikub: first meld >= 30 points from the hand (tiles at face value)."""
+    """docs/rules.md rummikub: first meld >= 30 points from the hand (tiles at face value)."""
     legal(turn("- / JH QH KH 2C / rummikub", ["JH QH KH"], "JH QH KH"))  # 11 + 12 + 13
     illegal(
         turn("- / 8H 9H TH 2C / rummikub", ["8H 9H TH"], "8H 9H TH"),
@@ -405,7 +409,7 @@ def test_rummikub_opening_30_points_from_the_hand():
 
 
 def test_decision_2_ace_and_joker_count_where_they_stand():
-    """RULES.md decision 2: ace 1 in A-2-3, 11 in Q-K-A or a set; a joker as its card."""
+    """docs/rules.md decision 2: ace 1 in A-2-3, 11 in Q-K-A or a set; a joker as its card."""
     base = "- / {} 9S 9H 9D 2C / rami-51"
     # Q-K-A (31) + 9 9 9 (27) = 58 >= 51.
     legal(turn(base.format("QH KH AH"), ["QH KH AH", "9S 9H 9D"], "QH KH AH 9S 9H 9D", "2C"))
@@ -423,7 +427,7 @@ def test_decision_2_ace_and_joker_count_where_they_stand():
 
 
 def test_decision_4_no_rearranging_before_opening():
-    """RULES.md decisions 1 and 4: the opening player lays new melds from the hand only."""
+    """docs/rules.md decisions 1 and 4: the opening player lays new melds from the hand only."""
     illegal(
         turn("4S 5S 6S 7S / 2S 3S KD", ["2S 3S 4S", "5S 6S 7S"], "2S 3S"),
         "meld 1 (4S 5S 6S 7S) changed before the player opened",
@@ -431,7 +435,7 @@ def test_decision_4_no_rearranging_before_opening():
 
 
 def test_decision_4_no_lay_off_before_opening():
-    """RULES.md decision 4: before opening a player can not lay off (every preset)."""
+    """docs/rules.md decision 4: before opening a player can not lay off (every preset)."""
     illegal(
         turn("7H 8H 9H / 2S 3S 4S TH", ["2S 3S 4S", "7H 8H 9H TH"], "2S 3S 4S TH"),
         "meld 1 (7H 8H 9H) changed before the player opened",
@@ -452,13 +456,13 @@ def test_decision_4_no_lay_off_before_opening():
 
 
 def test_set_written_in_another_order_is_unchanged():
-    """RULES.md decisions 1 and 4: a set written in another card order is not a change before
+    """docs/rules.md decisions 1 and 4: a set written in another card order is not a change before
     opening."""
     legal(turn("QS QD QC / 2S 3S 4S", ["QD QS QC", "2S 3S 4S"], "2S 3S 4S"))
 
 
 def test_rami_51_lay_off_only_after_opening():
-    """RULES.md presets rami-51: no rearrangement after opening, lay off only."""
+    """docs/rules.md presets rami-51: no rearrangement after opening, lay off only."""
     legal(turn("7H 8H 9H | QS QD QC / TH QH 2C / rami-51 opened",
                ["7H 8H 9H TH", "QS QD QC QH"], "TH QH", "2C"))
     illegal(
@@ -475,7 +479,7 @@ def test_rami_51_lay_off_only_after_opening():
 
 
 def test_decision_1_flag_allows_rearranging_in_the_opening_turn():
-    """RULES.md decision 1: a ruleset flag allows rearranging in the same turn as opening."""
+    """docs/rules.md decision 1: a ruleset flag allows rearranging in the same turn as opening."""
     after = ["2S 3S 4S 5S 6S 7S", "QH KH AH"]
     played = "2S 3S 4S"
     without = "5S 6S 7S / 2S 3S 4S QH KH AH / rami-chinois"
@@ -495,7 +499,8 @@ def test_decision_1_flag_allows_rearranging_in_the_opening_turn():
 
 
 def test_decision_1_flag_needs_an_opening_to_rearrange():
-    """RULES.md decision 1 flag: rearranging without laying anything is still rearranging before
+    """docs/rules.md decision 1 flag: rearranging without laying anything is still rearranging
+    before
     opening."""
     illegal(
         turn(
@@ -507,7 +512,7 @@ def test_decision_1_flag_needs_an_opening_to_rearrange():
 
 
 def test_decision_1_flag_opening_points_come_from_the_hand():
-    """RULES.md rummikub: first meld >= 30 points from the hand, even when merged at once."""
+    """docs/rules.md rummikub: first meld >= 30 points from the hand, even when merged at once."""
     rules = "rummikub[open_and_rearrange_same_turn=true]"
     # JH QH KH (36) from the hand, laid and merged into the table run at once.
     legal(turn(f"8H 9H TH / JH QH KH 2C / {rules}", ["8H 9H TH JH QH KH"], "JH QH KH"))
@@ -531,7 +536,7 @@ def test_decision_1_flag_opening_points_come_from_the_hand():
 
 
 def test_rami_chinois_never_discards():
-    """RULES.md presets rami-chinois: no discard pile, never discard."""
+    """docs/rules.md presets rami-chinois: no discard pile, never discard."""
     illegal(
         turn("7H 8H 9H / 2C KD / opened", ["7H 8H 9H"], "", "2C"),
         "rami-chinois has no discard: a turn never ends by discarding",
@@ -539,7 +544,7 @@ def test_rami_chinois_never_discards():
 
 
 def test_discarding_preset_needs_a_discard():
-    """RULES.md presets: discard pile yes: every turn ends with a discard."""
+    """docs/rules.md presets: discard pile yes: every turn ends with a discard."""
     for rules in ("rami-fou", "rami-51", "bfmania-51", "cafe-rummy"):
         illegal(
             turn(f"7H 8H 9H / 2C KD / {rules} opened", ["7H 8H 9H"]),
@@ -550,7 +555,8 @@ def test_discarding_preset_needs_a_discard():
 
 
 def test_discard_must_be_in_the_hand():
-    """RULES.md presets row "discard pile": the discard comes from the hand left after the turn."""
+    """docs/rules.md presets row "discard pile": the discard comes from the hand left after the
+    turn."""
     illegal(
         turn("7H 8H 9H / TH KD / rami-51 opened", ["7H 8H 9H TH"], "TH", "TH"),
         "the discard TH is not left in the hand",
@@ -559,7 +565,7 @@ def test_discard_must_be_in_the_hand():
 
 @pytest.mark.parametrize("rules", ["rami-fou", "rami-51", "cafe-rummy"])
 def test_going_out_by_discarding_the_last_card(rules):
-    """RULES.md presets: going out = discard the last card (rami-fou, rami-51, Café)."""
+    """docs/rules.md presets: going out = discard the last card (rami-fou, rami-51, Café)."""
     verdict = legal(turn(f"7H 8H 9H / TH KD / {rules} opened", ["7H 8H 9H TH"], "TH", "KD"))
     assert verdict.hand_after == () and verdict.penalty_after == 0
     illegal(
@@ -570,13 +576,13 @@ def test_going_out_by_discarding_the_last_card(rules):
 
 @pytest.mark.parametrize("rules", ["bfmania-51", "bfmania-30"])
 def test_bfmania_going_out_by_placing_or_discarding(rules):
-    """RULES.md presets BFmania: going out = place or discard the last card."""
+    """docs/rules.md presets BFmania: going out = place or discard the last card."""
     legal(turn(f"7H 8H 9H / TH / {rules} opened", ["7H 8H 9H TH"], "TH"))
     legal(turn(f"7H 8H 9H / TH KD / {rules} opened", ["7H 8H 9H TH"], "TH", "KD"))
 
 
 def test_decision_8_taken_discard_not_discarded_unless_last_card():
-    """RULES.md decision 8: the card just taken from the discard pile may not be discarded in
+    """docs/rules.md decision 8: the card just taken from the discard pile may not be discarded in
     the same turn unless it is the last card in the hand (every discarding preset)."""
     for rules in ("rami-fou", "rami-51", "bfmania-51", "bfmania-30", "cafe-rummy"):
         illegal(
@@ -594,7 +600,7 @@ def test_decision_8_taken_discard_not_discarded_unless_last_card():
 
 
 def test_cafe_joker_discarded_only_as_the_last_card():
-    """RULES.md presets cafe-rummy: a joker is never discarded except as the last card."""
+    """docs/rules.md presets cafe-rummy: a joker is never discarded except as the last card."""
     illegal(
         turn("7H 8H 9H / * 2C / cafe-rummy opened", ["7H 8H 9H"], "", "*"),
         "cafe-rummy never discards a joker except as the last card",
@@ -609,7 +615,7 @@ def test_cafe_joker_discarded_only_as_the_last_card():
 
 
 def test_penalty_after_counts_the_preset_values_and_flat_100():
-    """RULES.md presets: hand penalty values; rami-fou / rami-51 unopened: flat 100."""
+    """docs/rules.md presets: hand penalty values; rami-fou / rami-51 unopened: flat 100."""
     verdict = legal(turn("7H 8H 9H / 2C KD * AS / rami-fou", ["7H 8H 9H"], "", "2C"))
     assert verdict.opened_after is False and verdict.penalty_after == 100
     verdict = legal(turn("7H 8H 9H / 2C KD * AS / rami-fou opened", ["7H 8H 9H"], "", "2C"))
@@ -716,7 +722,8 @@ def test_property_same_turn_opening_matches_brute_force(name, cards):
 
 
 def test_same_turn_opening_known_answers():
-    """RULES.md decision 1 flag + presets opening requirement: known answers of the exact opening
+    """docs/rules.md decision 1 flag + presets opening requirement: known answers of the exact
+    opening
     search (rami-51: 51 points incl. a pure run)."""
     rules = get_ruleset("rami-51[open_and_rearrange_same_turn=true]")
     assert _opening_problems_from_cards(Counter(parse_cards("QH KH AH QS QD *")), rules) == []
@@ -733,7 +740,7 @@ def test_same_turn_opening_known_answers():
 
 
 def test_lay_off_presets_pair_each_meld_with_the_one_that_extends_it():
-    """RULES.md bfmania row: a swap keeps the meld; the referee must find the meld that extends
+    """docs/rules.md bfmania row: a swap keeps the meld; the referee must find the meld that extends
     it even when another meld after shares as many cards with it."""
     position = parse_position("JH JD * / JS JS 9H JD / bfmania-30 opened discard=JS")
     verdict = validate_turn(
@@ -741,3 +748,18 @@ def test_lay_off_presets_pair_each_meld_with_the_one_that_extends_it():
     )
     assert verdict.legal, verdict.problems
     assert verdict.penalty_after == 0
+
+
+def test_validate_turn_takes_plain_lists_and_text():
+    """The Python API: melds as Meld objects, text or lists of cards; cards as Card or text."""
+    position = Position.parse("7H 8H 9H / TH 2C / rami-chinois opened")
+    for table, played in (
+        ([Meld.parse("7H 8H 9H TH")], [Card.parse("TH")]),
+        (["7H 8H 9H TH"], ["TH"]),
+        ([["7H", "8H", "9H", "TH"]], "TH"),
+        ([[Card.parse(text) for text in ("7H", "8H", "9H", "TH")]], ("TH",)),
+    ):
+        verdict = validate_turn(position, table, played)
+        assert verdict.legal and verdict.hand_after == (Card.parse("2C"),), (table, played)
+    with pytest.raises(NotationError, match="8X"):
+        validate_turn(position, ["7H 8X"], [])

@@ -1,6 +1,6 @@
 """The exhaustive reference solver: hand-checked answers, the referee, and a naive brute force.
 
-Line numbers cite /work/shared/RULES.md ("RULES:12" is line 12). Every expected triple is
+Sections cite docs/rules.md. Every expected triple is
 (penalty_after, cards_played, cards_moved) and was worked out by hand; each answer is also
 checked by the independent referee (``validate_turn``).
 """
@@ -45,7 +45,7 @@ def table_text(result: ReferenceResult) -> set[str]:
     return {" ".join(str(card) for card in sorted(meld.cards)) for meld in result.table}
 
 
-# --- Cards moved (RULES:57-59, decision 7) -------------------------------------------------
+# --- Cards moved (docs/rules.md decision 7) ------------------------------------------------
 
 
 def test_extending_a_meld_moves_nothing_rules_59() -> None:
@@ -86,7 +86,7 @@ def test_fewest_moves_over_every_play_of_the_best_level_rules_52() -> None:
     assert sorted(map(str, result.played)) == ["*", "QC", "QS"]
 
 
-# --- Runs: the ace, no wrapping (RULES:12-14, RULES:37-40) ----------------------------------
+# --- Runs: the ace, no wrapping (docs/rules.md "Common to every preset") ---------------------
 
 
 def test_q_k_a_run_rules_12() -> None:
@@ -120,7 +120,7 @@ def test_longest_run_is_13_cards_rules_14() -> None:
     assert table_text(result) == {"AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS", "AS QS KS"}
 
 
-# --- Jokers (RULES:17-18, RULES:30-31) -----------------------------------------------------
+# --- Jokers (docs/rules.md "Common to every preset", "The presets") ------------------------
 
 
 def test_a_joker_that_must_move_rules_31() -> None:
@@ -146,7 +146,7 @@ def test_joker_played_anywhere_rules_17() -> None:
     assert levels(solve("5S 5H * | 9D TD JD / * / rami-chinois opened")) == (0, 1, 0)
 
 
-# --- Opening (RULES:29, RULES:37, decisions 1-4 at RULES:43-48) -----------------------------
+# --- Opening (docs/rules.md "The presets", decisions 1-4) ---------------------------------
 
 
 def test_opening_needs_a_pure_run_rules_29() -> None:
@@ -210,7 +210,7 @@ def test_rummikub_opening_ignores_the_table_rules_37() -> None:
     assert levels(solve("TH JH QH / 7H 8H 9H / rummikub")) == (24, 0, 0)
 
 
-# --- Objectives (RULES:52-54) --------------------------------------------------------------
+# --- Objectives (docs/rules.md decision 6) ------------------------------------------------
 
 
 def test_points_and_cards_objectives_disagree_rules_52() -> None:
@@ -254,7 +254,7 @@ def test_unsupported_rules_are_refused(text: str) -> None:
 
 
 def test_flag_lets_the_opener_rearrange():
-    """RULES.md decision 1 flag: with it, the opener's 4S may join the table's run, the played
+    """docs/rules.md decision 1 flag: with it, the opener's 4S may join the table's run, the played
     cards holding the pure run 7H 8H 9H; without it, 4S stays in the hand."""
     text = "5S 6S 7S / 7H 8H 9H 4S 2C / rami-chinois{} "
     flagged = reference_solve(Position.parse(text.format("[open_and_rearrange_same_turn=true]")))

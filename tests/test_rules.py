@@ -1,6 +1,6 @@
-"""Rulesets: every row of the RULES.md presets table, as data, with known answers.
+"""Rulesets: every row of the docs/rules.md presets table, as data, with known answers.
 
-Each test names the row it checks ("RULES.md presets: <row>"). Behaviour that the rows imply
+Each test names the row it checks ("docs/rules.md presets: <row>"). Behaviour that the rows imply
 (penalties, opening counting, legal turns) is checked with positions in test_position.py,
 test_melds.py and test_referee.py.
 """
@@ -28,7 +28,7 @@ ALL = ["rami-chinois", "rami-fou", "rami-51", "bfmania-51", "bfmania-30", "cafe-
 
 
 def test_presets_are_exactly_the_rules_md_columns_plus_rummikub():
-    """RULES.md presets: the table's columns plus rummikub; rami-chinois is the default."""
+    """docs/rules.md presets: the table's columns plus rummikub; rami-chinois is the default."""
     assert set(PRESETS) == set(ALL)
     assert DEFAULT_RULES is PRESETS["rami-chinois"]
 
@@ -45,7 +45,7 @@ def test_presets_are_exactly_the_rules_md_columns_plus_rummikub():
     ],
 )
 def test_presets_seed_file(name, seed):
-    """RULES.md presets: the seed file in brackets of each column."""
+    """docs/rules.md presets: the seed file in brackets of each column."""
     assert PRESETS[name].seed == seed
 
 
@@ -62,12 +62,12 @@ def test_presets_seed_file(name, seed):
     ],
 )
 def test_presets_jokers_in_deck(name, jokers):
-    """RULES.md presets: jokers in deck 0 or 4 / 4 / 4 / 4 / 6; rummikub 2 jokers."""
+    """docs/rules.md presets: jokers in deck 0 or 4 / 4 / 4 / 4 / 6; rummikub 2 jokers."""
     assert get_ruleset(name).jokers == jokers
 
 
 def test_presets_rami_chinois_jokers_option_0_or_4():
-    """RULES.md presets: rami-chinois jokers in deck "0 or 4 (option)"."""
+    """docs/rules.md presets: rami-chinois jokers in deck "0 or 4 (option)"."""
     assert get_ruleset("rami-chinois[jokers=0]").jokers == 0
     assert get_ruleset("rami-chinois[jokers=4]") == PRESETS["rami-chinois"]
     for bad in (1, 2, 3, 5, 6):
@@ -77,7 +77,7 @@ def test_presets_rami_chinois_jokers_option_0_or_4():
 
 @pytest.mark.parametrize("name", ["rami-fou", "rami-51", "bfmania-51", "cafe-rummy", "rummikub"])
 def test_presets_other_presets_have_a_fixed_joker_count(name):
-    """RULES.md presets: only rami-chinois has the jokers option."""
+    """docs/rules.md presets: only rami-chinois has the jokers option."""
     with pytest.raises(UnknownRulesetError, match="not 0"):
         get_ruleset(f"{name}[jokers=0]")
 
@@ -95,7 +95,7 @@ def test_presets_other_presets_have_a_fixed_joker_count(name):
     ],
 )
 def test_presets_cards_dealt(name, dealt):
-    """RULES.md presets: cards dealt 13 / 13 / 14 / 13 / 13; rummikub 14 tiles dealt."""
+    """docs/rules.md presets: cards dealt 13 / 13 / 14 / 13 / 13; rummikub 14 tiles dealt."""
     assert get_ruleset(name).cards_dealt == dealt
 
 
@@ -112,7 +112,7 @@ def test_presets_cards_dealt(name, dealt):
     ],
 )
 def test_presets_discard_pile(name, discard):
-    """RULES.md presets: discard pile none (never discard) / yes / yes / yes / yes."""
+    """docs/rules.md presets: discard pile none (never discard) / yes / yes / yes / yes."""
     assert get_ruleset(name).discard is discard
 
 
@@ -129,7 +129,8 @@ def test_presets_discard_pile(name, discard):
     ],
 )
 def test_presets_table_rearrangement_and_table_joker(name, rearrangement, table_joker):
-    """RULES.md presets: table rearrangement (full / full / lay off / lay off + swap / lay off +
+    """docs/rules.md presets: table rearrangement (full / full / lay off / lay off + swap / lay off
+    +
     swap) and joker on the table (free / replaced and relaid / stays / to hand / relaid)."""
     rules = get_ruleset(name)
     assert rules.rearrangement is rearrangement
@@ -149,7 +150,7 @@ def test_presets_table_rearrangement_and_table_joker(name, rearrangement, table_
     ],
 )
 def test_presets_opening_requirement(name, points, pure_run, any_meld):
-    """RULES.md presets: opening requirement (pure run no points / 51 / 51 incl. pure run /
+    """docs/rules.md presets: opening requirement (pure run no points / 51 / 51 incl. pure run /
     51 incl. pure run, 30 / any one meld); rummikub first meld >= 30."""
     rules = get_ruleset(name)
     assert (rules.opening_points, rules.opening_pure_run, rules.opening_any_meld) == (
@@ -160,7 +161,7 @@ def test_presets_opening_requirement(name, points, pure_run, any_meld):
 
 
 def test_presets_bfmania_51_table_option_without_pure_run():
-    """RULES.md presets: bfmania-51 ">= 51 incl. a pure run (table option: without)"."""
+    """docs/rules.md presets: bfmania-51 ">= 51 incl. a pure run (table option: without)"."""
     rules = get_ruleset("bfmania-51[opening_pure_run=false]")
     assert rules.opening_pure_run is False and rules.opening_points == 51
     assert get_ruleset("bfmania-51[opening_pure_run=no]") == rules
@@ -181,7 +182,7 @@ def test_presets_bfmania_51_table_option_without_pure_run():
     ],
 )
 def test_presets_real_cards_per_meld(name, real, naturals):
-    """RULES.md presets: real cards per meld >= 1 / 1 / 1 / 2 / 2 and naturals >= jokers."""
+    """docs/rules.md presets: real cards per meld >= 1 / 1 / 1 / 2 / 2 and naturals >= jokers."""
     rules = get_ruleset(name)
     assert rules.min_real_cards == real
     assert rules.naturals_at_least_jokers is naturals
@@ -200,7 +201,7 @@ def test_presets_real_cards_per_meld(name, real, naturals):
     ],
 )
 def test_presets_going_out(name, going_out):
-    """RULES.md presets: going out place / discard / discard / place or discard / discard."""
+    """docs/rules.md presets: going out place / discard / discard / place or discard / discard."""
     assert get_ruleset(name).going_out is going_out
 
 
@@ -216,7 +217,8 @@ def test_presets_going_out(name, going_out):
     ],
 )
 def test_presets_hand_penalty_card_values(name, joker):
-    """RULES.md presets: hand penalty 2-10 face / J Q K 10 / A 11 / joker 50, 20, 20, 20, 25."""
+    """docs/rules.md presets: hand penalty 2-10 face / J Q K 10 / A 11 / joker 50, 20, 20, 20,
+    25."""
     rules = get_ruleset(name)
     assert [rules.card_penalty(rank) for rank in range(1, 14)] == [
         11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10,
@@ -227,8 +229,8 @@ def test_presets_hand_penalty_card_values(name, joker):
 
 
 def test_presets_hand_penalty_rummikub_tiles_face_value_joker_30():
-    """RULES.md rummikub: tiles 1-13 count their face (1 = A, 11-13 = J Q K); joker 30
-    (standard Rummikub scoring, which RULES.md leaves to the game)."""
+    """docs/rules.md rummikub: tiles 1-13 count their face (1 = A, 11-13 = J Q K); joker 30
+    (standard Rummikub scoring, which docs/rules.md leaves to the game)."""
     rules = get_ruleset("rummikub")
     assert [rules.card_penalty(rank) for rank in range(1, 14)] == list(range(1, 14))
     assert rules.card_penalty(0) == 30
@@ -252,7 +254,7 @@ def test_presets_bfmania_seed_example_penalty_is_48():
     ],
 )
 def test_presets_not_opened_at_round_end(name, flat, rami_sec):
-    """RULES.md presets: not opened at round end counts the hand / flat 100 (200 after a rami
+    """docs/rules.md presets: not opened at round end counts the hand / flat 100 (200 after a rami
     sec) / flat 100 / counts the hand / counts the hand."""
     rules = get_ruleset(name)
     assert rules.unopened_flat_penalty == flat
@@ -275,7 +277,8 @@ def test_presets_not_opened_at_round_end(name, flat, rami_sec):
     ],
 )
 def test_presets_game_ends(name, words):
-    """RULES.md presets: game ends 100 lowest wins / 500 loses / (not stated: 500, lowest wins) /
+    """docs/rules.md presets: game ends 100 lowest wins / 500 loses / (not stated: 500, lowest
+    wins) /
     250 (500, 1000), lowest wins, a tie at the top a draw / 500: a player who reaches it is
     eliminated (seed 002); rummikub: decision 11."""
     game_end = get_ruleset(name).game_end
@@ -286,7 +289,7 @@ def test_presets_game_ends(name, words):
 
 @pytest.mark.parametrize("name", ALL)
 def test_decision_8_taken_discard_lock_only_where_there_is_a_discard_pile(name):
-    """RULES.md decision 8: the lock applies to every discarding preset; without a discard pile
+    """docs/rules.md decision 8: the lock applies to every discarding preset; without a discard pile
     (rami-chinois, rummikub) it does not apply, and describe() says so (None), as it does for
     Café Rummy's joker kept until the last card."""
     rules = get_ruleset(name)
@@ -304,7 +307,8 @@ def test_decision_8_taken_discard_lock_only_where_there_is_a_discard_pile(name):
 
 
 def test_common_ace_high_except_rummikub():
-    """RULES.md common: ace below the 2 or above the king; rummikub: no ace-high, never above 13."""
+    """docs/rules.md common: ace below the 2 or above the king; rummikub: no ace-high, never above
+    13."""
     for name in ALL:
         rules = get_ruleset(name)
         assert rules.max_run_length == 13
@@ -313,7 +317,7 @@ def test_common_ace_high_except_rummikub():
 
 
 def test_decision_2_opening_values_of_positions():
-    """RULES.md decision 2: 2-10 face, J Q K 10, ace 1 low and 11 high (position 14)."""
+    """docs/rules.md decision 2: 2-10 face, J Q K 10, ace 1 low and 11 high (position 14)."""
     rules = get_ruleset("rami-51")
     assert [rules.opening_value(p) for p in range(1, 15)] == [
         1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11,
@@ -323,7 +327,8 @@ def test_decision_2_opening_values_of_positions():
 
 
 def test_decision_1_same_turn_rearrangement_flag():
-    """RULES.md decision 1: rearranging starts next turn; a ruleset flag allows the same turn."""
+    """docs/rules.md decision 1: rearranging starts next turn; a ruleset flag allows the same
+    turn."""
     for name in ALL:
         assert get_ruleset(name).open_and_rearrange_same_turn is False
     rules = get_ruleset("rami-chinois[open_and_rearrange_same_turn=true]")
@@ -332,12 +337,12 @@ def test_decision_1_same_turn_rearrangement_flag():
 
 
 def test_decision_8_cafe_joker_kept_until_last_card():
-    """RULES.md presets: cafe-rummy joker "never discarded except as the last card"."""
+    """docs/rules.md presets: cafe-rummy joker "never discarded except as the last card"."""
     assert [name for name in ALL if get_ruleset(name).joker_kept_until_last] == ["cafe-rummy"]
 
 
 def test_rummikub_is_tiles_with_full_rearrangement():
-    """RULES.md rummikub: tiles written as cards, 2 jokers, >= 30 from the hand, full
+    """docs/rules.md rummikub: tiles written as cards, 2 jokers, >= 30 from the hand, full
     rearrangement after that, no discard."""
     rules = get_ruleset("rummikub")
     assert rules.tiles and rules.rearrangement and not rules.discard
@@ -356,7 +361,7 @@ def test_rummikub_is_tiles_with_full_rearrangement():
     ],
 )
 def test_option_string_round_trips(spec):
-    """RULES.md: a ruleset is data; a preset with options is written PRESET[option=value]."""
+    """docs/rules.md: a ruleset is data; a preset with options is written PRESET[option=value]."""
     rules = get_ruleset(spec)
     assert rules.option_string == spec
     assert get_ruleset(rules.option_string) == rules
@@ -364,7 +369,8 @@ def test_option_string_round_trips(spec):
 
 
 def test_ruleset_names_are_case_insensitive_and_options_no_op_collapse():
-    """RULES.md presets: names read case-insensitively; an option equal to the preset vanishes."""
+    """docs/rules.md presets: names read case-insensitively; an option equal to the preset
+    vanishes."""
     assert get_ruleset(" Rami-Chinois ") is PRESETS["rami-chinois"]
     assert get_ruleset("RAMI-CHINOIS[JOKERS=0]").jokers == 0
     assert str(get_ruleset("rami-chinois[jokers=4]")) == "rami-chinois"
@@ -391,7 +397,7 @@ def test_unknown_ruleset_or_option_is_rejected(spec, message):
 
 
 def test_rulesets_are_frozen_data():
-    """RULES.md: a ruleset is data (one frozen object per preset)."""
+    """docs/rules.md: a ruleset is data (one frozen object per preset)."""
     rules = get_ruleset("rami-fou")
     with pytest.raises(dataclasses.FrozenInstanceError):
         rules.jokers = 0  # type: ignore[misc]

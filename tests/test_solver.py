@@ -1,32 +1,20 @@
-"""Known-answer tests for the rearrangement solver (issue: the tricky cases, RULES.md cited)."""
+"""Known-answer tests for the rearrangement solver (issue: the tricky cases, docs/rules.md
+cited)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 import pytest
+from support.checks import checked_solve
 
 from rami import parse_position, solve
 from rami.errors import InvalidPositionError, UnsupportedError
-from rami.melds import is_valid
-from rami.referee import validate_turn
 from rami.solver.api import Objective, Status
-from rami.solver.explain import replay_moves
 
 
 def solved(text: str, **options):
-    position = parse_position(text)
-    solution = solve(position, **options)
-    verdict = validate_turn(position, solution.table, solution.played)
-    assert verdict.legal, verdict.problems
-    assert verdict.penalty_after == solution.penalty_after
-    assert verdict.cards_moved == solution.cards_moved
-    assert all(is_valid(meld, position.rules) for meld in solution.table)
-    piles = replay_moves(position.table, solution.moves, solution.played)
-    assert sorted(sorted(p.elements()) for p in piles.values()) == sorted(
-        sorted(meld.cards) for meld in solution.table
-    ), "replaying the moves must give the new table"
-    return solution
+    return checked_solve(text, proved=False, **options)
 
 
 def table_text(solution) -> list[str]:
@@ -34,7 +22,7 @@ def table_text(solution) -> list[str]:
 
 
 def test_qka_run_on_the_table_extends_downwards():
-    """RULES.md common: the ace goes above the king (Q-K-A)."""
+    """docs/rules.md common: the ace goes above the king (Q-K-A)."""
     solution = solved("QH KH AH | 5S 6S 7S / JH 8S / rami-chinois opened")
     assert solution.status is Status.OPTIMAL
     assert solution.penalty_after == 0 and solution.cards_moved == 0
@@ -42,14 +30,14 @@ def test_qka_run_on_the_table_extends_downwards():
 
 
 def test_no_wrap_around_the_ace():
-    """RULES.md common: K-A-2 is illegal, so 2H cannot join Q-K-A."""
+    """docs/rules.md common: K-A-2 is illegal, so 2H cannot join Q-K-A."""
     solution = solved("QH KH AH / 2H / rami-chinois opened")
     assert solution.played == ()
     assert solution.penalty_after == 2
 
 
 def test_rummikub_has_no_ace_high():
-    """RULES.md rummikub: a run never goes above 13."""
+    """docs/rules.md rummikub: a run never goes above 13."""
     solution = solved("JH QH KH / AH / rummikub opened")
     assert solution.played == ()
 
@@ -83,7 +71,7 @@ def test_four_card_set_holding_a_joker():
 
 
 def test_three_jokers_never_make_an_all_joker_meld():
-    """RULES.md jokers: a meld keeps at least one real card, even with 3+ jokers about."""
+    """docs/rules.md jokers: a meld keeps at least one real card, even with 3+ jokers about."""
     solution = solved("5S 6S 7S / * * * / rami-chinois opened")
     assert solution.penalty_after == 0
     assert all(meld.real_cards for meld in solution.table)
@@ -95,7 +83,7 @@ def test_three_hand_jokers_on_an_empty_table_cannot_be_laid():
 
 
 def test_meld_needing_the_second_copy_of_a_card():
-    """RULES.md common: two identical copies exist; both 7H are on the final table."""
+    """docs/rules.md common: two identical copies exist; both 7H are on the final table."""
     solution = solved("5H 6H 7H / 7H 8H 9H / rami-chinois opened")
     assert solution.penalty_after == 0 and solution.cards_moved == 0
     assert Counter(card for meld in solution.table for card in meld.cards)[
@@ -104,7 +92,7 @@ def test_meld_needing_the_second_copy_of_a_card():
 
 
 def test_long_run_cut_in_two_counts_decision_7():
-    """RULES.md decision 7: a 10-card run split 6 + 4 moves the 4 cards of the smaller part."""
+    """docs/rules.md decision 7: a 10-card run split 6 + 4 moves the 4 cards of the smaller part."""
     solution = solved("3H 4H 5H 6H 7H 8H 9H TH JH QH / 8H 8C 8D 8S / rami-chinois opened")
     assert solution.penalty_after == 0
     # 8S 8C 8D 8H as a set keeps the run whole: nothing moves.
@@ -120,7 +108,7 @@ def test_long_run_must_be_cut():
 
 
 def test_table_joker_must_move():
-    """RULES.md rami-chinois: a table joker moves freely but stays on the table."""
+    """docs/rules.md rami-chinois: a table joker moves freely but stays on the table."""
     solution = solved("4C 5C 6C * / 7C KS KH / rami-chinois opened")
     assert solution.penalty_after == 0
     assert solution.cards_moved == 1
@@ -128,7 +116,7 @@ def test_table_joker_must_move():
 
 
 def test_identical_copies_are_not_moves():
-    """RULES.md: swapping the two 7 of hearts is never a move."""
+    """docs/rules.md: swapping the two 7 of hearts is never a move."""
     solution = solved("5H 6H 7H | 7H 8H 9H / 4H / rami-chinois opened")
     assert solution.cards_moved == 0
     assert all(move.source is None for move in solution.moves)
@@ -142,7 +130,7 @@ def test_untouched_melds_come_back_exactly():
 
 
 def test_opening_needs_a_pure_run():
-    """RULES.md rami-chinois opening: >= 1 pure run, no points; decision 3."""
+    """docs/rules.md rami-chinois opening: >= 1 pure run, no points; decision 3."""
     solution = solved("- / QS QD QC * / rami-chinois")
     assert solution.played == () and not solution.opened
     assert "pure run" in solution.message
@@ -162,7 +150,7 @@ def test_opening_does_not_touch_the_table():
 
 
 def test_rummikub_opening_needs_30_points():
-    """RULES.md rummikub: first meld >= 30 points from the hand."""
+    """docs/rules.md rummikub: first meld >= 30 points from the hand."""
     assert solved("- / 2H 3H 4H / rummikub").played == ()
     assert len(solved("- / 9H TH JH / rummikub").played) == 3
 
@@ -196,7 +184,7 @@ def test_invalid_position_is_refused():
 
 
 def test_opening_and_rearranging_in_one_turn():
-    """RULES.md decision 1 flag: the opener may touch the table in the same turn. The cards
+    """docs/rules.md decision 1 flag: the opener may touch the table in the same turn. The cards
     played must hold the opening themselves (7H 8H 9H, a pure run); 4S then joins the table's
     run at once."""
     text = "5S 6S 7S / 7H 8H 9H 4S 2C / rami-chinois[open_and_rearrange_same_turn=true]"

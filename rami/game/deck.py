@@ -1,4 +1,4 @@
-"""The deck of a preset and the seeded random streams of a game (RULES.md decision 12).
+"""The deck of a preset and the seeded random streams of a game (docs/rules.md decision 12).
 
 Every random choice of a game comes from its seed through named streams: ``stream(seed, "deal",
 2)`` is the shuffle of round 2, ``stream(seed, "reshuffle", 2, 1)`` the first reshuffle of its

@@ -1,4 +1,4 @@
-"""A whole game: rounds until the game ends (RULES.md "The whole game", decisions 11-13).
+"""A whole game: rounds until the game ends (docs/rules.md "The whole game", decisions 11-13).
 
 :func:`play_game` seats the players, draws the first player by lot from the seed, deals each
 round from the seed, asks each player for its actions through its :class:`View` only, and

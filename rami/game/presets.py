@@ -1,4 +1,5 @@
-"""How a whole game runs under each preset (RULES.md "The whole game", decisions 9-13), as data.
+"""How a whole game runs under each preset (docs/rules.md "The whole game", decisions 9-13), as
+data.
 
 The card rules of one turn live in :mod:`rami.rules`; what this module adds is what happens
 around the turns: players, deal, draws, empty stock, round cap, going out, scoring, game end.

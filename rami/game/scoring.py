@@ -1,4 +1,4 @@
-"""Round scores and the end of the game, per preset (RULES.md "The whole game", decision 11).
+"""Round scores and the end of the game, per preset (docs/rules.md "The whole game", decision 11).
 
 Scores are the points each seat adds to its total. Under the rami presets they are penalties
 (lower is better); under Rummikub they are signed (decision 11: the others score minus their

@@ -1,7 +1,7 @@
 """Themes: what a puzzle's solution does, as tags (like lichess's puzzle themes).
 
 :func:`themes` reads the position and the recorded solution (the final table) only; it never
-solves. Melds before and after are matched as the referee matches them (RULES.md decision 7,
+solves. Melds before and after are matched as the referee matches them (docs/rules.md decision 7,
 :func:`rami.matching.match_melds`): a card *leaves* its meld when it does not end in the meld
 matched to its own. Each theme is a plain test, listed in :data:`THEMES` with the sentence the
 page and ``docs/puzzles.md`` show.

@@ -35,6 +35,9 @@ def _base(deterministic_limit: float, wall_limit: float | None) -> cp_model.CpSo
     params.max_deterministic_time = max(deterministic_limit, 0.0)
     backstop = BACKSTOP_FACTOR * deterministic_limit + BACKSTOP_S
     params.max_time_in_seconds = max(0.0, backstop if wall_limit is None else wall_limit)
+    # CP-SAT would take Ctrl-C for a time limit and report the best answer as found; the
+    # caller (the CLI, the service) decides what an interrupt means.
+    params.catch_sigint_signal = False
     return solver
 
 

@@ -2,7 +2,7 @@
 
 Late in a game most hands go down as lay-offs: cards added at the ends of runs (or where a
 run's jokers make room), missing suits added to sets, new melds from the hand alone. Such a
-turn is optimal at every level at once: no penalty left and every card played (RULES.md
+turn is optimal at every level at once: no penalty left and every card played (docs/rules.md
 decision 6), no table card moved (decision 7). When a short search finds one, no model needs to
 be solved, and the answer is the one a player would look for first.
 

@@ -86,7 +86,7 @@ class Solution:
     bounds: dict[str, int] = field(default_factory=dict)
     message: str = ""
     solve_ms: float = 0.0
-    #: The card discarded to end the turn, for presets that discard (RULES.md decision 6).
+    #: The card discarded to end the turn, for presets that discard (docs/rules.md decision 6).
     discard: Card | None = None
     #: Where the time went: "build_ms" (models), "search_ms" (CP-SAT), "finish_ms" (the rest).
     timings: dict[str, float] = field(default_factory=dict)

@@ -1,6 +1,6 @@
 """An exhaustive reference for rami fou turns on small positions (no OR-Tools, no CP-SAT model).
 
-Rami fou pins table jokers (RULES.md decision 5): a joker leaves its meld only when the card it
+Rami fou pins table jokers (docs/rules.md decision 5): a joker leaves its meld only when the card it
 stands for takes its place. Whether a table obeys that depends on the whole table (the melds are
 matched before and after the turn), so this reference does not split the search per meld as
 :mod:`support.reference` does: it lists every partition of the cards into legal melds and

@@ -8,7 +8,7 @@ meld it lays, and its ``judge`` every final turn, counting the cards moved) and 
 It is exponential and meant for small positions: larger ones are refused with
 :class:`~rami.errors.UnsupportedError`.
 
-Method (RULES.md presets table, decisions 2-4 and 6-8):
+Method (docs/rules.md presets table, decisions 2-4 and 6-8):
 
 * Opened player. Each meld on the table may become any legal meld that holds its cards at the
   same places (a set: the same real cards) and adds cards around them: for a run, every wider

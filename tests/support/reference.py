@@ -6,10 +6,10 @@ lays no meld, scores no opening and counts no card moved with the project's own 
 exponential and meant for small positions (about 16 cards in table and hand together); larger
 ones are refused with :class:`~rami.errors.UnsupportedError` rather than left to run for hours.
 
-Method (RULES.md decisions 1, 6 and 7):
+Method (docs/rules.md decisions 1, 6 and 7):
 
 * Cards are counted per card *type*, never per physical copy, so identical copies are
-  interchangeable by construction (RULES.md "Identical copies are interchangeable").
+  interchangeable by construction (docs/rules.md "Identical copies are interchangeable").
 * Every legal meld that the available cards allow is listed once as a multiset of card types
   (runs of 3..13 cards, sets of 3..4 distinct suits, jokers in every legal place), and each one is
   laid out with :func:`rami.melds.arrange` and judged by the second referee's ``meld_faults``.
@@ -231,7 +231,7 @@ def _check_supported(position: Position, objective: str) -> None:
 
 
 def reference_solve(position: Position, objective: str = "points") -> ReferenceResult:
-    """The exact optimum of the turn of the player to move (RULES.md decision 6).
+    """The exact optimum of the turn of the player to move (docs/rules.md decision 6).
 
     ``objective="points"``: least hand penalty left, then most cards played, then fewest table
     cards moved (decision 7). ``objective="cards"``: most cards played first, then least penalty,

@@ -1,4 +1,4 @@
-"""A second referee, written from RULES.md alone, sharing no checking code with rami.referee.
+"""A second referee, written from docs/rules.md alone, sharing no checking code with rami.referee.
 
 It imports data types only (cards, rulesets, the position and the meld dataclass) and decides
 everything else itself: meld validity, opening requirements, lay-offs and joker swaps, rami fou's

@@ -1,5 +1,5 @@
 """The turn solver for the presets that never rearrange the table: rami 51, BFmania 51/30 and
-Café Rummy (RULES.md presets table, decisions 2-4, 6-8).
+Café Rummy (docs/rules.md presets table, decisions 2-4, 6-8).
 
 The table cannot be rearranged, so a turn is small: each meld already on the table may only grow
 (cards laid off at either end of a run, missing suits added to a set) and, where the preset

@@ -22,7 +22,7 @@ def type_at(suit: int, place: int) -> int:
 
 
 def least_real(rules: Ruleset, size: int) -> int:
-    """Real cards a meld of ``size`` cards needs (RULES.md row "real cards per meld")."""
+    """Real cards a meld of ``size`` cards needs (docs/rules.md row "real cards per meld")."""
     least = max(1, rules.min_real_cards)
     if rules.naturals_at_least_jokers:
         least = max(least, (size + 1) // 2)

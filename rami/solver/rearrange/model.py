@@ -116,7 +116,7 @@ class StageModel(SlotConstraints):
         model.add(sum(self.joker_for) == table_jokers + self.play_jokers)
         real_on_table = 0 if opening else sum(counts.table)
         if real_on_table == 0 and counts.hand_jokers:
-            # Jokers alone make no meld: a meld needs a real card (RULES.md).
+            # Jokers alone make no meld: a meld needs a real card (docs/rules.md).
             model.add(self.play_jokers <= counts.hand_jokers * sum(self.play))
         self.discard: dict[Card, cp_model.IntVar] = {}
         if self.rules.discard:
