@@ -1,5 +1,8 @@
 """Position notation: a one-line text form (like FEN) and a JSON form, both round-tripping.
 
+The text form is the position's own (:mod:`rami.position`, as a FEN is a board's); this module
+adds the JSON form and reads either, and offers both under one name.
+
 Text grammar (docs/notation.md)::
 
     position := table " / " hand [ " / " settings ]
@@ -20,17 +23,29 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from rami.cards import Card, format_cards, parse_cards
-from rami.errors import Loc, NotationError, RamiError, UnknownRulesetError, quote, shown
+from rami.cards import Card
+from rami.errors import Loc, NotationError, RamiError, UnknownRulesetError, shown
 from rami.melds import Meld, MeldKind
-from rami.position import Position
-from rami.rules import DEFAULT_RULES, PRESETS, Ruleset, get_ruleset
+from rami.position import (
+    BOM,
+    EMPTY,
+    Position,
+    format_position,
+    format_table,
+    parse_position,
+    parse_table,
+)
+from rami.rules import DEFAULT_RULES, get_ruleset
 
-EMPTY = "-"
-BOM = "\ufeff"
+__all__ = [
+    "BOM", "EMPTY", "MAX_JSON_DEPTH", "format_position", "format_table", "json_depth",
+    "json_value_kind", "loads_json", "meld_from_json", "meld_to_json", "parse_position",
+    "parse_position_any", "parse_table", "position_from_json", "position_to_json",
+]
+
 
 #: Nesting levels a JSON document may have (a position has 4: object, table, meld, cards; a
 #: puzzle record 5). Deeper documents are refused before decoding, never a RecursionError.
@@ -75,112 +90,6 @@ def loads_json(text: str, what: str = "JSON") -> Any:
         raise NotationError(f"{what} nested too deeply") from None
     except ValueError as error:  # a number of more than 4,300 digits
         raise NotationError(f"malformed {what}: {error}") from None
-
-
-def _meld_text(chunk: str, loc: Loc) -> Meld:
-    try:
-        return Meld.parse(chunk)
-    except NotationError as error:
-        raise NotationError(str(error), loc=loc) from None
-
-
-def parse_table(text: str) -> tuple[Meld, ...]:
-    text = text.strip()
-    if text in ("", EMPTY):
-        return ()
-    melds = []
-    for number, chunk in enumerate(text.split("|"), start=1):
-        if not chunk.strip():
-            raise NotationError(f"meld {number} is empty in table {quote(text)}",
-                                loc=("table", number - 1))
-        try:
-            melds.append(_meld_text(chunk, ("table", number - 1)))
-        except NotationError as error:
-            raise NotationError(f"meld {number} ({quote(chunk.strip())}): {error}",
-                                loc=error.loc) from None
-    return tuple(melds)
-
-
-def format_table(table: tuple[Meld, ...] | list[Meld]) -> str:
-    return " | ".join(str(meld) for meld in table) if table else EMPTY
-
-
-_SETTINGS_HELP = "settings are a ruleset, 'opened' (or 'not-opened') and 'discard=CARD'"
-
-
-def _settings(words: Sequence[str]) -> tuple[Ruleset, bool, Card | None]:
-    rules: Ruleset | None = None
-    opened: str | None = None
-    taken: str | None = None
-    card: Card | None = None
-    for word in words:
-        lowered = word.lower()
-        if lowered in ("opened", "not-opened", "new"):
-            if opened is not None:
-                what = "given twice" if (opened == "opened") == (lowered == "opened") else (
-                    f"contradicts {quote(opened)}"
-                )
-                raise NotationError(f"setting {quote(word)} {what}", loc=("settings",))
-            opened = lowered
-        elif lowered.startswith("discard="):
-            if taken is not None:
-                raise NotationError(
-                    f"setting {quote(word)}: a second taken discard (after {quote(taken)})",
-                    loc=("settings",),
-                )
-            taken = word
-            try:
-                card = Card.parse(word.split("=", 1)[1])
-            except NotationError as error:
-                raise NotationError(str(error), loc=("settings",)) from None
-        elif rules is None:
-            try:
-                rules = get_ruleset(word)
-            except UnknownRulesetError as error:
-                if "-" in word or "[" in word or lowered.split("[")[0] in PRESETS:
-                    raise UnknownRulesetError(str(error), loc=("settings",)) from None
-                raise NotationError(
-                    f"unknown setting {quote(word)}: {_SETTINGS_HELP}; "
-                    f"known presets: {', '.join(PRESETS)}",
-                    loc=("settings",),
-                ) from None
-        else:
-            raise NotationError(
-                f"unexpected setting {quote(word)}: {_SETTINGS_HELP}", loc=("settings",)
-            )
-    return rules or DEFAULT_RULES, opened == "opened", card
-
-
-def parse_position(text: str) -> Position:
-    """Parse the one-line text notation. Raises NotationError with the part at fault."""
-    if text.startswith(BOM):
-        text = text[1:]
-    if "\n" in text.strip():
-        raise NotationError("a text position is one line; use JSON for multi-line input")
-    sections = text.split("/")
-    if len(sections) not in (2, 3):
-        raise NotationError(
-            f"expected 'TABLE / HAND [/ SETTINGS]' with '/' between sections, got {quote(text)}"
-        )
-    table = parse_table(sections[0])
-    hand_text = sections[1].strip()
-    try:
-        hand = () if hand_text in ("", EMPTY) else parse_cards(hand_text)
-    except NotationError as error:
-        raise NotationError(f"hand: {error}", loc=("hand",)) from None
-    words = sections[2].split() if len(sections) == 3 else []
-    rules, opened, taken = _settings(words)
-    return Position(table, hand, opened, rules, taken)
-
-
-def format_position(position: Position) -> str:
-    settings = [position.rules.option_string]
-    if position.opened:
-        settings.append("opened")
-    if position.taken_discard is not None:
-        settings.append(f"discard={position.taken_discard}")
-    hand = format_cards(position.hand) if position.hand else EMPTY
-    return f"{format_table(position.table)} / {hand} / {' '.join(settings)}"
 
 
 def meld_to_json(meld: Meld) -> list[str] | dict[str, Any]:

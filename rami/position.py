@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rami.cards import JOKER, Card, sort_cards
-from rami.errors import InvalidPositionError
+from rami.cards import JOKER, Card, format_cards, parse_cards, sort_cards
+from rami.errors import InvalidPositionError, Loc, NotationError, UnknownRulesetError, quote
 from rami.melds import Meld, meld_problems
-from rami.rules import DEFAULT_RULES, Ruleset
+from rami.rules import DEFAULT_RULES, PRESETS, Ruleset, get_ruleset
 
 COPIES_PER_CARD = 2
 
@@ -51,8 +51,6 @@ class Position:
         return self
 
     def __str__(self) -> str:
-        from rami.notation import format_position
-
         return format_position(self)
 
     def __repr__(self) -> str:
@@ -61,8 +59,7 @@ class Position:
 
     @classmethod
     def parse(cls, text: str) -> Position:
-        from rami.notation import parse_position
-
+        """Read the one-line text notation (docs/notation.md)."""
         return parse_position(text)
 
 
@@ -106,3 +103,115 @@ def hand_penalty(hand: Iterable[Card], rules: Ruleset, opened: bool = True) -> i
     if not opened and rules.unopened_flat_penalty is not None:
         return rules.unopened_flat_penalty
     return sum(rules.card_penalty(card.rank) for card in hand)
+
+
+# --- The one-line text notation (docs/notation.md) ---------------------------------------------
+
+EMPTY = "-"
+BOM = "\ufeff"
+
+
+def _meld_text(chunk: str, loc: Loc) -> Meld:
+    try:
+        return Meld.parse(chunk)
+    except NotationError as error:
+        raise NotationError(str(error), loc=loc) from None
+
+
+def parse_table(text: str) -> tuple[Meld, ...]:
+    text = text.strip()
+    if text in ("", EMPTY):
+        return ()
+    melds = []
+    for number, chunk in enumerate(text.split("|"), start=1):
+        if not chunk.strip():
+            raise NotationError(f"meld {number} is empty in table {quote(text)}",
+                                loc=("table", number - 1))
+        try:
+            melds.append(_meld_text(chunk, ("table", number - 1)))
+        except NotationError as error:
+            raise NotationError(f"meld {number} ({quote(chunk.strip())}): {error}",
+                                loc=error.loc) from None
+    return tuple(melds)
+
+
+def format_table(table: tuple[Meld, ...] | list[Meld]) -> str:
+    return " | ".join(str(meld) for meld in table) if table else EMPTY
+
+
+_SETTINGS_HELP = "settings are a ruleset, 'opened' (or 'not-opened') and 'discard=CARD'"
+
+
+def _settings(words: Sequence[str]) -> tuple[Ruleset, bool, Card | None]:
+    rules: Ruleset | None = None
+    opened: str | None = None
+    taken: str | None = None
+    card: Card | None = None
+    for word in words:
+        lowered = word.lower()
+        if lowered in ("opened", "not-opened", "new"):
+            if opened is not None:
+                what = "given twice" if (opened == "opened") == (lowered == "opened") else (
+                    f"contradicts {quote(opened)}"
+                )
+                raise NotationError(f"setting {quote(word)} {what}", loc=("settings",))
+            opened = lowered
+        elif lowered.startswith("discard="):
+            if taken is not None:
+                raise NotationError(
+                    f"setting {quote(word)}: a second taken discard (after {quote(taken)})",
+                    loc=("settings",),
+                )
+            taken = word
+            try:
+                card = Card.parse(word.split("=", 1)[1])
+            except NotationError as error:
+                raise NotationError(str(error), loc=("settings",)) from None
+        elif rules is None:
+            try:
+                rules = get_ruleset(word)
+            except UnknownRulesetError as error:
+                if "-" in word or "[" in word or lowered.split("[")[0] in PRESETS:
+                    raise UnknownRulesetError(str(error), loc=("settings",)) from None
+                raise NotationError(
+                    f"unknown setting {quote(word)}: {_SETTINGS_HELP}; "
+                    f"known presets: {', '.join(PRESETS)}",
+                    loc=("settings",),
+                ) from None
+        else:
+            raise NotationError(
+                f"unexpected setting {quote(word)}: {_SETTINGS_HELP}", loc=("settings",)
+            )
+    return rules or DEFAULT_RULES, opened == "opened", card
+
+
+def parse_position(text: str) -> Position:
+    """Parse the one-line text notation. Raises NotationError with the part at fault."""
+    if text.startswith(BOM):
+        text = text[1:]
+    if "\n" in text.strip():
+        raise NotationError("a text position is one line; use JSON for multi-line input")
+    sections = text.split("/")
+    if len(sections) not in (2, 3):
+        raise NotationError(
+            f"expected 'TABLE / HAND [/ SETTINGS]' with '/' between sections, got {quote(text)}"
+        )
+    table = parse_table(sections[0])
+    hand_text = sections[1].strip()
+    try:
+        hand = () if hand_text in ("", EMPTY) else parse_cards(hand_text)
+    except NotationError as error:
+        raise NotationError(f"hand: {error}", loc=("hand",)) from None
+    words = sections[2].split() if len(sections) == 3 else []
+    rules, opened, taken = _settings(words)
+    return Position(table, hand, opened, rules, taken)
+
+
+def format_position(position: Position) -> str:
+    settings = [position.rules.option_string]
+    if position.opened:
+        settings.append("opened")
+    if position.taken_discard is not None:
+        settings.append(f"discard={position.taken_discard}")
+    hand = format_cards(position.hand) if position.hand else EMPTY
+    return f"{format_table(position.table)} / {hand} / {' '.join(settings)}"

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.reference import reference_solve
+from support.strategies import positions
 
 from rami.generate import medium_position, small_position
 from rami.position import Position
@@ -133,6 +134,15 @@ def test_regressions(text: str) -> None:
 def test_small_positions(rules_name: str, seed: int) -> None:
     """3..9 table cards, 1..5 hand cards, 0..3 jokers, opened 70% of the time."""
     check_same_optimum(small_position(random.Random(seed), get_ruleset(rules_name)))
+
+
+@pytest.mark.parametrize("rules_name", RULESETS)
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(data=st.data())
+def test_positions_built_card_by_card(rules_name: str, data: st.DataObject) -> None:
+    """Positions drawn meld by meld and card by card (support.strategies): a failure shrinks to
+    the smallest position that still disagrees, not to a seed."""
+    check_same_optimum(data.draw(positions(get_ruleset(rules_name))))
 
 
 @pytest.mark.parametrize("rules_name", RULESETS)

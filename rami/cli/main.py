@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -32,6 +31,7 @@ from rami.cli.output import (
     echo_lines,
     fail,
     report_failure,
+    reporting_errors,
 )
 from rami.cli.render import render
 from rami.errors import (
@@ -171,16 +171,6 @@ TimeLimitOpt = Annotated[
     float,
     typer.Option("--time-limit", metavar="S", help="Seconds the solver may search."),
 ]
-
-
-@contextmanager
-def reporting_errors(json_output: bool = False) -> Iterator[None]:
-    """Turn bad input into a message on stderr (or the JSON error) and its exit code (2 for bad
-    input, 1 for a solver bug: the table of :mod:`rami.errors`); never a traceback."""
-    try:
-        yield
-    except (RamiError, SolverBugError, KeyboardInterrupt) as error:
-        fail(error, json_output)
 
 
 def _version(value: bool) -> None:

@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 import typer
+
+from rami.errors import RamiError, SolverBugError
 
 #: Red suits, in the notation (7H, TD) and as symbols.
 _RED_CARD = r"\b(?:10|[A2-9TJQK])[HD](?![A-Za-z])|(?:10|[A2-9TJQK])[♥♦]"
@@ -128,3 +131,13 @@ def failure_message(error: BaseException) -> str | None:
 def fail(error: BaseException, json_output: bool = False) -> NoReturn:
     """Report a failure and end the command with its exit code."""
     raise typer.Exit(report_failure(error, json_output, failure_message(error))) from None
+
+
+@contextmanager
+def reporting_errors(json_output: bool = False) -> Iterator[None]:
+    """Turn bad input into a message on stderr (or the JSON error) and its exit code (2 for bad
+    input, 1 for a solver bug: the table of :mod:`rami.errors`); never a traceback."""
+    try:
+        yield
+    except (RamiError, SolverBugError, KeyboardInterrupt) as error:
+        fail(error, json_output)

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from rami.cli.inputs import STDIN, CliError, load_position
+from rami.cli.output import reporting_errors
 from rami.svg import DEFAULT_SIZE
 
 
@@ -46,7 +47,6 @@ def render(
     ] = False,
 ) -> None:
     """Draw a position (or with --solution its best turn) as an SVG picture."""
-    from rami.cli.main import reporting_errors  # loaded: the app this command belongs to
 
     with reporting_errors():
         target = None if out == STDIN else Path(out)
