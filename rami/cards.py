@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from rami.errors import NotationError
 
@@ -96,12 +97,25 @@ class Card(int):
         rank = 10 if rank_text == "10" else RANK_LETTERS.index(rank_text) + 1
         return cls.of(rank, SUIT_INPUT[match.group(2).upper()])
 
-    # Looked up in tables by C getters: these are read in the solver's hot loops.
-    is_joker = property(JOKER_INDEX.__eq__)
-    #: 1 (ace) .. 13 (king); 0 for the joker.
-    rank = property(_RANK_OF.__getitem__)
-    #: None for the joker.
-    suit = property(_SUIT_OF.__getitem__)
+    if TYPE_CHECKING:
+        # What the C getters below return, which the type checker cannot read from them.
+
+        @property
+        def is_joker(self) -> bool: ...
+
+        @property
+        def rank(self) -> int: ...
+
+        @property
+        def suit(self) -> Suit | None: ...
+
+    else:
+        # Looked up in tables by C getters: these are read in the solver's hot loops.
+        is_joker = property(JOKER_INDEX.__eq__)
+        #: 1 (ace) .. 13 (king); 0 for the joker.
+        rank = property(_RANK_OF.__getitem__)
+        #: None for the joker.
+        suit = property(_SUIT_OF.__getitem__)
 
     def __str__(self) -> str:
         return _TEXT_OF[self]
@@ -117,7 +131,9 @@ class Card(int):
         if self.is_joker:
             return "🃏"
         rank = "10" if self.rank == 10 else RANK_LETTERS[self.rank - 1]
-        return rank + self.suit.symbol
+        suit = self.suit
+        assert suit is not None  # not the joker
+        return rank + suit.symbol
 
 
 _BY_INDEX: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(JOKER_INDEX + 1))

@@ -141,6 +141,7 @@ def stands_for(meld: Meld, rules: Ruleset) -> tuple[int, ...]:
 def joker_cards(meld: Meld, rules: Ruleset) -> tuple[Card, ...]:
     """The cards a valid run's jokers stand for, in order."""
     suit = meld.real_cards[0].suit
+    assert suit is not None  # a real card
     return tuple(
         Card.of((rank - 1) % 13 + 1, suit)
         for rank, card in zip(stands_for(meld, rules), meld.cards, strict=True)

@@ -23,7 +23,7 @@ from rami.melds import (
     stands_for,
 )
 from rami.position import Position, hand_penalty
-from rami.rules import GoingOut, TableJoker
+from rami.rules import GoingOut, Ruleset, TableJoker
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,9 @@ def _multiset_text(counts: Counter[Card]) -> str:
     return format_cards(sorted(counts.elements()))
 
 
-def _is_extension(before: Meld, after: Meld, allow_swap: bool, rules) -> tuple[bool, int]:
+def _is_extension(
+    before: Meld, after: Meld, allow_swap: bool, rules: Ruleset
+) -> tuple[bool, int]:
     """Is ``after`` ``before`` with cards added (and jokers swapped out when allowed)?
 
     Returns (ok, jokers swapped out).
@@ -82,7 +84,7 @@ def _is_extension(before: Meld, after: Meld, allow_swap: bool, rules) -> tuple[b
 
 
 def _match_extensions(
-    before: Sequence[Meld], after: Sequence[Meld], allow_swap: bool, rules
+    before: Sequence[Meld], after: Sequence[Meld], allow_swap: bool, rules: Ruleset
 ) -> list[int]:
     """Each meld before paired with a distinct meld after that extends it (or -1).
 
@@ -106,17 +108,11 @@ MOST_EXTENSION_MATCHINGS = 5_000
 
 
 def _all_extension_matchings(
-    before: Sequence[Meld], after: Sequence[Meld], allow_swap: bool, rules
+    before: Sequence[Meld], after: Sequence[Meld], allow_swap: bool, rules: Ruleset
 ) -> list[list[int]]:
     """Every pairing of each meld before with a distinct meld after that extends it, the
     pairings keeping melds as they were first (at most MOST_EXTENSION_MATCHINGS)."""
-    options = [
-        sorted(
-            (col for col, new in enumerate(after) if _is_extension(old, new, allow_swap, rules)[0]),
-            key=lambda col, old=old: _unchanged_key(after[col]) != _unchanged_key(old),
-        )
-        for old in before
-    ]
+    options = [_extensions_of(old, after, allow_swap, rules) for old in before]
     found: list[list[int]] = []
 
     def walk(row: int, chosen: list[int]) -> None:
@@ -133,6 +129,17 @@ def _all_extension_matchings(
 
     walk(0, [])
     return found
+
+
+def _extensions_of(
+    old: Meld, after: Sequence[Meld], allow_swap: bool, rules: Ruleset
+) -> list[int]:
+    """The melds after that extend ``old``, the one keeping it as it was first."""
+    unchanged = _unchanged_key(old)
+    return sorted(
+        (col for col, new in enumerate(after) if _is_extension(old, new, allow_swap, rules)[0]),
+        key=lambda col: _unchanged_key(after[col]) != unchanged,
+    )
 
 
 def _unused(after: Sequence[Meld], matched: Sequence[int]) -> list[Meld]:
@@ -200,7 +207,7 @@ def unpinned_jokers(position: Position, after: Sequence[Meld]) -> list[int]:
     return pinned
 
 
-def _jokers_staying(meld: Meld, after: Meld, rules) -> int | None:
+def _jokers_staying(meld: Meld, after: Meld, rules: Ruleset) -> int | None:
     """How many of ``meld``'s jokers keep standing for their card in ``after`` if ``after`` is
     its own meld; None when some joker could neither stay nor be freed there (decision 5)."""
     if meld.kind is MeldKind.RUN:
@@ -229,15 +236,17 @@ def _jokers_staying(meld: Meld, after: Meld, rules) -> int | None:
     return stays if stays + freeing >= meld.jokers else None
 
 
-def _run_cards(meld: Meld, rules) -> list[Card]:
+def _run_cards(meld: Meld, rules: Ruleset) -> list[Card]:
     """The card each place of a valid run stands for, jokers included."""
     suit = meld.real_cards[0].suit
+    assert suit is not None  # a real card
     return [Card.of((place - 1) % 13 + 1, suit) for place in stands_for(meld, rules)]
 
 
-def joker_cards_at(meld: Meld, rules) -> list[Card | None]:
+def joker_cards_at(meld: Meld, rules: Ruleset) -> list[Card | None]:
     """For each card of a valid run, the card its joker stands for (None for a real card)."""
     suit = meld.real_cards[0].suit
+    assert suit is not None  # a real card
     return [
         Card.of((place - 1) % 13 + 1, suit) if card.is_joker else None
         for place, card in zip(stands_for(meld, rules), meld.cards, strict=True)
@@ -271,13 +280,15 @@ def validate_turn(
     or as lists of cards; cards as :class:`Card` objects or text (``"7H"``, or ``played`` as one
     string ``"7H 8H"``). Bad text raises :class:`~rami.errors.NotationError`.
     """
-    table_after = [_as_meld(meld) for meld in table_after]
-    played = parse_cards(played) if isinstance(played, str) else [_as_card(c) for c in played]
-    discard = None if discard is None else _as_card(discard)
+    melds_after = [_as_meld(meld) for meld in table_after]
+    cards_played = (
+        parse_cards(played) if isinstance(played, str) else [_as_card(c) for c in played]
+    )
+    discarded = None if discard is None else _as_card(discard)
     rules = position.rules
     problems: list[str] = []
     hand = Counter(position.hand)
-    played_counts = Counter(played)
+    played_counts = Counter(cards_played)
     missing = played_counts - hand
     for card in sorted(missing):
         problems.append(
@@ -286,14 +297,14 @@ def validate_turn(
         )
     hand_after = hand - played_counts
 
-    for number, meld in enumerate(table_after, start=1):
+    for number, meld in enumerate(melds_after, start=1):
         problems.extend(
             f"meld {number} after the turn: {reason}" for reason in meld_problems(meld, rules)
         )
 
     before_counts = position.table_cards
     after_counts: Counter[Card] = Counter()
-    for meld in table_after:
+    for meld in melds_after:
         after_counts.update(meld.cards)
     # Decisions 1 and 4: the table may change only once the player has opened. A rearranging
     # preset's opener lays new melds only, unless the ruleset flag allows rearranging in the
@@ -320,19 +331,19 @@ def validate_turn(
     new_melds: list[Meld] = []
     if not may_change_table:
         problems.extend(_changed_before_opening(
-            position, table_after, "may only lay new melds from the hand"
+            position, melds_after, "may only lay new melds from the hand"
         ))
-        new_melds = _unmatched_unchanged(position.table, table_after)
+        new_melds = _unmatched_unchanged(position.table, melds_after)
     elif not rules.rearrangement:
         allow_swap = rules.table_joker in (TableJoker.SWAP_TO_HAND, TableJoker.SWAP_AND_RELAY)
-        matched = _match_extensions(position.table, table_after, allow_swap, rules)
+        matched = _match_extensions(position.table, melds_after, allow_swap, rules)
         if opens_now and -1 not in matched:
             # With identical copies an old meld may be the one left as it was or the one laid
             # off on: the verdict takes the pairing that leaves the player an opening.
             matched = next((
                 choice for choice in _all_extension_matchings(
-                    position.table, table_after, allow_swap, rules)
-                if not _opening_problems(_unused(table_after, choice), rules)
+                    position.table, melds_after, allow_swap, rules)
+                if not _opening_problems(_unused(melds_after, choice), rules)
             ), matched)
         used = set()
         swapped = 0
@@ -344,11 +355,11 @@ def validate_turn(
                 )
             else:
                 used.add(target)
-                swapped += _is_extension(meld, table_after[target], allow_swap, rules)[1]
-        new_melds = _unused(table_after, matched)
+                swapped += _is_extension(meld, melds_after[target], allow_swap, rules)[1]
+        new_melds = _unused(melds_after, matched)
     else:
         if rules.table_joker is TableJoker.REPLACE_AND_RELAY:
-            problems.extend(pinned_joker_problems(position, table_after))
+            problems.extend(pinned_joker_problems(position, melds_after))
     if vanished_jokers:
         if rules.table_joker is TableJoker.SWAP_TO_HAND and may_change_table:
             jokers_to_hand = min(vanished_jokers, swapped)
@@ -379,7 +390,7 @@ def validate_turn(
             opening = _opening_problems(new_melds, rules)
             problems.extend(opening)
             if opening and may_change_table:
-                problems.extend(_changed_before_opening(position, table_after,
+                problems.extend(_changed_before_opening(position, melds_after,
                                                         "lays off or swaps a joker only once "
                                                         "the opening melds are down"))
             new_jokers = sum(meld.jokers for meld in new_melds)
@@ -393,13 +404,13 @@ def validate_turn(
         opened_after = True
 
     if rules.discard:
-        problems.extend(_discard_problems(position, hand_after, discard, played_counts))
-        if discard is not None and hand_after[discard] > 0:
-            hand_after[discard] -= 1
-    elif discard is not None:
+        problems.extend(_discard_problems(position, hand_after, discarded, played_counts))
+        if discarded is not None and hand_after[discarded] > 0:
+            hand_after[discarded] -= 1
+    elif discarded is not None:
         problems.append(f"{rules.name} has no discard: a turn never ends by discarding")
 
-    moved = cards_moved(position.table, table_after) if not problems else 0
+    moved = cards_moved(position.table, melds_after) if not problems else 0
     hand_left = tuple(sorted(hand_after.elements()))
     return TurnVerdict(
         legal=not problems,
@@ -459,7 +470,7 @@ def _unchanged_key(meld: Meld) -> tuple[object, ...]:
     return (meld.kind, cards)
 
 
-def _opening_problems(new_melds: Sequence[Meld], rules) -> list[str]:
+def _opening_problems(new_melds: Sequence[Meld], rules: Ruleset) -> list[str]:
     problems = []
     valid = [meld for meld in new_melds if not meld_problems(meld, rules)]
     if rules.opening_any_meld and not valid:
@@ -478,7 +489,7 @@ def _opening_problems(new_melds: Sequence[Meld], rules) -> list[str]:
     return problems
 
 
-def _opening_problems_from_cards(played: Counter[Card], rules) -> list[str]:
+def _opening_problems_from_cards(played: Counter[Card], rules: Ruleset) -> list[str]:
     """Opening requirement met by some disjoint valid melds of the cards played from the hand.
 
     Used when the opening turn may also rearrange the table (``open_and_rearrange_same_turn``):
@@ -503,7 +514,7 @@ def _opening_problems_from_cards(played: Counter[Card], rules) -> list[str]:
     return problems
 
 
-def _can_open(played: Counter[Card], rules, *, need_pure: bool, target: int) -> bool:
+def _can_open(played: Counter[Card], rules: Ruleset, *, need_pure: bool, target: int) -> bool:
     """Do some disjoint valid melds of ``played`` count >= ``target`` opening points (and hold a
     pure run when ``need_pure``)? Branch and bound; ``target`` 1 asks for any meld at all."""
     top_joker = rules.opening_value(rules.top_rank)
@@ -549,7 +560,7 @@ def _can_open(played: Counter[Card], rules, *, need_pure: bool, target: int) -> 
     return search(real, played[JOKER], False, 0)
 
 
-def _melds_with(first: Card, others: Counter[Card], jokers: int, rules) -> list[Meld]:
+def _melds_with(first: Card, others: Counter[Card], jokers: int, rules: Ruleset) -> list[Meld]:
     """Every valid meld holding ``first``, other real cards from ``others``, <= ``jokers``."""
     melds: list[Meld] = []
     suit = first.suit

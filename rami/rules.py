@@ -6,6 +6,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from rami.errors import UnknownRulesetError
 
@@ -139,7 +140,10 @@ _BFMANIA_END = (
     "a tie at the top is a draw"
 )
 
-_COMMON = dict(cards_dealt=13, ace_high=True, min_real_cards=1, naturals_at_least_jokers=False)
+#: Keyword arguments every preset shares (a preset overrides some with ``{**_COMMON, ...}``).
+_COMMON: dict[str, Any] = dict(
+    cards_dealt=13, ace_high=True, min_real_cards=1, naturals_at_least_jokers=False
+)
 
 PRESETS: dict[str, Ruleset] = {
     preset.name: preset
@@ -257,7 +261,7 @@ def get_ruleset(spec: str | Ruleset) -> Ruleset:
     preset = PRESETS[match.group(1)]
     if not match.group(2):
         return preset
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}
     for item in match.group(2).split(","):
         name, sep, raw = item.partition("=")
         name = name.strip()
@@ -277,4 +281,4 @@ def get_ruleset(spec: str | Ruleset) -> Ruleset:
         raise UnknownRulesetError(
             "option 'opening_pure_run' is a table option of bfmania-51 only"
         )
-    return dataclasses.replace(preset, **changes)  # type: ignore[arg-type]
+    return dataclasses.replace(preset, **changes)
