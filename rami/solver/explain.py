@@ -138,8 +138,8 @@ def explain_moves(
                     f"{_span(piece)} becomes meld {number}",
                 ))
             else:
-                target = creating if is_new and first else moving
-                target.append(Move(MoveKind.MOVE, cards, donor, number,
+                moves = creating if is_new and first else moving
+                moves.append(Move(MoveKind.MOVE, cards, donor, number,
                                    f"move {text_cards} from meld {donor} to meld {number}"))
             first = False
     # Hand cards go down before table cards leave a meld, so melds shrink as little as possible.

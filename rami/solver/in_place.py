@@ -114,14 +114,16 @@ class _Search:
             real = meld.real_cards
             if meld.kind is MeldKind.RUN:
                 places = stands_for(meld, rules)
-                pile = _Pile(MeldKind.RUN, real[0].suit, {
+                suit = real[0].suit
+                assert suit is not None  # a real card
+                pile = _Pile(MeldKind.RUN, suit, {
                     place for place, card in zip(places, meld.cards, strict=True)
                     if not card.is_joker
                 }, len(meld.cards), meld)
                 self.runs.setdefault(pile.key, []).append(pile)
             else:
-                pile = _Pile(MeldKind.SET, real[0].rank, {card.suit for card in real},
-                             len(meld.cards), meld)
+                suits: set[int] = {card.suit for card in real if card.suit is not None}
+                pile = _Pile(MeldKind.SET, real[0].rank, suits, len(meld.cards), meld)
                 self.sets.setdefault(pile.key, []).append(pile)
             self.piles.append(pile)
         self.new: list[_Pile] = []
@@ -169,7 +171,9 @@ class _Search:
     def _list_options(self, card: Card) -> list[_Option]:
         found: list[_Option] = []
         with_jokers: list[_Option] = []
-        for pile in self.runs.get(card.suit, ()):
+        suit = card.suit
+        assert suit is not None  # the hand's jokers are not searched
+        for pile in self.runs.get(suit, ()):
             for place in self._places(card):
                 needed = pile.jokers_to_add(place, self.longest)
                 if needed is not None and needed <= self.jokers:
@@ -198,6 +202,7 @@ class _Search:
     def _list_new_melds(self, card: Card) -> list[_Candidate]:
         hand, jokers, least_real = self.whole_hand, self.all_jokers, self.rules.min_real_cards
         melds: list[_Candidate] = []
+        assert card.suit is not None  # the hand's jokers are not searched
         suit = int(card.suit)
         held = self.held.get(suit)
         if held is None:
@@ -216,19 +221,21 @@ class _Search:
                     for spots in combinations(others, size):
                         needed = MIN_MELD - 1 - size
                         if needed <= jokers and size + 1 >= least_real:
+                            # held[spot] is a card for each spot of ``others``.
+                            laid = (c for spot in spots if (c := held[spot]) is not None)
                             melds.append((
-                                (card, *(held[spot] for spot in spots)), needed,
+                                (card, *laid), needed,
                                 _Shape(MeldKind.RUN, suit, frozenset((place, *spots))),
                             ))
         rank = card.rank - 1
         suits = [other for other in range(4) if other != suit and hand[Card(other * 13 + rank)]]
         for size in range(min(len(suits), MIN_MELD - 1), -1, -1):
-            for others in combinations(suits, size):
+            for other_suits in combinations(suits, size):
                 needed = MIN_MELD - 1 - size
                 if needed <= jokers and size + 1 >= least_real:
                     melds.append((
-                        (card, *(Card(other * 13 + rank) for other in others)), needed,
-                        _Shape(MeldKind.SET, card.rank, frozenset((suit, *others))),
+                        (card, *(Card(other * 13 + rank) for other in other_suits)), needed,
+                        _Shape(MeldKind.SET, card.rank, frozenset((suit, *other_suits))),
                     ))
         melds.sort(key=lambda meld: meld[1])
         return melds
@@ -245,14 +252,16 @@ class _Search:
         if self.options(card):
             return True
         spare = self.jokers
-        for pile in self.runs.get(card.suit, ()):
+        suit = card.suit
+        assert suit is not None  # the hand's jokers are not searched
+        for pile in self.runs.get(suit, ()):
             table_jokers = pile.size - len(pile.reals)
             for place in self._places(card):
                 low, high = min(pile.low, place), max(pile.high, place)
                 holes = sum(
                     1 for spot in range(low, high + 1)
                     if spot not in pile.reals
-                    and not self.hand[Card(int(card.suit) * 13 + (spot - 1) % 13)]
+                    and not self.hand[Card(int(suit) * 13 + (spot - 1) % 13)]
                 )
                 if holes <= spare + table_jokers:
                     return True
@@ -268,8 +277,10 @@ class _Search:
         return known
 
     def _gap_to_fill(self, card: Card) -> bool:
-        base = int(card.suit) * 13
-        for pile in self.runs.get(card.suit, ()):
+        suit = card.suit
+        assert suit is not None  # the hand's jokers are not searched
+        base = int(suit) * 13
+        for pile in self.runs.get(suit, ()):
             low, high = pile.low, pile.high
             for place in self._places(card):
                 if low <= place <= high or not pile.jokers_to_add(place, self.longest):

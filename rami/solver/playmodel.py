@@ -41,7 +41,7 @@ class PlayVariables:
     exact_jokers: bool = False
     opening: bool = False
     #: Proto indices of ``uses``, ``play`` and ``joker_for``, for reading a solution fast.
-    indices: tuple[list[int], list[int], list[int]] = ((), (), ())
+    indices: tuple[Sequence[int], Sequence[int], Sequence[int]] = ((), (), ())
 
 
 class PlayModel:
@@ -105,8 +105,10 @@ class PlayModel:
             "demand_high": [0] * NUM_TYPES,
             "uses": [MAX_COPIES + MAX_JOKERS] * len(self.templates),
         }
-        indices = tuple(
-            [var.index for var in variables] for variables in (self.uses, self.play, self.joker_for)
+        indices = (
+            [var.index for var in self.uses],
+            [var.index for var in self.play],
+            [var.index for var in self.joker_for],
         )
         self.use_index = dict(zip(self.templates, indices[0], strict=True))
         self.variables = PlayVariables(

@@ -214,11 +214,11 @@ def _order(
         if original.counts() == meld.counts():
             meld = original
         matched[origin] = meld
-    free = _join_runs(free, rules)
-    return [matched[i] for i in sorted(matched)] + sorted(free, key=_meld_order)
+    joined = _join_runs(free, rules)
+    return [matched[i] for i in sorted(matched)] + sorted(joined, key=_meld_order)
 
 
-def _meld_order(meld: Meld) -> tuple:
+def _meld_order(meld: Meld) -> tuple[bool, list[int]]:
     return (meld.kind is MeldKind.SET, [card.index for card in meld.cards])
 
 

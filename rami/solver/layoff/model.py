@@ -10,6 +10,7 @@ from rami.cards import JOKER, NUM_TYPES, Card
 from rami.melds import MAX_SET, MIN_MELD, Meld, MeldKind, stands_for
 from rami.position import Position
 from rami.rules import GoingOut, Ruleset, TableJoker
+from rami.solver.cpsat import Expr
 from rami.solver.solution import Objective
 
 SWAPPING = (TableJoker.SWAP_TO_HAND, TableJoker.SWAP_AND_RELAY)
@@ -341,7 +342,7 @@ class TurnModel:
                 locked.append(var)
         for var in locked:
             model.add(self.cards_left <= 1 + most_left * (1 - var))
-        self.goes_out_placing = 0
+        self.goes_out_placing: Expr = 0
         if rules.going_out is GoingOut.PLACE_OR_DISCARD:
             self.goes_out_placing = model.new_bool_var("out")
             model.add(self.cards_left <= most_left * (1 - self.goes_out_placing))

@@ -76,14 +76,14 @@ def read_answer(turn: TurnModel, solver: cp_model.CpSolver) -> Answer:
         counts = {key: value(var) for key, var in window.real.items()}
         for real in _deal(counts, copies):
             if window.kind is MeldKind.RUN:
-                cards = tuple(
+                laid = tuple(
                     Card(type_at(window.suit_or_rank, p)) if p in real else JOKER
                     for p in window.places
                 )
             else:
                 reals = tuple(Card.of(window.suit_or_rank, s) for s in sorted(real))
-                cards = reals + (JOKER,) * (window.size - len(reals))
-            table.append(Meld(cards, window.kind))
+                laid = reals + (JOKER,) * (window.size - len(reals))
+            table.append(Meld(laid, window.kind))
     played: Counter[Card] = Counter()
     for t in range(NUM_TYPES):
         if value(turn.play[t]):

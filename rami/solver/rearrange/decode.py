@@ -32,10 +32,12 @@ def _counts_read(
     """Copies of each template used, cards of each type played, jokers standing for each."""
     if isinstance(model, PlayVariables):
         # The prebuilt model's proto indices are looked up once, not per solve.
-        return tuple([values[i] for i in at] for at in model.indices)
-    return tuple(
-        [value_of(values, expr) for expr in exprs]
-        for exprs in (model.uses, model.play, model.joker_for)
+        uses, play, joker_for = model.indices
+        return [values[i] for i in uses], [values[i] for i in play], [values[i] for i in joker_for]
+    return (
+        [value_of(values, expr) for expr in model.uses],
+        [value_of(values, expr) for expr in model.play],
+        [value_of(values, expr) for expr in model.joker_for],
     )
 
 
@@ -60,6 +62,7 @@ def decode(model: StageModel | PlayVariables, solver: cp_model.CpSolver) -> Deco
             specs.extend(MeldSpec(template) for _ in range(copies))
             continue
         # Deal each type's real cards round the copies in turn: every copy gets one.
+        assert not isinstance(model, PlayVariables)  # its jokers are never exact
         real_sets: list[set[int]] = [set() for _ in range(copies)]
         turn = 0
         for t, real in model.real_in[number].items():

@@ -48,10 +48,14 @@ def hint_from_table(
                 if t not in jokers:
                     free_real[number, t] += 1
     for slot in model.slots:
-        template, meld = chosen.get(slot.original, (None, None))
-        hints += slot.hint(template)
-        real_there = {card.index for card in meld.real_cards} if meld else set()
-        jokers_there = joker_types(meld, template) if meld else []
+        slot_template, slot_meld = chosen.get(slot.original, (None, None))
+        hints += slot.hint(slot_template)
+        real_there = {card.index for card in slot_meld.real_cards} if slot_meld else set()
+        jokers_there = (
+            joker_types(slot_meld, slot_template)
+            if slot_meld and slot_template is not None  # None together
+            else []
+        )
         hints += [(var, int(t in real_there)) for t, var in slot.keep_real.items()]
         kept_jokers = set(jokers_there[: slot.jokers])
         hints += [(var, int(t in kept_jokers)) for t, var in slot.keep_joker.items()]

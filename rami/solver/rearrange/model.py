@@ -134,7 +134,7 @@ class StageModel(SlotConstraints):
         model.add(sum(self.play) + self.play_jokers <= len(self.position.hand) * self.open_now)
         if rules.opening_pure_run:
             pure_cover: list[list] = [[] for _ in range(NUM_TYPES)]
-            runs = []
+            runs: list[cp_model.IntVar] = []
             for template in free_templates(rules.top_rank):
                 if template.kind is MeldKind.RUN and len(template.types) == 3 and all(
                     counts.hand[t] for t in template.types
@@ -150,7 +150,7 @@ class StageModel(SlotConstraints):
         if rules.opening_points:
             real_cover: list[list] = [[] for _ in range(NUM_TYPES)]
             jokers_used = []
-            points = []
+            points: list[Expr] = []
             for template in free_templates(rules.top_rank):
                 missing = sum(1 for t in template.types if counts.hand[t] == 0)
                 if missing > counts.hand_jokers or missing == len(template.types):
@@ -198,7 +198,7 @@ class StageModel(SlotConstraints):
         for var in locked:
             # Only as the last card in the hand.
             model.add(cards_left <= 1 + most_left * (1 - var))
-        out_by_placing = 0
+        out_by_placing: Expr = 0
         if rules.going_out is GoingOut.PLACE_OR_DISCARD:
             out_by_placing = model.new_bool_var("out")
             model.add(cards_left <= most_left * (1 - out_by_placing))
@@ -207,7 +207,7 @@ class StageModel(SlotConstraints):
     def _add_opening(self, cover: list[list]) -> None:
         model = self.model
         self.open_now = model.new_bool_var("open")
-        total = sum(self.uses)
+        total: Expr = sum(self.uses)
         if self.rules.opening_pure_run:
             pure_cover: list[list] = [[] for _ in range(NUM_TYPES)]
             for template in free_templates(self.rules.top_rank):

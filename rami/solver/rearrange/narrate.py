@@ -40,14 +40,14 @@ def _joker_shifts(
     if not any(meld.jokers for meld in position.table):
         return moves
     numbers = meld_numbers(position.table, table)
-    moves = list(moves)
+    steps = list(moves)
     for index, meld in enumerate(table):
         number = numbers[index]
         if number > len(position.table) or meld.kind is not MeldKind.RUN or not meld.jokers:
             continue
         before = position.table[number - 1]
         if before.kind is not MeldKind.RUN or before.jokers != meld.jokers or any(
-            move.source == number and JOKER in move.cards for move in moves
+            move.source == number and JOKER in move.cards for move in steps
         ):
             continue
         was, now = joker_cards(before, position.rules), joker_cards(meld, position.rules)
@@ -55,29 +55,29 @@ def _joker_shifts(
             continue
         text = (f"in meld {number}, slide the joker{'s' if len(now) > 1 else ''} to stand for "
                 f"{' '.join(map(str, now))} (not {' '.join(map(str, was))})")
-        first = next((n for n, move in enumerate(moves) if move.target == number), len(moves))
-        moves.insert(first, Move(MoveKind.SHIFT, (JOKER,) * len(now), number, number, text))
-    return tuple(moves)
+        first = next((n for n, move in enumerate(steps) if move.target == number), len(steps))
+        steps.insert(first, Move(MoveKind.SHIFT, (JOKER,) * len(now), number, number, text))
+    return tuple(steps)
 
 
 def _replacements_first(position: Position, moves: tuple[Move, ...]) -> tuple[Move, ...]:
     """Rami fou (decision 5): a joker leaves its meld by giving its place to the card it stands
     for, so the step laying that card from the hand is told first, as a replacement."""
-    moves = list(moves)
-    for index, move in enumerate(list(moves)):
+    steps = list(moves)
+    for index, move in enumerate(list(steps)):
         if move.kind is not MoveKind.MOVE or JOKER not in move.cards or move.source is None:
             continue
         original = position.table[move.source - 1] if move.source <= len(position.table) else None
         if original is None or not original.jokers:
             continue
         stood_for = set(stood_for_types(original, position.rules))
-        for later in range(index + 1, len(moves)):
-            step = moves[later]
+        for later in range(index + 1, len(steps)):
+            step = steps[later]
             if (step.kind is MoveKind.ADD and step.source is None and step.target == move.source
                     and len(step.cards) == 1 and step.cards[0].index in stood_for):
                 text = (f"put {step.cards[0]} from your hand in place of the joker in meld "
                         f"{move.source}")
-                moves.pop(later)
-                moves.insert(moves.index(move), replace(step, kind=MoveKind.REPLACE, text=text))
+                steps.pop(later)
+                steps.insert(steps.index(move), replace(step, kind=MoveKind.REPLACE, text=text))
                 break
-    return tuple(moves)
+    return tuple(steps)

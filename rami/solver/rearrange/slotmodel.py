@@ -93,7 +93,7 @@ class SlotConstraints:
                 model.add(kept_here >= used)
             for t, vars_covering in slot_cover.items():
                 here = slot.here[t] = sum(vars_covering)
-                kept = 0
+                kept: Expr = 0
                 if t in slot.keep_real:
                     kept = kept + slot.keep_real[t]
                 if t in slot.keep_joker:

@@ -13,6 +13,7 @@ from ortools.sat.python import cp_model
 from rami.melds import Meld, MeldKind, joker_cards, stands_for
 from rami.rules import Ruleset
 from rami.solver.counts import CardCounts
+from rami.solver.cpsat import Expr
 from rami.solver.rearrange.decode import value_of
 from rami.solver.templates import Template, free_templates, run_template, sets_containing, type_at
 
@@ -69,11 +70,11 @@ class Slot:
     #: Places of the slot holding a real card (only tracked when jokers could fill a meld).
     real_at: dict[int, cp_model.IntVar] = field(default_factory=dict)
     #: Places of the slot's meld (a linear expression per card type it may cover).
-    here: dict[int, object] = field(default_factory=dict)
+    here: dict[int, Expr] = field(default_factory=dict)
     #: In the relaxation: how many of its jokers stay together away from its real cards.
     alone: cp_model.IntVar | None = None
     #: Cards of the original counted as kept here.
-    kept: object = 0
+    kept: Expr = 0
 
     @property
     def used(self):
@@ -94,7 +95,8 @@ class Slot:
         placed = template is None
         for lane in self.lanes:
             fits = (
-                not placed and template.kind is MeldKind.RUN and template.suit == lane.suit
+                not placed and template is not None  # placed when it is None
+                and template.kind is MeldKind.RUN and template.suit == lane.suit
                 and lane.low <= template.positions[0] and template.positions[-1] <= lane.high
             )
             hints += lane.hint(template if fits else None)

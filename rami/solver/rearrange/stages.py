@@ -16,7 +16,7 @@ from rami.position import Position
 from rami.solver.answer import costliest_discard, no_legal_turn, why_nothing
 from rami.solver.cpsat import Clock, stage_solver
 from rami.solver.in_place import InPlace, lay_whole_hand, searches
-from rami.solver.playmodel import play_model_for
+from rami.solver.playmodel import PlayVariables, play_model_for
 from rami.solver.rearrange.decode import decode, realize_relaxed, realize_table, table_pieces
 from rami.solver.rearrange.hints import hint_from_table
 from rami.solver.rearrange.model import StageModel
@@ -77,6 +77,7 @@ def search(
     no_lay_off = False
     #: Stage 1's objective is the play value times this, plus a bonus below it.
     scale = 1
+    model: StageModel | PlayVariables
     if not position.opened or position.rules.discard:
         model = StageModel(position, with_slots=False, opening=opening)
         model.model.maximize(model.play_objective(objective))
