@@ -19,6 +19,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check rami tests benchmarks
+	$(BIN)/mypy
 	$(BIN)/pytest -q
 
 test-slow: $(STAMP)
@@ -26,6 +27,7 @@ test-slow: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check rami tests benchmarks
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	RAMI_BENCH_JSON=$${RAMI_BENCH_JSON:-benchmarks/results/latest.json} \
@@ -35,4 +37,4 @@ bench: $(STAMP)
 			benchmarks/results/latest.json; fi
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .benchmarks
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis .benchmarks

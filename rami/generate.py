@@ -64,7 +64,7 @@ def _take(deck: Counter[Card], cards: Sequence[Card]) -> bool:
 
 def _run_options(deck: Counter[Card], rules: Ruleset, length: int) -> list[list[Card]]:
     """Every run of ``length`` cards that the deck still holds."""
-    options = []
+    options: list[list[Card]] = []
     if length > rules.max_run_length:
         return options
     for suit in Suit:
@@ -151,7 +151,7 @@ def _place_jokers(rng: random.Random, melds: list[Meld], deck: Counter[Card], ru
     """
     placed = 0
     for _ in range(jokers):
-        spots = []
+        spots: list[tuple[int, int]] = []
         for number, meld in enumerate(melds):
             real = len(meld.real_cards)
             keep = max(2, _least_real(rules))

@@ -22,7 +22,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rami.cards import Card, Suit
 from rami.melds import Meld
@@ -511,6 +511,18 @@ def _row_limit(row_cards: int) -> float:
     return row_cards * CARD_W + (row_cards - 1) * CARD_GAP
 
 
+_CardsData = tuple[list[Card], str, str, bool, Sequence[str | None] | None]
+#: A section of a sheet: its kind, then what drawing it needs (narrowed by the kind).
+_Part = (
+    tuple[Literal["heading"], tuple[str, str]]
+    | tuple[Literal["line"], tuple[str, bool]]
+    | tuple[Literal["melds"], tuple[list[_MeldBox], str]]
+    | tuple[Literal["cards"], _CardsData]
+    | tuple[Literal["legend"], list[tuple[str, str]]]
+    | tuple[Literal["gap"], float]
+)
+
+
 @dataclass
 class _Sheet:
     """Sections stacked top to bottom; drawn once the width is known."""
@@ -519,7 +531,7 @@ class _Sheet:
     row_cards: int
 
     def __post_init__(self) -> None:
-        self.parts: list[tuple[str, object]] = []
+        self.parts: list[_Part] = []
 
     def heading(self, text: str, detail: str = "") -> None:
         self.parts.append(("heading", (text, detail)))
@@ -551,22 +563,22 @@ class _Sheet:
     def _measure(self) -> tuple[float, float]:
         width = 0.0
         height = 0.0
-        for kind, data in self.parts:
-            if kind == "heading":
-                text, detail = data  # type: ignore[misc]
+        for part in self.parts:
+            if part[0] == "heading":
+                text, detail = part[1]
                 width = max(width, _text_width(text, HEADING, True) + 14
                             + _text_width(detail, SMALL))
                 height += HEADING + HEADING_GAP
-            elif kind == "line":
-                width = max(width, _text_width(data[0], SMALL))  # type: ignore[index]
+            elif part[0] == "line":
+                width = max(width, _text_width(part[1][0], SMALL))
                 height += SMALL + 8
-            elif kind == "legend":
-                width = max(width, sum(52 + _text_width(text, SMALL) + 30 for _, text in data))  # type: ignore[union-attr]
+            elif part[0] == "legend":
+                width = max(width, sum(52 + _text_width(text, SMALL) + 30 for _, text in part[1]))
                 height += 40
-            elif kind == "gap":
-                height += data  # type: ignore[operator]
-            elif kind == "melds":
-                boxes, empty = data  # type: ignore[misc]
+            elif part[0] == "gap":
+                height += part[1]
+            elif part[0] == "melds":
+                boxes, empty = part[1]
                 if not boxes:
                     width = max(width, _text_width(empty, SMALL))
                     height += SMALL + 8
@@ -577,8 +589,8 @@ class _Sheet:
                                 + MELD_GAP * (len(row) - 1))
                     height += max(boxes[i].height for i in row)
                 height += ROW_GAP * (len(rows) - 1)
-            elif kind == "cards":
-                cards, _, empty, band, _ = data  # type: ignore[misc]
+            elif part[0] == "cards":
+                cards, _, empty, band, _ = part[1]
                 height += 2 * BAND_PAD if band else 0
                 if not cards:
                     width = max(width, _text_width(empty, SMALL))
@@ -602,9 +614,9 @@ class _Sheet:
         _fill(felt, style["background border"], "stroke")
         y = float(MARGIN)
         x0 = float(MARGIN)
-        for kind, data in self.parts:
-            if kind == "heading":
-                text, detail = data  # type: ignore[misc]
+        for part in self.parts:
+            if part[0] == "heading":
+                text, detail = part[1]
                 title = _text(svg, x0, y + HEADING - 4, text, size=HEADING, color=style["text"],
                               bold=True)
                 if detail:
@@ -612,14 +624,14 @@ class _Sheet:
                     _fill(tspan, style["muted"])
                     tspan.text = detail
                 y += HEADING + HEADING_GAP
-            elif kind == "line":
-                text, muted = data  # type: ignore[misc]
+            elif part[0] == "line":
+                text, muted = part[1]
                 _text(svg, x0, y + SMALL, text, size=SMALL,
                       color=style["muted"] if muted else style["text"])
                 y += SMALL + 8
-            elif kind == "legend":
+            elif part[0] == "legend":
                 x = x0
-                for mark, text in data:  # type: ignore[union-attr]
+                for mark, text in part[1]:
                     swatch = _sub(svg, "rect", x=float(x + 3), y=float(y + 6), width=38,
                                   height=26, rx=5, stroke_width=4,
                                   stroke_dasharray="9 5" if mark == MOVED else None)
@@ -628,12 +640,12 @@ class _Sheet:
                     _text(svg, x + 52, y + 25, text, size=SMALL, color=style["text"])
                     x += 52 + _text_width(text, SMALL) + 30
                 y += 40
-            elif kind == "gap":
-                y += data  # type: ignore[operator]
-            elif kind == "melds":
-                y = self._draw_melds(svg, data, x0, y)  # type: ignore[arg-type]
-            elif kind == "cards":
-                y = self._draw_cards(svg, data, x0, y, inner_width)  # type: ignore[arg-type]
+            elif part[0] == "gap":
+                y += part[1]
+            elif part[0] == "melds":
+                y = self._draw_melds(svg, part[1], x0, y)
+            elif part[0] == "cards":
+                y = self._draw_cards(svg, part[1], x0, y, inner_width)
         return _image(svg)
 
     def _draw_melds(self, svg: ET.Element, data: tuple[list[_MeldBox], str], x0: float,
@@ -657,7 +669,7 @@ class _Sheet:
     def _draw_cards(
         self,
         svg: ET.Element,
-        data: tuple[list[Card], str, str, bool, Sequence[str | None] | None],
+        data: _CardsData,
         x0: float,
         y: float,
         inner_width: float,

@@ -26,14 +26,14 @@ from rami.errors import EXIT_INTERRUPTED
 
 _enabled = False
 _lock = threading.Lock()
-_report: Callable[[], None] | None = None
+_report: Callable[[], object] | None = None
 _watcher: threading.Thread | None = None
 _ready = threading.Event()
 _armed = threading.Event()
 _idle = threading.Event()
 
 #: Sent to the watcher alone (``pthread_kill``) to take it out of ``sigwait``.
-_WAKE = getattr(signal, "SIGUSR2", None)
+_WAKE: signal.Signals | None = getattr(signal, "SIGUSR2", None)
 
 
 def enable() -> None:
@@ -47,11 +47,13 @@ def enable() -> None:
 def _watch() -> None:
     # SIGINT is blocked here already (inherited); the wake-up signal is blocked before anyone
     # may send it, so neither ever reaches a handler in this thread.
-    signal.pthread_sigmask(signal.SIG_BLOCK, {_WAKE})
+    wake = _WAKE
+    assert wake is not None  # enable() checked it
+    signal.pthread_sigmask(signal.SIG_BLOCK, {wake})
     _ready.set()
     while True:
         _armed.wait()
-        received = signal.sigwait({signal.SIGINT, _WAKE})
+        received = signal.sigwait({signal.SIGINT, wake})
         if received == signal.SIGINT:
             if _armed.is_set() and _report is not None:
                 try:
@@ -62,13 +64,15 @@ def _watch() -> None:
                     os._exit(EXIT_INTERRUPTED)
             # The solve was ending: hand the signal to the main thread (Python's handler there
             # raises KeyboardInterrupt), then take the wake-up that ends this round.
-            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)  # type: ignore
-            signal.sigwait({_WAKE})
+            main = threading.main_thread().ident
+            assert main is not None  # a started thread
+            signal.pthread_kill(main, signal.SIGINT)
+            signal.sigwait({wake})
         _idle.set()
 
 
 @contextmanager
-def solving(report: Callable[[], None]) -> Iterator[None]:
+def solving(report: Callable[[], object]) -> Iterator[None]:
     """Guard a solve: Ctrl-C calls ``report`` and exits 130, whatever CP-SAT does with SIGINT.
 
     While armed, SIGINT is blocked in this thread and taken by the watcher's ``sigwait``; when
@@ -93,7 +97,9 @@ def solving(report: Callable[[], None]) -> Iterator[None]:
         yield
     finally:
         _armed.clear()
-        signal.pthread_kill(_watcher.ident, _WAKE)  # type: ignore[arg-type]
+        watcher, wake = _watcher.ident, _WAKE
+        assert watcher is not None and wake is not None  # started; enable() checked the signal
+        signal.pthread_kill(watcher, wake)
         _idle.wait()
         # CP-SAT may have left SIGINT at its default action: put Python's handler back.
         if previous is not None:

@@ -127,7 +127,8 @@ class PositionCommand(TyperCommand):
             else:
                 process_opts(arg, state)
 
-        parser._process_opts = _process_opts
+        # Overrides click's private method on this one parser instance.
+        parser._process_opts = _process_opts  # type: ignore[method-assign]
         return parser
 
 

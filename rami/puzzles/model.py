@@ -22,6 +22,7 @@ from rami.melds import MeldKind, stands_for
 from rami.position import Position
 from rami.puzzles.signature import SetKey, Signature
 from rami.solver.counts import CardCounts
+from rami.solver.cpsat import Expr
 from rami.solver.templates import type_at
 
 #: Deterministic-time budget of one puzzle solve (about seconds of work on one core).
@@ -89,8 +90,8 @@ class PlayModel:
                     var = model.new_int_var(0, bound, f"r{suit}_{low}_{length}")
                     for p in places:
                         run_cover[(suit, p)].append(var)
-        self.sig_runs: dict[tuple[int, int], object] = {}
-        joker_places = []
+        self.sig_runs: dict[tuple[int, int], Expr] = {}
+        joker_places: list[Expr] = []
         for key, cover in sorted(run_cover.items()):
             if jokers:
                 held = model.new_int_var(0, jokers, f"jr{key[0]}_{key[1]}")
@@ -100,7 +101,7 @@ class PlayModel:
             else:
                 self.sig_runs[key] = sum(cover)
         set_real: dict[int, list] = defaultdict(list)
-        self.sig_sets: dict[SetKey, object] = {}
+        self.sig_sets: dict[SetKey, Expr] = {}
         for rank in range(1, 14):
             suits_there = [s for s in range(4) if avail[s * 13 + rank - 1]]
             for size in range(1, len(suits_there) + 1):
@@ -156,7 +157,7 @@ class PlayModel:
 
     # -- signatures --------------------------------------------------------------------------
 
-    def _components(self) -> list[tuple[object, int, int]]:
+    def _components(self) -> list[tuple[Expr, int, tuple[int, int] | SetKey]]:
         """(expression, kind, key) in a fixed order; kind 0 = run place, 1 = set key."""
         return [*((expr, 0, key) for key, expr in self.sig_runs.items()),
                 *((expr, 1, key) for key, expr in self.sig_sets.items())]
@@ -179,8 +180,8 @@ class PlayModel:
         differs = []
         for key, expr in self.sig_runs.items():
             differs.append(self._differs(expr, signature.run_count(*key)))
-        for key, expr in self.sig_sets.items():
-            differs.append(self._differs(expr, wanted_sets.get(key, 0)))
+        for set_key, expr in self.sig_sets.items():
+            differs.append(self._differs(expr, wanted_sets.get(set_key, 0)))
         self.model.add_bool_or(differs)
 
     def _differs(self, expr, value: int):
@@ -222,8 +223,8 @@ def count_signatures(
 
     ``exclude`` are excluded first and not counted.
     """
-    for signature in exclude:
-        model.exclude(signature)
+    for excluded in exclude:
+        model.exclude(excluded)
     found: list[Signature] = []
     while len(found) < limit:
         signature = model.find(time_limit)
@@ -327,7 +328,7 @@ class LayoffModel:
                             set_real[s * 13 + rank - 1].append(var)
                         if joker_count:
                             joker_uses.append(joker_count * var)
-        real_in_runs: dict[tuple[int, int], object] = {}
+        real_in_runs: dict[tuple[int, int], Expr] = {}
         for key, cover in sorted(places.items()):
             if hand_jokers:
                 held = model.new_int_var(0, hand_jokers, f"jx{key[0]}_{key[1]}")
