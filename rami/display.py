@@ -28,6 +28,7 @@ def _solution_svg(self: Solution) -> str:
     return svg.solution(self)
 
 
+# Attributes the classes do not declare (see above), hence the ignores.
 Meld._repr_svg_ = _meld_svg  # type: ignore[attr-defined]
 Position._repr_svg_ = _position_svg  # type: ignore[attr-defined]
 Solution._repr_svg_ = _solution_svg  # type: ignore[attr-defined]

@@ -71,7 +71,7 @@ class PlayModel:
         jokers = supply.jokers
         avail = [supply.available(t) for t in range(NUM_TYPES)]
         model = self.model = cp_model.CpModel()
-        self.play = [
+        self.play: list[Expr] = [
             model.new_int_var(0, supply.hand[t], f"p{t}") if supply.hand[t] else 0
             for t in range(NUM_TYPES)
         ]
@@ -255,7 +255,7 @@ class LayoffModel:
         hand = supply.hand
         hand_jokers = supply.hand_jokers
         model = self.model = cp_model.CpModel()
-        self.play = [
+        self.play: list[Expr] = [
             model.new_int_var(0, hand[t], f"p{t}") if hand[t] else 0 for t in range(NUM_TYPES)
         ]
         self.play_jokers = model.new_int_var(0, hand_jokers, "pj")

@@ -40,11 +40,13 @@ class Backend:
     module: str
 
     def solver(self) -> SolveFunction:
-        return import_module(self.module).solve_position  # type: ignore[no-any-return]
+        solve: SolveFunction = import_module(self.module).solve_position
+        return solve
 
     def refusal(self, position: Position) -> str | None:
         """What it cannot solve in ``position`` (None: it can)."""
-        return import_module(self.module).refusal(position)  # type: ignore[no-any-return]
+        refused: str | None = import_module(self.module).refusal(position)
+        return refused
 
 
 BACKENDS: tuple[Backend, ...] = (

@@ -157,7 +157,9 @@ class _Search:
 
         A card's options read the runs of its suit, the sets of its rank, the hand's count of
         cards sharing its suit or rank (its new melds) and the jokers left: nothing else."""
-        caches = (self.known, self.reach_known, self.latent_known)
+        caches: tuple[dict[Card, list[_Option]] | dict[Card, bool], ...] = (
+            self.known, self.reach_known, self.latent_known
+        )
         if jokers:
             for known in caches:
                 known.clear()

@@ -105,7 +105,7 @@ class TurnModel:
         if opening and rules.opening_pure_run:
             self._new_runs(pure=True)
 
-        self.play = [
+        self.play: list[Expr] = [
             model.new_int_var(0, self.h[t], f"p{t}") if self.h[t] else 0 for t in range(NUM_TYPES)
         ]
         for t in range(NUM_TYPES):
@@ -169,7 +169,7 @@ class TurnModel:
                 filled = model.new_bool_var(f"g{index}_{place}")
                 if previous is not None:
                     model.add(filled <= previous)  # a run grows from its end, no gap
-                real = model.new_bool_var(f"gr{index}_{place}") if can_real else 0
+                real: Expr = model.new_bool_var(f"gr{index}_{place}") if can_real else 0
                 if can_real:
                     model.add(real <= filled)
                     self.uses[type_at(suit, place)].append(real)
@@ -213,10 +213,12 @@ class TurnModel:
         room = MAX_SET - len(suits)
         least = meld.jokers if not self.swap else 0
         most = room if self.joker_budget or self.swap else meld.jokers
+        jokers: Expr  # set through a local: older mypy joins int and IntVar to object
         if least == most == meld.jokers:
-            entry.jokers = meld.jokers
+            jokers = meld.jokers
         else:
-            entry.jokers = model.new_int_var(least, max(least, most), f"sj{index}")
+            jokers = model.new_int_var(least, max(least, most), f"sj{index}")
+        entry.jokers = jokers
         model.add(len(suits) + added + entry.jokers <= MAX_SET)
         if self.swap and meld.jokers:
             model.add(entry.jokers >= meld.jokers - added)  # only a real card frees a joker
