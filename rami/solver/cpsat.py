@@ -111,6 +111,14 @@ class Clock:
             return None
         return max(self.time_limit - (time.perf_counter() - self.started), 0.0)
 
+    def out_of_time(self) -> bool:
+        """The promised wall time is spent: no further stage should start."""
+        left = self.wall_left()
+        if left is not None and left <= 0:
+            self.cut_by_clock = True
+            return True
+        return False
+
     def stage(self, profile=stage_solver, floor: float = 0.05) -> cp_model.CpSolver:
         """A solver for the next stage, bounded by both budgets left."""
         return profile(self.deterministic_left(floor), self.wall_left())

@@ -55,6 +55,8 @@ def search_pinned(
     hint = free
     rejected: set[int] = set()
     for whole, cut in ((False, False), (True, False), (False, True)):
+        if clock.out_of_time():
+            break  # the wall clock of the time limit: answer with what is found
         budget = max(time_limit - clock.timings["search_dtime"], 0.05)
         floor = max((turn.play_value for turn in found if turn.play_value is not None),
                     default=None)
@@ -183,6 +185,8 @@ def _solve_cutting(
     None, bound), None when no solution was found; the value and bound are the last (tightest)
     model's. The turn's play value is ``play_value`` where given, else the model's value."""
     while True:
+        if clock.out_of_time():
+            return None
         budget = max(deadline - clock.timings["search_dtime"], 0.05)
         solver = stage_solver(budget, clock.wall_left())
         status = solver.solve(model.model)

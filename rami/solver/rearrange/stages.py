@@ -165,6 +165,9 @@ def search(
             clock.lap("search_ms")
             return Turn(laid.table, decoded.played, None, True, {}, best_play, 0)
     for relaxed in (True, False):
+        if clock.out_of_time():
+            proved = False  # stage 2 never ran to its end: the cards moved are not proved
+            break
         budget = max(time_limit - solver.response_proto.deterministic_time, 0.05)
         solver = stage_solver(budget, clock.wall_left())
         keeper = StageModel(position, with_slots=True, opening=False, relaxed=relaxed)
