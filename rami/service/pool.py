@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import inspect
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -51,6 +52,17 @@ PRELOAD = (
 
 class _Abandoned(Exception):
     """The request gave up before the job started: the job does nothing."""
+
+
+class _InProcess(Exception):
+    """The job runs in this process's solver thread (not cancellable, as before processes)."""
+
+
+def _run_here(function: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
+    try:
+        return ("ok", function(*args))
+    except Exception as error:
+        return ("error", *error_state(error))
 
 
 class _Cancelled(Exception):
@@ -197,7 +209,8 @@ class SolverPool:
                 return
             for number in range(self.processes):
                 thread = threading.Thread(
-                    target=self._work, name=f"rami-solver-{number}", daemon=True
+                    target=self._work, args=(self._queue,), name=f"rami-solver-{number}",
+                    daemon=True,
                 )
                 self._threads.append(thread)
                 thread.start()
@@ -219,10 +232,10 @@ class SolverPool:
         with self._lock:
             self._children.discard(child)
 
-    def _work(self) -> None:
+    def _work(self, jobs: queue.SimpleQueue[_Ticket | None]) -> None:
         child = self._spawn() if self._warm else None
         while True:
-            ticket = self._queue.get()
+            ticket = jobs.get()
             if ticket is None:
                 break
             if not ticket.future.set_running_or_notify_cancel():
@@ -245,11 +258,13 @@ class SolverPool:
                 ticket.child = child
                 self._running.add(ticket)
             try:
+                if inspect.ismethod(ticket.function):
+                    raise _InProcess  # a bound method may read or change its object's state
                 reply = child.call(ticket.function, ticket.args)
             except (EOFError, OSError):
                 reply = None
-            except Exception as error:  # the job could not be sent (not picklable)
-                reply = ("error", *error_state(error))
+            except Exception:  # _InProcess, or the job does not pickle: run it here
+                reply = _run_here(ticket.function, ticket.args)
             with self._lock:
                 ticket.child = None
                 self._running.discard(ticket)
@@ -303,8 +318,11 @@ class SolverPool:
 
     async def run(self, function: Callable[..., T], *args: Any, deadline: float) -> T:
         """``function(*args)`` in a solver process; its result, or 503 once ``deadline`` s
-        pass. ``function`` and ``args`` must pickle (module-level functions, plain data).
-        Cancelling the awaiting task (the client left) stops the job."""
+        pass. Cancelling the awaiting task (the client left) stops the job.
+
+        ``function`` and ``args`` are pickled to the solver process (module-level functions,
+        plain data). A bound method, or a job that does not pickle, runs in the solver thread
+        of this process instead (its object's state stays here), and cannot be stopped."""
         if self._closed:
             raise ApiError(503, "the server is shutting down", None)
         self._admit()
@@ -333,6 +351,16 @@ class SolverPool:
         finally:
             if not waiting.done():
                 waiting.add_done_callback(_consume)
+
+    def open(self) -> None:
+        """Serve again after :meth:`shutdown` (an app whose lifespan runs more than once)."""
+        with self._lock:
+            if not self._closed:
+                return
+            self._closed = False
+            self._threads = []
+            self._queue = queue.SimpleQueue()
+            self._running = set()
 
     def warm_up(self) -> None:
         """Start the solver processes now (in the background) rather than at the first job."""
