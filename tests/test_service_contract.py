@@ -12,6 +12,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from rami.rules import PRESETS, get_ruleset
 from rami.service import Settings, create_app, schemas
 from rami.service.errors import MAX_ERROR_CHARS, MAX_PROBLEMS, error_body
 from rami.service.inputs import MAX_CARDS, MAX_TEXT_CHARS, text_card_bound
-from rami.service.output import SPOILERS, daily_json, solution_json
+from rami.service.output import daily_json, solution_json
 from rami.service.testing import BackgroundServer, SchemaChecker
 
 DEMO_TEXT = "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 6H QH 8C 5D 5S KD / rami-chinois opened"
@@ -143,11 +144,10 @@ def test_the_library_json_has_no_key_the_models_lack() -> None:
                          (3, schemas.HintLevel3Out)):
         assert set(make_hint(solution, level).to_json()) == set(model.model_fields)
     puzzle = puzzle_record.shipped_pack()[0]
-    shown = set(puzzle.record) - set(SPOILERS)
-    assert shown <= set(schemas.DailyOut.model_fields), shown - set(schemas.DailyOut.model_fields)
-    assert set(puzzle.record["goal"]) <= set(schemas.GoalOut.model_fields)
-    assert set(daily_json(__import__("datetime").date(2025, 1, 1), puzzle)) == set(
-        schemas.DailyOut.model_fields)
+    public = puzzle_record.public_json(puzzle)
+    assert {"date", *public} == set(schemas.PuzzleOut.model_fields)
+    assert set(public["goal"]) == set(schemas.GoalOut.model_fields)
+    assert set(daily_json(date(2025, 1, 1), puzzle)) == set(schemas.PuzzleOut.model_fields)
     verdict = puzzle_record.check_answer(puzzle, puzzle.solution)
     assert {"id", *verdict.to_json()} == set(schemas.CheckOut.model_fields)
 

@@ -244,6 +244,7 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         log.warning("puzzle endpoints disabled: rami.puzzles does not import (%s)", error)
     else:
         install_puzzle_routes(app, settings, pool)
+    app.include_router(__import__("rami.service.page", fromlist=["router"]).router)  # GET /
     return app
 
 

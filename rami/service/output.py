@@ -18,10 +18,6 @@ if TYPE_CHECKING:
     from rami.puzzles.record import Puzzle
     from rami.solver.api import Solution
 
-#: Record fields the daily puzzle leaves out: they give the answer away.
-SPOILERS = ("solution", "signature")
-
-
 def meld_json(meld: Meld) -> dict[str, Any]:
     return {"kind": meld.kind.value, "cards": [str(card) for card in meld.cards]}
 
@@ -56,19 +52,13 @@ def position_json(position: Position) -> dict[str, Any]:
 
 
 def daily_json(day: date, puzzle: Puzzle) -> dict[str, Any]:
-    """The daily puzzle: its record without :data:`SPOILERS`, position and difficulty in the
-    service's shapes, and every optional field present."""
-    shown = {key: value for key, value in puzzle.record.items() if key not in SPOILERS}
-    themes = getattr(puzzle, "themes", None)
-    if themes is None:
-        themes = shown.get("themes") or ()
-    return {
-        "date": day.isoformat(),
-        **shown,
-        "position": position_json(puzzle.position),
-        "difficulty": puzzle.metrics.to_json(),
-        "themes": list(themes),
-        "seed": shown.get("seed"),
-        "profile": shown.get("profile"),
-        "version": shown.get("version"),
-    }
+    """The daily puzzle: :func:`rami.puzzles.record.public_json` (the puzzle JSON contract of
+    docs/puzzles.md: no solution), its position's melds as objects, and its date."""
+    from rami.puzzles.record import public_json
+
+    data = {"date": day.isoformat(), **public_json(puzzle)}
+    data["position"] = position_json(puzzle.position)
+    goal = data["goal"]
+    data["goal"] = {key: goal.get(key) for key in ("kind", "penalty_after", "cards_played",
+                                                   "shed", "text")}
+    return data

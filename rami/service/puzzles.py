@@ -9,19 +9,21 @@ the pack by tier and theme) are in :mod:`rami.service.page`.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import threading
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import FastAPI, Path
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import Field, StrictStr
 
 from rami.errors import NotationError, UnreadableFileError
 from rami.puzzles import record
 from rami.service import schemas
-from rami.service.errors import ApiError, notation_error
-from rami.service.inputs import MAX_CARDS, parse_melds_field
+from rami.service.errors import ApiError, log, notation_error
+from rami.service.inputs import MAX_CARDS, check_text_size, parse_melds_field
+from rami.service.output import daily_json
 from rami.service.pool import SolverPool
 from rami.service.settings import Settings
 
@@ -45,34 +47,8 @@ class CheckRequest(schemas._Body):
     )
 
 
-class PuzzleOut(BaseModel):
-    """A puzzle as players see it (docs/puzzles.md, the puzzle JSON contract): no solution.
-    A record's ``rating``, where there is one, comes along."""
-
-    model_config = ConfigDict(extra="allow")
-
-    date: str = Field(description="The day of the daily puzzle")
-    id: str
-    kind: str
-    rules: str
-    position: dict[str, Any]
-    goal: dict[str, Any]
-    tier: str
-    themes: list[str]
-
-
-class CheckOut(BaseModel):
-    id: str
-    solved: bool
-    intended: bool
-    legal: bool
-    reasons: list[str]
-    penalty_after: int | None
-    cards_played: int | None
-
-
 class PuzzlePack:
-    """The pack, read once on first use (in the solver pool: parsing it is real work)."""
+    """The pack, read once on first use (in a thread, off the event loop: it is real work)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -87,7 +63,11 @@ class PuzzlePack:
                 try:
                     puzzles = record.read_pack(self.path) if self.path else record.shipped_pack()
                 except (OSError, NotationError, UnreadableFileError) as error:
-                    raise ApiError(503, f"no puzzle pack available: {where}: {error}") from None
+                    # The details name server files: they go to the log, not to the client.
+                    log.error("no puzzle pack available: %s: %s", where, error)
+                    raise ApiError(
+                        503, "no puzzle pack available on this server (the reason is logged)"
+                    ) from None
                 self._puzzles = list(puzzles)
                 self._by_id = {puzzle.id: puzzle for puzzle in puzzles}
             return self._puzzles
@@ -113,16 +93,19 @@ def _table(value: list[Any] | str) -> tuple[Any, ...]:
     if isinstance(value, str):
         from rami.notation import parse_table
 
-        if len(value) > MAX_CARDS * 8:
-            raise ApiError(422, "table: too long for a table of at most "
-                           f"{MAX_CARDS} cards", "table")
         if "/" in value:
             raise ApiError(422, "table: give the final table only ('meld | meld | ...'), "
                            "no '/'", "table")
+        check_text_size(value, "table")
         try:
-            return parse_table(value)
+            melds = parse_table(value)
         except NotationError as error:
             raise notation_error(error, "table") from None
+        total = sum(len(meld) for meld in melds)
+        if total > MAX_CARDS:
+            raise ApiError(422, f"table holds {total} cards: two decks and the jokers make "
+                           f"at most {MAX_CARDS}", "table")
+        return melds
     return parse_melds_field(value, "table")
 
 
@@ -161,16 +144,16 @@ def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) ->
     }
 
     async def daily_of(day: date) -> dict[str, Any]:
-        puzzles = await pool.run(pack.load, deadline=settings.deadline_slack)
-        return {"date": day.isoformat(), **record.public_json(record.daily(day, puzzles))}
+        puzzles = await asyncio.to_thread(pack.load)
+        return daily_json(day, record.daily(day, puzzles))
 
-    @app.get("/puzzles/daily", response_model=PuzzleOut, tags=["puzzles"], responses=errors)
+    @app.get("/puzzles/daily", response_model=schemas.PuzzleOut, tags=["puzzles"], responses=errors)
     async def daily_today() -> dict[str, Any]:
         """Today's puzzle (the server's date), as ``rami puzzle daily --json`` without the
         solution."""
         return await daily_of(date.today())
 
-    @app.get("/puzzles/daily/{date}", response_model=PuzzleOut, tags=["puzzles"],
+    @app.get("/puzzles/daily/{date}", response_model=schemas.PuzzleOut, tags=["puzzles"],
              responses=errors)
     async def daily_on(
         day: Annotated[str, Path(alias="date", description="YYYY-MM-DD")],
@@ -178,7 +161,7 @@ def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) ->
         """The puzzle of a day (YYYY-MM-DD): every server gives the same one."""
         return await daily_of(_day(day))
 
-    @app.post("/puzzles/check", response_model=CheckOut, tags=["puzzles"],
+    @app.post("/puzzles/check", response_model=schemas.CheckOut, tags=["puzzles"],
               responses={**errors, 400: {"model": schemas.ErrorOut}})
     async def check(request: CheckRequest) -> dict[str, Any]:
         """Does this final table (or these moves) solve the puzzle, and is it the intended
@@ -186,7 +169,7 @@ def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) ->
         naming it."""
         _one_answer(request)
         table = _table(request.table) if request.table is not None else None
-        await pool.run(pack.load, deadline=settings.deadline_slack)
+        await asyncio.to_thread(pack.load)
         puzzle = pack.find(request.id)
         numbers = None
         if table is None:

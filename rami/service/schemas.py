@@ -291,47 +291,24 @@ class PositionOut(_Out):
 
 class GoalOut(_Out):
     kind: Literal["empty-hand", "best-score"]
-    penalty_after: int
-    cards_played: int
-    shed: int
+    penalty_after: int = Field(description="The penalty the best play leaves in hand")
+    cards_played: int | None = Field(description="Cards the best play lays")
+    shed: int | None = Field(description="Points the best play sheds")
     text: str
 
 
-class DifficultyOut(_Out):
-    tier: str
-    score: int
-    cards_moved: int
-    melds_broken: int
-    greedy_fails: bool
-    near_solutions: int
-    near_solutions_capped: bool
-    jokers_involved: int
-    cards_played: int
-    hand_cards: int
-    table_cards: int
-    table_melds: int
+class PuzzleOut(_Out):
+    """A puzzle as players see it (docs/puzzles.md, the puzzle JSON contract): no solution,
+    no signature, no difficulty details."""
 
-
-class VersionOut(_Out):
-    format: int
-    rami: str
-    ortools: str
-
-
-class DailyOut(_Out):
-    """A puzzle record without its ``solution`` and ``signature`` (they give it away)."""
-
-    date: str
+    date: str = Field(description="The day of the daily puzzle")
     id: str
     kind: Literal["empty-hand", "best-score"]
     rules: str
     position: PositionOut
     goal: GoalOut
-    difficulty: DifficultyOut
+    tier: str
     themes: list[str] = Field(description="What the solution does (split-run, ...)")
-    seed: int | None = Field(description="The generator's seed (null when the pack has none)")
-    profile: str | None
-    version: VersionOut | None
 
 
 class CheckOut(_Out):
