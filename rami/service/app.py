@@ -10,6 +10,7 @@ loop, and ``/health``, stay responsive, and a solve nobody waits for is stopped.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,9 @@ from rami.service.solver_process import call_solve, library_solve
 if TYPE_CHECKING:
     from rami.position import Position
     from rami.solver.api import Solution
+
+#: Seconds after start-up at which the solver processes are started (if no solve did first).
+WARM_UP_DELAY = 2.0
 
 #: Header telling the time limit a solve actually got (the request's, capped).
 TIME_LIMIT_HEADER = "X-Rami-Time-Limit"
@@ -78,13 +82,16 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Start the solver processes (OR-Tools loaded once, in their fork server) now rather
-        # than in the first request.
+        # Start the solver processes (OR-Tools loaded once, in their fork server) soon, rather
+        # than in the first request, but not during start-up: loading OR-Tools would take CPU
+        # from the workers still starting (a restart answers sooner). A solve asked for before
+        # then starts them itself.
         pool.open()
-        pool.warm_up()
+        warm = asyncio.get_running_loop().call_later(WARM_UP_DELAY, pool.warm_up)
         try:
             yield
         finally:
+            warm.cancel()
             pool.shutdown()
 
     app = FastAPI(

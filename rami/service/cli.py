@@ -16,9 +16,11 @@ What uvicorn is given (:func:`uvicorn_config`), and why:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from rami.service.settings import Settings
@@ -63,6 +65,31 @@ def uvicorn_config(
         backlog=2048,
     )
     return config
+
+
+@contextlib.contextmanager
+def _forked_workers() -> Iterator[None]:
+    """uvicorn starts its workers with ``spawn``: each imports FastAPI and the app anew, which
+    takes seconds on a loaded machine (a restart after a crash then answers late). Where
+    ``fork`` exists, the app is imported here once and the workers are forked with it loaded
+    (nothing in this process runs threads yet); elsewhere uvicorn's own way is kept."""
+    import multiprocessing
+
+    from uvicorn import _subprocess
+
+    if "fork" not in multiprocessing.get_all_start_methods() or not hasattr(
+        _subprocess, "spawn"
+    ):
+        yield
+        return
+    import rami.service.app  # noqa: F401 - loaded once, before the workers fork
+
+    spawn = _subprocess.spawn
+    _subprocess.spawn = multiprocessing.get_context("fork")  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        _subprocess.spawn = spawn
 
 
 def serve(
@@ -114,7 +141,8 @@ def serve(
     )
     if workers > 1:
         try:
-            Multiprocess(config, sockets=[sock]).run()
+            with _forked_workers():
+                Multiprocess(config, sockets=[sock]).run()
         finally:
             sock.close()
         return
