@@ -9,6 +9,7 @@ by :mod:`rami.svg` on the server. Every puzzle answer here is spoiler-free
 
 from __future__ import annotations
 
+import asyncio
 import mimetypes
 import re
 from collections import Counter
@@ -88,8 +89,7 @@ async def _pack(request: Request) -> list[record.Puzzle]:
     pack = getattr(request.app.state, "puzzle_pack", None)
     if pack is None:
         raise _error(503, "the puzzle endpoints are not available on this server")
-    settings = request.app.state.settings
-    return await request.app.state.pool.run(pack.load, deadline=settings.deadline_slack)
+    return await asyncio.to_thread(pack.load)  # read once, then kept
 
 
 async def _puzzle(request: Request, puzzle_id: str) -> record.Puzzle:
@@ -138,9 +138,7 @@ async def get_solution(request: Request, puzzle_id: str) -> dict[str, Any]:
     """The answer, when asked: the final table with its meld numbers, the moves that reach it
     (what the page plays step by step), the signature and the difficulty details."""
     puzzle = await _puzzle(request, puzzle_id)
-    settings = request.app.state.settings
-    return await request.app.state.pool.run(record.solution_json, puzzle,
-                                            deadline=settings.deadline_slack)
+    return await asyncio.to_thread(record.solution_json, puzzle)
 
 
 @router.get("/puzzles/{puzzle_id}/hint", tags=["puzzles"])
@@ -156,13 +154,13 @@ async def get_hint(
     puzzle = await _puzzle(request, puzzle_id)
     settings = request.app.state.settings
     time_limit = settings.time_limit(None)
-    solution = await request.app.state.pool.run(
-        _solve, puzzle, time_limit, deadline=settings.deadline(time_limit)
+    solution = await request.app.state.pool.run(  # in a solver process: it must pickle
+        _solve, puzzle.position, time_limit, deadline=settings.deadline(time_limit)
     )
     return JSONResponse({"id": puzzle.id, **make_hint(solution, level).to_json()})
 
 
-def _solve(puzzle: record.Puzzle, time_limit: float) -> Any:
+def _solve(position: Any, time_limit: float) -> Any:
     from rami.solver.api import solve
 
-    return solve(puzzle.position, time_limit=time_limit)
+    return solve(position, time_limit=time_limit)
