@@ -341,3 +341,23 @@ def test_the_keyboard_alone(browser: Any, server: str) -> None:
         "() => document.querySelector('#status').textContent.startsWith('Solved')")
     page.close()
     assert page.errors == []
+
+
+def test_cards_dragged_with_the_mouse(browser: Any, server: str) -> None:
+    page = Page(browser, server, "desktop").open(EASY)
+    view = page.page
+    view.drag_and_drop(page.card("7C", page.meld(2)), "#new-meld-zone",
+                       source_position={"x": 8, "y": 24})
+    assert page.meld_cards(3) == ["7C"]
+    view.drag_and_drop(page.card("TH"), page.meld(1), source_position={"x": 8, "y": 24})
+    assert page.meld_cards(1) == ["TS", "TH", "TD", "TC"]
+    page.press(page.card("6C"))  # a selection is dragged as a whole
+    page.press(page.card("8C"))
+    view.drag_and_drop(page.card("8C"), page.meld(3), source_position={"x": 8, "y": 24})
+    assert page.meld_cards(3) == ["6C", "7C", "8C"]
+    view.drag_and_drop(page.card("6C", page.meld(3)), "#hand", source_position={"x": 8, "y": 24})
+    assert view.locator("#hand .card").count() == 1  # a hand card may go back to the hand
+    view.keyboard.press("?")
+    assert view.locator("#help").is_visible()
+    page.close()
+    assert page.errors == []
