@@ -13,7 +13,6 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -291,15 +290,23 @@ def test_settings_from_env_read_lists_and_flags() -> None:
         Settings.from_env({"RAMI_SERVICE_DOCS": "maybe"})
 
 
-def test_python_m_rami_service_options(tmp_path: Path) -> None:
-    """--cors-origin (repeatable), --docs and --forwarded-allow-ips reach the settings."""
+def test_python_m_rami_service_options() -> None:
+    """--cors-origin (repeatable), --docs and --forwarded-allow-ips reach the app's settings
+    (the server itself does not start: its run and its socket are stand-ins)."""
     from unittest import mock
+
+    import uvicorn
 
     from rami.service import __main__ as entry
 
-    with mock.patch.object(entry, "serve") as serve:
+    apps: list[Any] = []
+    with mock.patch.object(uvicorn.Server, "run",
+                           lambda self, sockets=None: apps.append(self.config.app)), \
+            mock.patch("rami.service.supervise.bind_socket") as bind, \
+            pytest.raises(SystemExit):  # a server that never started exits 3
+        bind.return_value.getsockname.return_value = ("127.0.0.1", 0)
         entry.main(["--port", "0", "--cors-origin", "https://a.example", "--cors-origin",
                     "https://b.example", "--docs", "--forwarded-allow-ips", "127.0.0.1"])
-    settings = serve.call_args.kwargs["settings"]
+    settings = apps[0].state.settings
     assert settings.cors_origins == ("https://a.example", "https://b.example")
     assert settings.docs is True and settings.forwarded_allow_ips == "127.0.0.1"

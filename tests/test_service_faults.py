@@ -327,8 +327,8 @@ def test_kill_9_of_the_supervisor_ends_its_workers_and_a_restart_binds() -> None
         os.kill(first.pid, signal.SIGKILL)
         killed = time.monotonic()
         first.process.wait(timeout=10)
-        while pids_alive(tree):
-            assert time.monotonic() - killed < 2.0, f"orphans still run: {pids_alive(tree)}"
+        while pids_alive(tree):  # about 0.3 s; the bound leaves room for a loaded machine
+            assert time.monotonic() - killed < 5.0, f"orphans still run: {pids_alive(tree)}"
             time.sleep(0.02)
         with pytest.raises(OSError):  # nobody serves the port any more
             _health(port)

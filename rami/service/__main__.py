@@ -4,10 +4,8 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 
 from rami.service.cli import serve
-from rami.service.settings import Settings
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -29,20 +27,12 @@ def main(argv: list[str] | None = None) -> None:
         help="believe X-Forwarded-For from these proxies (comma-separated, or '*')",
     )
     args = parser.parse_args(argv)
-    settings = Settings.from_env()
-    changes: dict[str, object] = {}
-    if args.cors_origin:
-        changes["cors_origins"] = tuple(args.cors_origin)
-    if args.docs:
-        changes["docs"] = True
-    if args.forwarded_allow_ips is not None:
-        changes["forwarded_allow_ips"] = args.forwarded_allow_ips
     try:
-        settings = dataclasses.replace(settings, **changes)  # type: ignore[arg-type]
-        serve(args.host, args.port, args.workers, settings=settings, log_level=args.log_level)
+        serve(args.host, args.port, args.workers, log_level=args.log_level,
+              cors_origins=args.cors_origin, docs=args.docs,
+              forwarded_allow_ips=args.forwarded_allow_ips)
     except ValueError as error:
         parser.error(str(error))
-
 
 if __name__ == "__main__":
     main()

@@ -17,10 +17,11 @@ What uvicorn is given (:func:`uvicorn_config`), and why:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rami.service.settings import Settings
@@ -100,12 +101,17 @@ def serve(
     settings: Settings | None = None,
     log_level: str = "info",
     bind_retry: float = 5.0,
+    cors_origins: Sequence[str] | None = None,
+    docs: bool | None = None,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
     """Serve the API on ``host:port`` until interrupted (Ctrl-C or SIGTERM stops it cleanly).
 
     Loopback only by default; ``host="0.0.0.0"`` listens on every interface. With ``workers``
     above 1, uvicorn runs that many processes, each building the app from the ``RAMI_SERVICE_*``
     environment (``settings``, when given, is exported there first); they end with this one.
+    ``cors_origins``, ``docs`` and ``forwarded_allow_ips``, when given, override ``settings``
+    (the ``--cors-origin``, ``--docs`` and ``--forwarded-allow-ips`` options).
     """
     import uvicorn
     from uvicorn.supervisors import Multiprocess
@@ -118,6 +124,14 @@ def serve(
     if not 0 <= port <= 65535:
         raise ValueError(f"port must be 0..65535, got {port}")
     settings = settings or Settings.from_env()
+    changes: dict[str, Any] = {}
+    if cors_origins:
+        changes["cors_origins"] = tuple(cors_origins)
+    if docs is not None:
+        changes["docs"] = docs
+    if forwarded_allow_ips is not None:
+        changes["forwarded_allow_ips"] = forwarded_allow_ips
+    settings = dataclasses.replace(settings, **changes)
     # Room for the connection cap: the soft open-files limit is often 1024.
     raise_fd_limit(settings.max_connections + 4 * FD_RESERVE)
     if workers == 1:

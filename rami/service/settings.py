@@ -34,7 +34,7 @@ class Settings:
     #: loop; a solve nobody waits for any more is stopped by ending its process.
     solver_processes: int = 2
     #: Solve/check jobs admitted at once (running plus queued); more get 503 "busy".
-    max_pending: int = 32
+    max_pending: int = 128
     #: Wall-clock seconds a job may take beyond twice its time limit (two solver stages,
     #: queueing) before the request is answered 503; the request never waits longer.
     deadline_slack: float = 20.0
