@@ -3,7 +3,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-slow lint bench clean
+CHROMIUM := /usr/bin/chromium
+#: root installs with apt-get as it is (CI); anyone else through sudo.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: setup demo test test-slow lint bench clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,10 +21,19 @@ demo: $(STAMP)
 	$(BIN)/rami validate examples/demo.txt
 	$(BIN)/rami solve examples/demo.txt
 
-test: $(STAMP)
+# The page's browser tests (tests/test_page.py) drive Debian's chromium through Playwright;
+# Playwright never downloads a browser here.
+browser:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		echo "installing Debian's chromium for the browser tests"; \
+		$(SUDO) apt-get update && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; \
+	fi
+
+test: $(STAMP) browser
 	$(BIN)/ruff check rami tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest -q
+	RAMI_BROWSER_TESTS=required $(BIN)/pytest -q
 
 test-slow: $(STAMP)
 	$(BIN)/pytest -q -m slow

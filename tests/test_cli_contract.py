@@ -525,3 +525,19 @@ def test_solver_bug_under_json(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_without_json_errors_stay_text_on_stderr() -> None:
     assert bad("score", "- / 2C ZZ") == "error: hand: unknown card 'ZZ' in '2C ZZ'\n"
     assert bad("rules", "poker").startswith("error: unknown ruleset 'poker'")
+
+
+def test_an_internal_error_is_one_line_and_exit_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rami.cli import main
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(main, "load_position", broken)
+    result = rami("score", "- / 2C")
+    assert result.exit_code == 1
+    assert result.stderr == "error: internal error (a bug, please report it): RuntimeError: boom\n"
+    error = json_error("score", "--json", "- / 2C", code=1)
+    assert error["type"] == "RuntimeError"
+    monkeypatch.setenv("RAMI_TRACEBACK", "1")
+    assert "Traceback" in CliRunner().invoke(app, ["score", "- / 2C"]).stderr

@@ -195,3 +195,37 @@ def test_expert_is_deterministic() -> None:
             max_rounds=1)))
 
     assert one() == one()
+
+
+class _Cheat:
+    """A bot whose turn the referee refuses (it lays cards it does not hold)."""
+
+    level = "beginner"
+
+    def act(self, view):
+        from rami.game import Draw, Play
+        from rami.notation import parse_table
+
+        if view.phase == "draw":
+            return Draw("stock")
+        return Play(parse_table("AS 2S 3S"), parse_cards_("AS 2S 3S"), None)
+
+
+def parse_cards_(text: str):
+    from rami.cards import parse_cards
+
+    return parse_cards(text)
+
+
+def test_a_refused_bot_turn_is_an_internal_error_named_by_game(tmp_path: Path,
+                                                               monkeypatch) -> None:
+    import rami.game.simulate as simulate_module
+
+    monkeypatch.setattr(simulate_module, "make_bot", lambda level, seed: _Cheat())
+    out = tmp_path / "games.jsonl"
+    result = rami("simulate", "--rules", "rami-chinois", "--games", "2", "--out", str(out))
+    assert result.exit_code == 1, result.output
+    assert "Game 0 (seed " in result.stdout and "GameInternalError" in result.stdout
+    assert "proposed an illegal play at round 1, turn 1" in result.stdout
+    assert "2 game(s) failed" in result.stderr
+    assert out.read_text() == ""

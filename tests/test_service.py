@@ -32,13 +32,19 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from rami import __version__, parse_position, position_to_json, solve
-from rami.errors import SolverBugError
 from rami.generate import random_position
 from rami.hints import make_hint
 from rami.rules import PRESETS, get_ruleset
 from rami.service import Settings, create_app
 from rami.service.inputs import MAX_CARDS
-from rami.service.testing import BackgroundServer, ServerProcess
+from rami.service.output import hint_json, position_json, solution_json
+from rami.service.testing import (
+    BackgroundServer,
+    GateSolve,
+    SchemaChecker,
+    ServerProcess,
+    failing_solve,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVICE_DOC = ROOT / "docs" / "service.md"
@@ -72,23 +78,40 @@ def call(
     raw: bytes | None = None,
     content_type: str | None = "application/json",
     timeout: float = 60,
+    headers: dict[str, str] | None = None,
+    check_schema: bool = True,
 ) -> Reply:
-    """One HTTP request; the reply whatever its status."""
+    """One HTTP request; the reply whatever its status. A reply of a documented operation is
+    checked against the server's own /openapi.json (:class:`SchemaChecker`)."""
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-    request = urllib.request.Request(base + path, data=data, method=method)
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers=headers or {})
     if data is not None and content_type:
         request.add_header("Content-Type", content_type)
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            status, payload, headers = response.status, response.read(), response.headers
+            status, payload, answer_headers = response.status, response.read(), response.headers
     except urllib.error.HTTPError as error:
-        status, payload, headers = error.code, error.read(), error.headers
+        status, payload, answer_headers = error.code, error.read(), error.headers
     text = payload.decode("utf-8")
     try:
         parsed = json.loads(text)
     except ValueError:
         parsed = None
-    return Reply(status, parsed, {k.lower(): v for k, v in headers.items()}, text)
+    if check_schema and path != "/openapi.json":
+        _checker(base).check(method, path, status, parsed if text else None)
+    return Reply(status, parsed, {k.lower(): v for k, v in answer_headers.items()}, text)
+
+
+_CHECKERS: dict[str, SchemaChecker] = {}
+
+
+def _checker(base: str) -> SchemaChecker:
+    """The schema checker of the server at ``base``, from its published /openapi.json."""
+    if base not in _CHECKERS:
+        with urllib.request.urlopen(base + "/openapi.json", timeout=30) as response:
+            _CHECKERS[base] = SchemaChecker(json.load(response))
+    return _CHECKERS[base]
 
 
 @pytest.fixture(scope="module")
@@ -138,8 +161,18 @@ def test_openapi_document_and_docs_page(server: str) -> None:
         assert path in paths
     assert "requestBody" in paths["/solve"]["post"]
     assert {"400", "413", "422", "503"} <= set(paths["/solve"]["post"]["responses"])
-    docs = call(server, "GET", "/docs")
-    assert docs.status == 200 and "swagger" in docs.text.lower()
+    # /docs and /redoc load their scripts from a public CDN: off by default (a JSON 404).
+    for page in ("/docs", "/redoc"):
+        off = call(server, "GET", page)
+        assert off.status == 404 and off.body["error"] == "Not Found"
+
+
+def test_docs_pages_are_an_option() -> None:
+    with BackgroundServer(create_app(Settings(docs=True))) as running:
+        docs = call(running.url, "GET", "/docs")
+        assert docs.status == 200 and "swagger" in docs.text.lower()
+        assert call(running.url, "GET", "/redoc").status == 200
+        assert call(running.url, "GET", "/openapi.json").status == 200
 
 
 def test_rulesets(server: str) -> None:
@@ -189,7 +222,7 @@ def test_validate_an_impossible_position_lists_every_problem(server: str) -> Non
 def test_solve_answers_what_the_library_answers(server: str) -> None:
     reply = call(server, "POST", "/solve", {"position": DEMO})
     assert reply.status == 200
-    expected = solve(parse_position(DEMO_TEXT), time_limit=5.0).to_json()
+    expected = solution_json(solve(parse_position(DEMO_TEXT), time_limit=5.0))
     assert _without_ms(reply.body) == _without_ms(expected)
     assert reply.body["status"] == "optimal"
     assert reply.headers["x-rami-time-limit"] == "5"
@@ -200,8 +233,8 @@ def test_solve_options(server: str) -> None:
     reply = call(server, "POST", "/solve", body)
     assert reply.status == 200
     assert reply.body["objective"] == "cards" and reply.body["min_moves"] is False
-    expected = solve(parse_position(DEMO_TEXT), objective="cards", min_moves=False,
-                     time_limit=2.0).to_json()
+    expected = solution_json(solve(parse_position(DEMO_TEXT), objective="cards",
+                                   min_moves=False, time_limit=2.0))
     assert _without_ms(reply.body) == _without_ms(expected)
     assert reply.headers["x-rami-time-limit"] == "2"
 
@@ -211,7 +244,8 @@ def test_hint_levels(server: str, level: int) -> None:
     reply = call(server, "POST", "/hint", {"position": DEMO, "level": level})
     assert reply.status == 200
     solution = solve(parse_position(DEMO_TEXT), time_limit=5.0)
-    assert _without_ms(reply.body) == _without_ms(make_hint(solution, level).to_json())
+    assert _without_ms(reply.body) == _without_ms(hint_json(solution, level))
+    assert set(reply.body) == set(make_hint(solution, level).to_json())
     assert reply.body["level"] == level
 
 
@@ -379,7 +413,7 @@ def test_any_json_gets_an_answer_not_a_500(server: str, path: str, field: str,
     reply = call(server, "POST", path, body)
     assert reply.status < 500, reply.text
     if reply.status >= 400:
-        assert set(reply.body) <= {"error", "field", "problems"} and reply.body["error"]
+        assert set(reply.body) == {"error", "field", "problems"} and reply.body["error"]
 
 
 @pytest.mark.parametrize(
@@ -430,7 +464,8 @@ def test_malformed_json_is_400(server: str, raw: bytes, where: str) -> None:
 def test_empty_body_is_422(server: str) -> None:
     reply = call(server, "POST", "/hint", raw=b"")
     assert reply.status == 422
-    assert reply.body == {"error": "the request needs a JSON object body", "field": "body"}
+    assert reply.body == {"error": "the request needs a JSON object body", "field": "body",
+                          "problems": []}
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", None])
@@ -443,7 +478,8 @@ def test_body_must_be_sent_as_json(server: str, content_type: str | None) -> Non
 
 def test_unknown_path_and_wrong_method_are_json(server: str) -> None:
     missing = call(server, "GET", "/nowhere")
-    assert missing.status == 404 and missing.body == {"error": "Not Found", "field": None}
+    assert missing.status == 404
+    assert missing.body == {"error": "Not Found", "field": None, "problems": []}
     wrong = call(server, "GET", "/solve")
     assert wrong.status == 405 and wrong.body["error"] == "Method Not Allowed"
 
@@ -453,7 +489,8 @@ def test_body_too_large_is_413(server: str) -> None:
     reply = call(server, "POST", "/solve", {"position": _position(hand=hand)})
     assert reply.status == 413
     assert reply.body == {
-        "error": "request body too large: the limit is 65536 bytes", "field": "body"
+        "error": "request body too large: the limit is 65536 bytes", "field": "body",
+        "problems": [],
     }
     assert call(server, "GET", "/health").status == 200
 
@@ -545,21 +582,6 @@ def test_concurrent_solves_all_answer(server: str) -> None:
     assert results == [200] * 8
 
 
-class BlockingSolve:
-    """A stand-in solver that waits for the test to let it go (and counts its calls)."""
-
-    def __init__(self) -> None:
-        self.entered = threading.Event()
-        self.release = threading.Event()
-        self.calls = 0
-
-    def __call__(self, position: Any, **options: Any) -> Any:
-        self.calls += 1
-        self.entered.set()
-        self.release.wait(timeout=30)
-        return solve(position, **options)
-
-
 def _post_in_thread(base: str, path: str, body: Any) -> tuple[threading.Thread, list[Reply]]:
     replies: list[Reply] = []
     thread = threading.Thread(target=lambda: replies.append(call(base, "POST", path, body)))
@@ -567,73 +589,120 @@ def _post_in_thread(base: str, path: str, body: Any) -> tuple[threading.Thread, 
     return thread, replies
 
 
-def test_health_answers_while_a_solve_runs() -> None:
-    blocking = BlockingSolve()
-    with BackgroundServer(create_app(solve=blocking)) as running:
+def test_health_answers_while_a_solve_runs(tmp_path: Path) -> None:
+    gate = GateSolve(str(tmp_path))
+    with BackgroundServer(create_app(solve=gate)) as running:
         thread, replies = _post_in_thread(running.url, "/solve", {"position": DEMO})
         try:
-            assert blocking.entered.wait(timeout=30)
+            gate.wait_entered()
             health = call(running.url, "GET", "/health", timeout=5)
             assert health.status == 200 and health.body["status"] == "ok"
             assert call(running.url, "POST", "/validate", {"position": DEMO}).status == 200
             assert not replies, "the solve must still be running"
         finally:
-            blocking.release.set()
+            gate.open()
             thread.join(timeout=60)
     assert replies[0].status == 200 and replies[0].body["status"] == "optimal"
 
 
-def test_server_busy_is_503_at_once() -> None:
-    blocking = BlockingSolve()
-    settings = Settings(solver_threads=1, max_pending=1)
-    with BackgroundServer(create_app(settings, solve=blocking)) as running:
+def test_server_busy_is_503_at_once(tmp_path: Path) -> None:
+    gate = GateSolve(str(tmp_path))
+    settings = Settings(solver_processes=1, max_pending=1)
+    with BackgroundServer(create_app(settings, solve=gate)) as running:
         thread, replies = _post_in_thread(running.url, "/solve", {"position": DEMO})
         try:
-            assert blocking.entered.wait(timeout=30)
+            gate.wait_entered()
             busy = call(running.url, "POST", "/hint", {"position": DEMO}, timeout=10)
             assert busy.status == 503
             assert "server busy" in busy.body["error"]
             assert busy.headers["retry-after"] == "1"
         finally:
-            blocking.release.set()
+            gate.open()
             thread.join(timeout=60)
         assert replies[0].status == 200
         # The slot is free again once the solve ends.
         assert call(running.url, "POST", "/hint", {"position": DEMO}).status == 200
 
 
-def test_a_solve_past_its_deadline_is_answered_503_and_never_hangs() -> None:
-    blocking = BlockingSolve()
-    settings = Settings(default_time_limit=0.05, max_time_limit=0.05, deadline_slack=0.3)
-    with BackgroundServer(create_app(settings, solve=blocking)) as running:
+def _wait_gone(pids: list[int], timeout: float) -> float:
+    """Seconds until none of ``pids`` runs (zombies count as ended); fails past ``timeout``."""
+    from rami.service.pool import pids_alive
+
+    started = time.monotonic()
+    while pids_alive(pids):
+        if time.monotonic() - started > timeout:
+            pytest.fail(f"processes {pids_alive(pids)} still run after {timeout} s")
+        time.sleep(0.005)
+    return time.monotonic() - started
+
+
+def test_a_solve_past_its_deadline_is_answered_503_and_stopped(tmp_path: Path) -> None:
+    """Issue 22: the solve of a request answered 503 at its deadline is stopped (its solver
+    process ends within 0.5 s), and the next requests get answers, not 503s."""
+    gate = GateSolve(str(tmp_path), wait=60)
+    settings = Settings(default_time_limit=0.05, max_time_limit=0.05, deadline_slack=0.3,
+                        solver_processes=1)
+    with BackgroundServer(create_app(settings, solve=gate)) as running:
         try:
             started = time.monotonic()
             reply = call(running.url, "POST", "/solve", {"position": DEMO}, timeout=20)
             assert reply.status == 503
             assert "deadline" in reply.body["error"]
             assert time.monotonic() - started < 15
+            assert _wait_gone(gate.entered(), timeout=0.5) < 0.5
             assert call(running.url, "GET", "/health").status == 200
+            # The one solver process was replaced: a light job is answered at once.
+            turn = call(running.url, "POST", "/validate-turn", {"position": DEMO, **DEMO_TURN},
+                        timeout=10)
+            assert turn.status == 200 and turn.body["legal"] is True
         finally:
-            blocking.release.set()
+            gate.open()
+
+
+def test_a_client_that_leaves_stops_its_solve(tmp_path: Path) -> None:
+    """Issue 22: a client that disconnects while its solve runs frees the solver: the solver
+    process ends within 0.5 s and the next solve is served at once."""
+    gate = GateSolve(str(tmp_path), wait=60)
+    app = create_app(Settings(solver_processes=1), solve=gate)
+    with BackgroundServer(app) as running:
+        try:
+            body = json.dumps({"position": DEMO}).encode()
+            with socket.create_connection(("127.0.0.1", running.port), timeout=10) as sock:
+                sock.sendall(b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                             b"application/json\r\nContent-Length: "
+                             + str(len(body)).encode() + b"\r\n\r\n" + body)
+                pids = gate.wait_entered()
+            left = time.monotonic()
+            _wait_gone(pids, timeout=0.5)
+            assert time.monotonic() - left < 0.5
+            assert app.state.pool.cancelled == 1
+            gate.open()
+            reply = call(running.url, "POST", "/solve", {"position": DEMO}, timeout=30)
+            assert reply.status == 200 and reply.body["status"] == "optimal"
+        finally:
+            gate.open()
 
 
 @pytest.mark.parametrize(
-    ("failure", "words"),
+    ("time_limit", "words"),
     [
-        (RuntimeError("boom"), "internal server error"),
-        (SolverBugError("the referee rejects it"), "internal solver error"),
+        (0.25, "internal server error"),
+        (0.5, "internal solver error"),
+        (0.75, "internal server error"),  # the solver process died
     ],
+    ids=["exception", "solver bug", "process died"],
 )
-def test_internal_errors_are_json_without_traceback(failure: Exception, words: str) -> None:
-    def failing(position: Any, **options: Any) -> Any:
-        raise failure
-
-    with BackgroundServer(create_app(solve=failing), log_level="critical") as running:
-        reply = call(running.url, "POST", "/solve", {"position": DEMO})
+def test_internal_errors_are_json_without_traceback(time_limit: float, words: str) -> None:
+    with BackgroundServer(create_app(solve=failing_solve), log_level="critical") as running:
+        body = {"position": DEMO, "time_limit": time_limit}
+        reply = call(running.url, "POST", "/solve", body, check_schema=False)
         assert reply.status == 500
         assert words in reply.body["error"]
+        assert set(reply.body) == {"error", "field", "problems"}
         assert "Traceback" not in reply.text
         assert call(running.url, "GET", "/health").status == 200
+        # A failed (or dead) solver process does not take the next solve with it.
+        assert call(running.url, "POST", "/solve", {"position": DEMO}).status == 200
 
 
 # ------------------------------------------------------------------ puzzles
@@ -673,9 +742,12 @@ def test_daily_puzzle_of_a_date_hides_the_solution(puzzle_server: tuple[str, dic
     assert reply.status == 200
     assert reply.body["date"] == "2025-03-14"
     assert reply.body["id"] == record["id"]
-    assert reply.body["position"] == record["position"]
+    from rami.notation import position_from_json
+
+    assert reply.body["position"] == position_json(position_from_json(record["position"]))
     assert reply.body["goal"] == record["goal"]
-    assert "solution" not in reply.body and "signature" not in reply.body
+    assert isinstance(reply.body["themes"], list)
+    assert not {"solution", "signature", "difficulty", "seed"} & set(reply.body)
 
 
 def test_daily_puzzle_of_today(puzzle_server: tuple[str, dict]) -> None:
@@ -744,10 +816,12 @@ def test_puzzle_check_bad_input(puzzle_server: tuple[str, dict], body: Any, stat
 
 def test_missing_puzzle_pack_is_503(tmp_path: Path) -> None:
     settings = Settings(puzzle_pack=str(tmp_path / "missing.jsonl"))
-    with BackgroundServer(create_app(settings)) as running:
+    with BackgroundServer(create_app(settings), log_level="critical") as running:
         reply = call(running.url, "GET", "/puzzles/daily/2025-01-01")
         assert reply.status == 503
         assert "no puzzle pack available" in reply.body["error"]
+        # The server's paths stay on the server (in its log).
+        assert str(tmp_path) not in reply.text and "missing.jsonl" not in reply.text
         assert call(running.url, "GET", "/health").status == 200
 
 
@@ -767,7 +841,8 @@ def test_settings_from_env_and_back() -> None:
 
 @pytest.mark.parametrize(
     "changes",
-    [{"max_body_bytes": 0}, {"max_time_limit": float("nan")}, {"solver_threads": True},
+    [{"max_body_bytes": 0}, {"max_time_limit": float("nan")}, {"solver_processes": True},
+     {"header_timeout": 0}, {"cors_origins": "https://a.example"}, {"docs": "yes"},
      {"default_time_limit": 20.0, "max_time_limit": 10.0}],
 )
 def test_bad_settings_are_refused(changes: dict[str, Any]) -> None:
@@ -790,8 +865,14 @@ def test_serve_in_a_process_stops_cleanly() -> None:
         assert call(running.url, "GET", "/health").status == 200
         hint = call(running.url, "POST", "/hint", {"position": DEMO_TEXT, "level": 1})
         assert hint.status == 200 and hint.body["points_shed"] == 34
+        # Issue 22: X-Forwarded-For was believed from any peer; the access log shows the
+        # client the app sees, which must stay the TCP peer.
+        forged = call(running.url, "GET", "/health", headers={"X-Forwarded-For": "6.6.6.6"})
+        assert forged.status == 200
         assert running.stop() in (0, -signal.SIGTERM)
     log = running.log.decode()
+    assert '"GET /health HTTP/1.1" 200' in log
+    assert "6.6.6.6" not in log
     assert f"Uvicorn running on http://127.0.0.1:{running.port}" in log
     assert "Application shutdown complete" in log
     assert "Traceback" not in log

@@ -10,6 +10,7 @@ solve.
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -42,6 +43,7 @@ from rami.errors import (
     RamiError,
     SolverBugError,
     exit_code,
+    shorten,
 )
 from rami.position import Position, hand_penalty
 from rami.rules import DISCARD_ONLY, OPTIONS, PRESETS, get_ruleset
@@ -94,10 +96,13 @@ class RamiGroup(TyperGroup):
                 raise typer.Exit(code) from None
             if isinstance(error, RamiError | SolverBugError):
                 fail(error, json_output)
-            if not json_output or type(error).__module__.startswith(("click", "typer")):
+            if type(error).__module__.startswith(("click", "typer")):
                 raise
-            traceback.print_exc()
-            fail(error, json_output)
+            # A bug: one line (or the JSON error), exit 1; the traceback with RAMI_TRACEBACK=1.
+            if os.environ.get("RAMI_TRACEBACK"):
+                traceback.print_exc()
+            message = f"internal error (a bug, please report it): {type(error).__name__}: {error}"
+            raise typer.Exit(report_failure(error, json_output, shorten(message, 300))) from None
 
 
 def _is_usage_error(error: BaseException) -> bool:

@@ -21,7 +21,14 @@ from typing import Any
 from rami.cards import Card
 from rami.errors import IllegalTurnError, RamiError
 from rami.game.actions import DISCARD, STOCK, Action, Claim, Draw, Play, action_from_json
-from rami.game.greedy import cards_of, costliest_useless, hand_melds, lay_offs
+from rami.game.greedy import (
+    accepts,
+    cards_of,
+    costliest_useless,
+    hand_melds,
+    is_useful,
+    lay_offs,
+)
 from rami.game.presets import GameError
 from rami.game.state import CLAIM, DRAW, View
 from rami.melds import Meld, MeldKind, is_pure_run, is_valid, opening_points
@@ -190,7 +197,7 @@ class ConfirmedBot(Bot):
 
     def takes(self, view: View, margin: int = 0) -> bool:
         top = view.top_discard
-        if top is None:
+        if top is None or not could_use(view, top):
             return False
         taken = self.with_card(view, top)
         if taken is None or top not in taken.played:
@@ -215,6 +222,18 @@ class ConfirmedBot(Bot):
             return stuck
         solution = self.solve(view.position())
         return Play(solution.table, solution.played, solver_discard(view, solution))
+
+
+def could_use(view: View, card: Card) -> bool:
+    """A quick look before asking the solver about a discard: a joker, a card that starts a
+    meld with the hand, or (once opened) one that extends a meld on the table."""
+    if card.is_joker:
+        return True
+    hand = Counter(view.hand)
+    hand[card] += 1
+    if is_useful(card, hand):
+        return True
+    return view.is_opened and any(card in accepts(meld, view.rules) for meld in view.table)
 
 
 def jokers_only_play(view: View) -> Play | None:

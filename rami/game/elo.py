@@ -95,6 +95,9 @@ def ratings(
             draws[level].append(value)
     out = []
     for level in levels:
+        if level == levels[0]:  # the anchor: 0 by definition
+            out.append(Rating(level, 0.0, None, None))
+            continue
         values = sorted(draws[level])
         low = values[int(0.025 * (len(values) - 1))]
         high = values[math.ceil(0.975 * (len(values) - 1))]

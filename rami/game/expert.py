@@ -32,7 +32,13 @@ from typing import Any
 from rami.cards import JOKER, Card
 from rami.errors import RamiError
 from rami.game.actions import DISCARD, STOCK, Play
-from rami.game.bots import ConfirmedBot, jokers_only_play, laid_by_rule, solver_discard
+from rami.game.bots import (
+    ConfirmedBot,
+    could_use,
+    jokers_only_play,
+    laid_by_rule,
+    solver_discard,
+)
 from rami.game.deck import derive_seed
 from rami.game.greedy import allowed_discards
 from rami.game.state import View
@@ -130,7 +136,7 @@ class ExpertBot(ConfirmedBot):
 
     def draw(self, view: View) -> str:
         top = view.top_discard
-        if DISCARD not in view.draws or top is None:
+        if DISCARD not in view.draws or top is None or not could_use(view, top):
             return STOCK
         with_top = self.best_value(view, (*view.hand, top), top)
         if with_top is None:
@@ -143,7 +149,7 @@ class ExpertBot(ConfirmedBot):
 
     def claim(self, view: View) -> bool:
         top = view.claim_card or view.top_discard
-        if top is None or view.stock_size < 1:
+        if top is None or view.stock_size < 1 or not could_use(view, top):
             return False
         cards = self.sample(view, max(2, self.samples // 2))
         claimed = [v for card in cards

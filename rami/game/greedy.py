@@ -151,7 +151,7 @@ def extend(meld: Meld, card: Card, rules: Ruleset) -> Meld | None:
 
 
 @lru_cache(maxsize=4096)
-def _accepts(meld: Meld, rules: Ruleset) -> frozenset[Card]:
+def accepts(meld: Meld, rules: Ruleset) -> frozenset[Card]:
     """The real cards that extend ``meld`` (run ends, a set's missing suits)."""
     if meld.kind is MeldKind.SET:
         if len(meld.cards) >= 4 or not meld.real_cards:
@@ -177,7 +177,7 @@ def lay_offs(
     """Add hand cards to the table's melds while one fits (costliest first); returns each card
     laid off with the index of its meld."""
     played: list[tuple[Card, int]] = []
-    accepts = [_accepts(meld, rules) for meld in table]
+    fits = [accepts(meld, rules) for meld in table]
     progress = True
     while progress:
         progress = False
@@ -185,12 +185,12 @@ def lay_offs(
             if card.is_joker:
                 places = range(len(table))
             else:
-                places = [index for index, cards in enumerate(accepts) if card in cards]
+                places = [index for index, cards in enumerate(fits) if card in cards]
             for index in places:
                 grown = extend(table[index], card, rules)
                 if grown is not None:
                     table[index] = grown
-                    accepts[index] = _accepts(grown, rules)
+                    fits[index] = accepts(grown, rules)
                     hand[card] -= 1
                     played.append((card, index))
                     progress = True

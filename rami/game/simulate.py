@@ -214,7 +214,7 @@ def summary_lines(summary: dict[str, Any], out: str) -> list[str]:
         rate = "-" if level["win_rate"] is None else f"{level['win_rate']:.1%}"
         mean = "-" if level["mean_total"] is None else f"{level['mean_total']:.1f}"
         if level["elo_low"] is None:
-            elo = "-"
+            elo = "0 (anchor)" if len(summary["levels"]) > 1 else "-"
         else:
             elo = f"{level['elo']:+.0f} [{level['elo_low']:+.0f}, {level['elo_high']:+.0f}]"
         lines.append(f"{level['level']:<11}{level['seat_games']:>6}{level['wins']:>6}"

@@ -253,8 +253,9 @@ def select(puzzles: Iterable[Puzzle], *, tier: str | None = None,
 
 # ------------------------------------------------------------------------- the JSON contract
 
-#: Goal fields players see: the goal's kind, its sentence, the penalty the best play leaves.
-PUBLIC_GOAL = ("kind", "text", "penalty_after")
+#: The goal, as players see it: its kind, the penalty the best play leaves, how many cards it
+#: lays and the points it sheds, and the sentence that says so.
+PUBLIC_GOAL = ("kind", "penalty_after", "cards_played", "shed", "text")
 
 
 def public_json(puzzle: Puzzle) -> dict[str, Any]:

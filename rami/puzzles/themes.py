@@ -277,7 +277,7 @@ THEMES: dict[str, tuple[str, Callable[[Turn], bool]]] = {
     "no-joker": ("No joker on the table or in the hand.", _no_joker),
     "borrow-from-set": ("A card is taken from a set of four, which stays a set.",
                         _borrow_from_set),
-    "borrow-from-run": ("An end card is taken from a run, which stays a run.",
+    "borrow-from-run": ("One or two end cards are taken from a run, which stays a run.",
                         _borrow_from_run),
     "split-run": ("A run is cut in two.", _split_run),
     "merge-runs": ("Two runs of the table are joined into one.", _merge_runs),

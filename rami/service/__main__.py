@@ -1,4 +1,5 @@
-"""``python -m rami.service [--host H] [--port P] [--workers N]``: the same as ``rami serve``."""
+"""``python -m rami.service [--host H] [--port P] [--workers N] [--cors-origin O] [--docs]
+[--forwarded-allow-ips IPS]``: the same as ``rami serve``."""
 
 from __future__ import annotations
 
@@ -13,9 +14,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8000, help="TCP port")
     parser.add_argument("--workers", type=int, default=1, help="worker processes")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
+    parser.add_argument(
+        "--cors-origin", action="append", default=None, metavar="ORIGIN",
+        help="allow a web page of this origin to call the API (CORS); repeatable",
+    )
+    parser.add_argument(
+        "--docs", action="store_true", default=None,
+        help="serve /docs and /redoc (their scripts load from a public CDN)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips", default=None, metavar="IPS",
+        help="believe X-Forwarded-For from these proxies (comma-separated, or '*')",
+    )
     args = parser.parse_args(argv)
-    serve(args.host, args.port, args.workers, log_level=args.log_level)
-
+    try:
+        serve(args.host, args.port, args.workers, log_level=args.log_level,
+              cors_origins=args.cors_origin, docs=args.docs,
+              forwarded_allow_ips=args.forwarded_allow_ips)
+    except ValueError as error:
+        parser.error(str(error))
 
 if __name__ == "__main__":
     main()

@@ -2,29 +2,32 @@
 
 Bodies use the CLI's JSON forms: positions as in docs/notation.md (``rami.notation``), solutions
 as ``Solution.to_json()`` (``rami solve --json``), hints as ``Hint.to_json()`` (``rami hint
---json``). Bad input is a 4xx ``{"error", "field"}``; solves run in a bounded thread pool
-(:mod:`rami.service.pool`) so the event loop, and ``/health``, stay responsive.
+--json``), with melds always ``{"kind", "cards"}`` (:mod:`rami.service.output`); every endpoint
+declares its response model (:mod:`rami.service.schemas`). Bad input is a 4xx ``{"error",
+"field", "problems"}``; solves run in solver processes (:mod:`rami.service.pool`) so the event
+loop, and ``/health``, stay responsive, and a solve nobody waits for is stopped.
 """
 
 from __future__ import annotations
 
-import importlib
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI, Response
+from starlette.middleware.cors import CORSMiddleware
 
 from rami import __version__
 from rami.errors import UnknownRulesetError
-from rami.hints import make_hint
 from rami.position import hand_penalty
 from rami.referee import validate_turn
 from rami.rules import PRESETS, get_ruleset
 from rami.service import schemas
 from rami.service.errors import ApiError, install_error_handlers, log
 from rami.service.inputs import (
+    MAX_CARDS,
+    MAX_TEXT_CHARS,
     checked_position,
     parse_card_field,
     parse_cards_field,
@@ -32,23 +35,22 @@ from rami.service.inputs import (
     parse_position_field,
 )
 from rami.service.limits import BodySizeLimit
+from rami.service.output import hint_json, solution_json
 from rami.service.pool import SolverPool
 from rami.service.settings import Settings
+from rami.service.solver_process import call_solve, library_solve
 
 if TYPE_CHECKING:
     from rami.position import Position
     from rami.solver.api import Solution
 
+#: Seconds after start-up at which the solver processes are started (if no solve did first).
+WARM_UP_DELAY = 2.0
+
 #: Header telling the time limit a solve actually got (the request's, capped).
 TIME_LIMIT_HEADER = "X-Rami-Time-Limit"
 
 SolveFunction = Callable[..., "Solution"]
-
-
-def _library_solve(position: Position, **options: Any) -> Solution:
-    from rami.solver.api import solve
-
-    return solve(position, **options)
 
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -72,19 +74,24 @@ _SOLVE_ERRORS = _errors(400, 413, 415, 422, 503)
 
 
 def create_app(settings: Settings | None = None, *, solve: SolveFunction | None = None) -> FastAPI:
-    """The service app. ``solve`` replaces :func:`rami.solver.api.solve` (tests only)."""
+    """The service app. ``solve`` replaces :func:`rami.solver.api.solve` (tests only; it runs
+    in a solver process, so it must pickle: a module-level function or a picklable object)."""
     settings = settings or Settings()
-    solve_function = solve or _library_solve
-    pool = SolverPool(settings.solver_threads, settings.max_pending)
+    solve_function = solve or library_solve
+    pool = SolverPool(settings.solver_processes, settings.max_pending)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if solve is None:
-            # Load OR-Tools in the background now rather than in the first request.
-            pool.warm_up(importlib.import_module, "rami.solver.rearrange")
+        # Start the solver processes (OR-Tools loaded once, in their fork server) soon, rather
+        # than in the first request, but not during start-up: loading OR-Tools would take CPU
+        # from the workers still starting (a restart answers sooner). A solve asked for before
+        # then starts them itself.
+        pool.open()
+        warm = asyncio.get_running_loop().call_later(WARM_UP_DELAY, pool.warm_up)
         try:
             yield
         finally:
+            warm.cancel()
             pool.shutdown()
 
     app = FastAPI(
@@ -93,24 +100,43 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         description=(
             "Solve, hint and referee positions of rami chinois and other manipulation-rummy "
             "variants. Positions use the JSON form of docs/notation.md (or the one-line text "
-            "notation as a string); solutions are the JSON of `rami solve --json`. Errors are "
-            '`{"error": ..., "field": ...}` with a 4xx status. Limits: request bodies up to '
-            f"{settings.max_body_bytes} bytes; solver time_limit capped to "
-            f"{settings.max_time_limit:g} s (default {settings.default_time_limit:g} s)."
+            "notation as a string); solutions are the data of `rami solve --json`, melds "
+            'always as `{"kind": "run" | "set", "cards": [...]}`. Errors are '
+            '`{"error": ..., "field": ..., "problems": [...]}` with a 4xx status. Limits: '
+            f"request bodies up to {settings.max_body_bytes} bytes; positions up to "
+            f"{MAX_CARDS} cards ({MAX_TEXT_CHARS} characters as text); solver time_limit "
+            f"capped to {settings.max_time_limit:g} s (default "
+            f"{settings.default_time_limit:g} s)."
         ),
         lifespan=lifespan,
+        # /docs and /redoc load their scripts from a public CDN: off unless asked for.
+        docs_url="/docs" if settings.docs else None,
+        redoc_url="/redoc" if settings.docs else None,
+        openapi_url="/openapi.json",
+        # No 307 to a Location built from the Host header: /solve/ is a JSON 404.
+        redirect_slashes=False,
     )
     app.state.settings = settings
     app.state.pool = pool
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    if settings.cors_origins:
+        # Outermost, so that every answer (413s included) carries the CORS headers.
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "HEAD", "POST"],
+            allow_headers=["Content-Type"],
+            expose_headers=[TIME_LIMIT_HEADER, "Retry-After"],
+            max_age=600,
+        )
 
     async def run_solve(
         position: Position, objective: str, min_moves: bool, requested: float | None
     ) -> tuple[Solution, float]:
         time_limit = settings.time_limit(requested)
         solution = await pool.run(
-            _call_solve,
+            call_solve,
             solve_function,
             position,
             objective,
@@ -125,12 +151,23 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         """Liveness: answers at once, even while solves run."""
         return {"status": "ok", "version": __version__}
 
+    @app.head(
+        "/health", tags=["service"], response_class=Response,
+        responses={200: {"description": "Alive (no body)"}},
+    )
+    async def health_head() -> Response:
+        """Liveness for monitors that send HEAD: 200, no body."""
+        return Response(status_code=200)
+
     @app.get("/rulesets", response_model=list[schemas.PresetOut], tags=["rules"])
     async def rulesets() -> list[dict[str, str]]:
         """The rule presets (as ``rami rules --json``)."""
         return [{"name": name, "title": preset.title} for name, preset in PRESETS.items()]
 
-    @app.get("/rulesets/{name}", tags=["rules"], responses=_errors(404))
+    @app.get(
+        "/rulesets/{name}", response_model=schemas.RulesetOut, tags=["rules"],
+        responses=_errors(404, 422),
+    )
     async def ruleset(name: str) -> dict[str, Any]:
         """Every parameter of one preset, options allowed: ``rami-chinois[jokers=0]``."""
         try:
@@ -156,8 +193,8 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         "/solve", response_model=schemas.SolutionOut, tags=["solver"],
         responses=_SOLVE_ERRORS,
     )
-    async def solve_endpoint(request: schemas.SolveRequest) -> JSONResponse:
-        """Best play for the player to move (as ``rami solve --json``).
+    async def solve_endpoint(request: schemas.SolveRequest, response: Response) -> dict[str, Any]:
+        """Best play for the player to move (the data of ``rami solve --json``).
 
         The solve stops at ``time_limit`` (capped to the server maximum) with the best answer
         proved so far: ``status`` is then ``feasible`` instead of ``optimal``. The limit used is
@@ -167,24 +204,21 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         solution, time_limit = await run_solve(
             position, request.objective, request.min_moves, request.time_limit
         )
-        return JSONResponse(
-            solution.to_json(), headers={TIME_LIMIT_HEADER: f"{time_limit:g}"}
-        )
+        response.headers[TIME_LIMIT_HEADER] = f"{time_limit:g}"
+        return solution_json(solution)
 
     @app.post(
         "/hint", response_model=schemas.HintOut, tags=["solver"], responses=_SOLVE_ERRORS
     )
-    async def hint(request: schemas.HintRequest) -> JSONResponse:
+    async def hint(request: schemas.HintRequest, response: Response) -> dict[str, Any]:
         """A hint (as ``rami hint --json``): 1 what is achievable, 2 the first key move,
         3 the full solution."""
         position = checked_position(request.position)
         solution, time_limit = await run_solve(
             position, request.objective, True, request.time_limit
         )
-        return JSONResponse(
-            make_hint(solution, request.level).to_json(),
-            headers={TIME_LIMIT_HEADER: f"{time_limit:g}"},
-        )
+        response.headers[TIME_LIMIT_HEADER] = f"{time_limit:g}"
+        return hint_json(solution, request.level)
 
     @app.post(
         "/validate-turn", response_model=schemas.TurnOut, tags=["referee"],
@@ -217,13 +251,9 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         log.warning("puzzle endpoints disabled: rami.puzzles does not import (%s)", error)
     else:
         install_puzzle_routes(app, settings, pool)
+    app.include_router(__import__("rami.service.page", fromlist=["router"]).router)  # GET /
+    app.include_router(__import__("rami.service.bot", fromlist=["router"]).router)  # /bot/turn
     return app
-
-
-def _call_solve(
-    solve: SolveFunction, position: Position, objective: str, min_moves: bool, time_limit: float
-) -> Solution:
-    return solve(position, objective=objective, min_moves=min_moves, time_limit=time_limit)
 
 
 def _summary(position: Position) -> dict[str, Any]:
@@ -240,5 +270,10 @@ def _summary(position: Position) -> dict[str, Any]:
 
 def app_from_env() -> FastAPI:
     """Factory for ``uvicorn --factory rami.service.app:app_from_env`` (settings from
-    ``RAMI_SERVICE_*``); what ``rami serve --workers N`` runs in each worker."""
-    return create_app(Settings.from_env())
+    ``RAMI_SERVICE_*``); what ``rami serve --workers N`` runs in each worker, which then ends
+    with its supervisor (:func:`rami.service.supervise.watch_parent`)."""
+    from rami.service.supervise import watch_parent
+
+    settings = Settings.from_env()
+    watch_parent(grace=settings.shutdown_timeout + 5)
+    return create_app(settings)

@@ -30,6 +30,41 @@ from rami.errors import (
 log = logging.getLogger("rami.service")
 
 
+#: Bounds on an error body, whatever the input: characters of the sentence, of each problem,
+#: and problems listed (the rest are counted in one last line).
+MAX_ERROR_CHARS = 500
+MAX_PROBLEM_CHARS = 200
+MAX_PROBLEMS = 50
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def bounded_problems(problems: Sequence[str]) -> list[str]:
+    """At most :data:`MAX_PROBLEMS` problems of at most :data:`MAX_PROBLEM_CHARS` each."""
+    shown = [_cut(str(problem), MAX_PROBLEM_CHARS) for problem in problems[:MAX_PROBLEMS]]
+    if len(problems) > MAX_PROBLEMS:
+        shown[-1] = f"... and {len(problems) - MAX_PROBLEMS + 1} more problems"
+    return shown
+
+
+def error_body(
+    error: str, field: str | None = None, problems: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The one error shape, bounded in size: ``{"error", "field", "problems"}``."""
+    return {
+        "error": _cut(error, MAX_ERROR_CHARS),
+        "field": None if field is None else _cut(field, 100),
+        "problems": bounded_problems(problems),
+    }
+
+
+def error_bytes(error: str, field: str | None = None) -> bytes:
+    """An error body encoded, for answers written below the application (protocol level)."""
+    return json.dumps(error_body(error, field), ensure_ascii=False, separators=(",", ":")).encode()
+
+
 class ApiError(Exception):
     """An error answer: HTTP status, a sentence, the field at fault, and every problem found."""
 
@@ -49,10 +84,7 @@ class ApiError(Exception):
         self.headers = headers
 
     def body(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"error": self.error, "field": self.field}
-        if self.problems:
-            data["problems"] = self.problems
-        return data
+        return error_body(self.error, self.field, self.problems)
 
     def response(self) -> JSONResponse:
         return JSONResponse(self.body(), status_code=self.status, headers=self.headers)
@@ -155,7 +187,7 @@ def install_error_handlers(app: FastAPI) -> None:
             detail, field = f"malformed JSON: {detail[:1].lower()}{detail[1:]}", "body"
         headers = dict(error.headers) if error.headers else None
         return JSONResponse(
-            {"error": detail, "field": field}, status_code=error.status_code, headers=headers
+            error_body(detail, field), status_code=error.status_code, headers=headers
         )
 
     @app.exception_handler(RamiError)

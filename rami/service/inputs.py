@@ -17,10 +17,42 @@ from rami.service.errors import ApiError, notation_error, rami_error
 MAX_CARDS = 52 * COPIES_PER_CARD + max(preset.jokers for preset in PRESETS.values())
 
 
-def _too_many(count: int, field: str) -> ApiError:
+#: Longest text position accepted, in characters (110 cards need fewer than 1,100).
+MAX_TEXT_CHARS = 4096
+
+#: Characters that end a card in the text notation: every card has one suit or is a joker.
+_CARD_ENDS = "SHDC♠♥♦♣*🃏"
+
+
+def text_card_bound(text: str) -> int:
+    """An upper bound of the cards in the table and hand of a text position, in one pass of
+    ``str.count`` (no parsing): each card has a suit letter or is a joker ("set:" markers,
+    whose S is no suit, are taken off)."""
+    cards_part = text.upper().split("/", 2)
+    cards_text = "/".join(cards_part[:2])
+    return sum(cards_text.count(end) for end in _CARD_ENDS) - cards_text.count("SET")
+
+
+def check_text_size(text: str, field: str, *, max_cards: int | None = None) -> None:
+    """422 at once for a text longer than :data:`MAX_TEXT_CHARS` or naming too many cards,
+    before any parsing (the parsing itself then stays well under a millisecond)."""
+    if len(text) > MAX_TEXT_CHARS:
+        raise ApiError(
+            422,
+            f"{field}: a text position is at most {MAX_TEXT_CHARS} characters, "
+            f"got {len(text)}",
+            field,
+        )
+    bound = text_card_bound(text)
+    if bound > (max_cards or MAX_CARDS):
+        raise _too_many(bound, field, at_least=True)
+
+
+def _too_many(count: int, field: str, *, at_least: bool = False) -> ApiError:
     return ApiError(
         422,
-        f"{field} holds {count} cards: two decks and the jokers make at most {MAX_CARDS}",
+        f"{field} holds {'about ' if at_least else ''}{count} cards: two decks and the "
+        f"jokers make at most {MAX_CARDS}",
         field,
     )
 
@@ -49,10 +81,15 @@ def parse_position_field(value: Any, field: str = "position") -> Position:
     Parses only; the caller decides whether an impossible position is an error.
     """
     if isinstance(value, str):
+        check_text_size(value, field)
         try:
-            return parse_position(value)
+            position = parse_position(value)
         except RamiError as error:
             raise ApiError(422, f"{field}: {error}", field) from None
+        count = position.table_size + len(position.hand)
+        if count > MAX_CARDS:
+            raise _too_many(count, field)
+        return position
     if not isinstance(value, Mapping):
         kind = "null" if value is None else type(value).__name__
         raise ApiError(

@@ -8,10 +8,12 @@ connection; beyond that the connection is closed.
 
 from __future__ import annotations
 
-import json
-from typing import Any
+import asyncio
+import contextlib
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from rami.service.errors import error_bytes
 
 DRAIN_FACTOR = 16
 
@@ -54,16 +56,7 @@ class BodySizeLimit:
             chunks.append(body)
             if not message.get("more_body", False):
                 break
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await run_until_disconnect(self.app, scope, b"".join(chunks), receive, send)
 
     async def _too_large(self, send: Send, *, close: bool) -> None:
         await _send_error(
@@ -72,6 +65,52 @@ class BodySizeLimit:
             f"request body too large: the limit is {self.max_bytes} bytes",
             close=close,
         )
+
+
+async def run_until_disconnect(
+    app: ASGIApp, scope: Scope, body: bytes, receive: Receive, send: Send
+) -> None:
+    """Run ``app`` on a body already read, and cancel it if the client disconnects before the
+    response is complete (a solve waiting for it is then stopped: :mod:`rami.service.pool`).
+
+    The app sees the body as one message; a later ``receive()`` waits for the disconnect.
+    """
+    gone = asyncio.Event()
+    replayed = False
+    completed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def tracked_send(message: Message) -> None:
+        nonlocal completed
+        if message["type"] == "http.response.body" and not message.get("more_body", False):
+            completed = True
+        await send(message)
+
+    task = asyncio.ensure_future(app(scope, replay, tracked_send))
+    watch = asyncio.ensure_future(receive())
+    try:
+        await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
+        if (
+            not task.done() and not watch.cancelled() and watch.exception() is None
+            and watch.result()["type"] == "http.disconnect" and not completed
+        ):
+            gone.set()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            return
+        await task
+    finally:
+        for pending in (task, watch):
+            if not pending.done():
+                pending.cancel()
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -99,8 +138,7 @@ async def _drain(receive: Receive, budget: int) -> bool:
 
 
 async def _send_error(send: Send, status: int, error: str, *, close: bool) -> None:
-    payload: dict[str, Any] = {"error": error, "field": "body"}
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    body = error_bytes(error, "body")
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),

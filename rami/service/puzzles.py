@@ -1,68 +1,54 @@
 """The puzzle endpoints: the daily puzzle and answer checks, over :mod:`rami.puzzles.record`.
 
-The daily puzzle is the record of ``rami puzzle daily --json`` without its ``solution`` and
-``signature`` (they give the answer away); ``POST /puzzles/check`` judges a final table as
-``rami puzzle check ID --answer ... --json`` does.
+The daily puzzle is what ``rami puzzle daily --json`` prints: the position and the goal, never
+the solution (:func:`rami.puzzles.record.public_json`, the contract of docs/puzzles.md);
+``POST /puzzles/check`` judges a final table, or moves, as ``rami puzzle check ID --answer ...
+--json`` does. The other puzzle endpoints (a puzzle by id, its hints, its solution when asked,
+the pack by tier and theme) are in :mod:`rami.service.page`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import threading
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import FastAPI, Path
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import Field, StrictStr
 
 from rami.errors import NotationError, UnreadableFileError
 from rami.puzzles import record
 from rami.service import schemas
-from rami.service.errors import ApiError, notation_error
-from rami.service.inputs import MAX_CARDS, parse_melds_field
+from rami.service.errors import ApiError, log, notation_error
+from rami.service.inputs import MAX_CARDS, check_text_size, parse_melds_field
+from rami.service.output import daily_json
 from rami.service.pool import SolverPool
 from rami.service.settings import Settings
 
 if TYPE_CHECKING:
     from rami.puzzles.record import Puzzle
 
-#: Record fields the daily puzzle leaves out: they give the answer away.
-SPOILERS = ("solution", "signature")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 class CheckRequest(schemas._Body):
     id: StrictStr = Field(description="The puzzle id, e.g. from GET /puzzles/daily")
-    table: schemas.MeldList | StrictStr = Field(
+    table: schemas.MeldList | StrictStr | None = Field(
+        default=None,
         description="The final table: a list of melds (as in the JSON position form), or the "
-        "text form 'meld | meld | ...'"
+        "text form 'meld | meld | ...'",
+    )
+    moves: StrictStr | list[StrictStr] | None = Field(
+        default=None,
+        description="Or the answer as moves, in the move language of `rami solve` ('split 1 "
+        "after 6H; add 6H to 4'): one per line or separated by ';', or a list of moves",
     )
 
 
-class DailyOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    date: str
-    id: str
-    kind: str
-    rules: str
-    position: dict[str, Any]
-    goal: dict[str, Any]
-    difficulty: dict[str, Any]
-
-
-class CheckOut(BaseModel):
-    id: str
-    solved: bool
-    intended: bool
-    legal: bool
-    reasons: list[str]
-    penalty_after: int | None
-    cards_played: int | None
-
-
 class PuzzlePack:
-    """The pack, read once on first use (in the solver pool: parsing it is real work)."""
+    """The pack, read once on first use (in a thread, off the event loop: it is real work)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -77,7 +63,11 @@ class PuzzlePack:
                 try:
                     puzzles = record.read_pack(self.path) if self.path else record.shipped_pack()
                 except (OSError, NotationError, UnreadableFileError) as error:
-                    raise ApiError(503, f"no puzzle pack available: {where}: {error}") from None
+                    # The details name server files: they go to the log, not to the client.
+                    log.error("no puzzle pack available: %s: %s", where, error)
+                    raise ApiError(
+                        503, "no puzzle pack available on this server (the reason is logged)"
+                    ) from None
                 self._puzzles = list(puzzles)
                 self._by_id = {puzzle.id: puzzle for puzzle in puzzles}
             return self._puzzles
@@ -99,26 +89,46 @@ def _day(text: str) -> date:
         raise ApiError(422, f"date: {error}", "date") from None
 
 
-def _daily_json(day: date, puzzle: Puzzle) -> dict[str, Any]:
-    shown = {key: value for key, value in puzzle.record.items() if key not in SPOILERS}
-    return {"date": day.isoformat(), **shown}
-
-
 def _table(value: list[Any] | str) -> tuple[Any, ...]:
     if isinstance(value, str):
         from rami.notation import parse_table
 
-        if len(value) > MAX_CARDS * 8:
-            raise ApiError(422, "table: too long for a table of at most "
-                           f"{MAX_CARDS} cards", "table")
         if "/" in value:
             raise ApiError(422, "table: give the final table only ('meld | meld | ...'), "
                            "no '/'", "table")
+        check_text_size(value, "table")
         try:
-            return parse_table(value)
+            melds = parse_table(value)
         except NotationError as error:
             raise notation_error(error, "table") from None
+        total = sum(len(meld) for meld in melds)
+        if total > MAX_CARDS:
+            raise ApiError(422, f"table holds {total} cards: two decks and the jokers make "
+                           f"at most {MAX_CARDS}", "table")
+        return melds
     return parse_melds_field(value, "table")
+
+
+def _one_answer(request: CheckRequest) -> None:
+    if request.table is None and request.moves is None:
+        raise ApiError(422, "give the answer: the final table ('table') or the moves ('moves')",
+                       "table")
+    if request.table is not None and request.moves is not None:
+        raise ApiError(422, "give the final table ('table') or the moves ('moves'), not both",
+                       "moves")
+
+
+def _moves(puzzle: Puzzle, moves: Any) -> tuple[Any, Any]:
+    from rami.puzzles.moves import answer_table
+
+    text = "\n".join(moves) if isinstance(moves, list) else moves
+    if len(text) > MAX_CARDS * 40:
+        raise ApiError(422, "moves: too long for one turn", "moves")
+    try:
+        replayed = answer_table(puzzle.position, text)
+    except NotationError as error:
+        raise ApiError(422, f"moves: {error}", "moves") from None
+    return replayed.table, replayed.numbers
 
 
 def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) -> None:
@@ -134,16 +144,16 @@ def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) ->
     }
 
     async def daily_of(day: date) -> dict[str, Any]:
-        puzzles = await pool.run(pack.load, deadline=settings.deadline_slack)
-        return _daily_json(day, record.daily(day, puzzles))
+        puzzles = await asyncio.to_thread(pack.load)
+        return daily_json(day, record.daily(day, puzzles))
 
-    @app.get("/puzzles/daily", response_model=DailyOut, tags=["puzzles"], responses=errors)
+    @app.get("/puzzles/daily", response_model=schemas.PuzzleOut, tags=["puzzles"], responses=errors)
     async def daily_today() -> dict[str, Any]:
         """Today's puzzle (the server's date), as ``rami puzzle daily --json`` without the
         solution."""
         return await daily_of(date.today())
 
-    @app.get("/puzzles/daily/{date}", response_model=DailyOut, tags=["puzzles"],
+    @app.get("/puzzles/daily/{date}", response_model=schemas.PuzzleOut, tags=["puzzles"],
              responses=errors)
     async def daily_on(
         day: Annotated[str, Path(alias="date", description="YYYY-MM-DD")],
@@ -151,14 +161,20 @@ def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) ->
         """The puzzle of a day (YYYY-MM-DD): every server gives the same one."""
         return await daily_of(_day(day))
 
-    @app.post("/puzzles/check", response_model=CheckOut, tags=["puzzles"],
+    @app.post("/puzzles/check", response_model=schemas.CheckOut, tags=["puzzles"],
               responses={**errors, 400: {"model": schemas.ErrorOut}})
     async def check(request: CheckRequest) -> dict[str, Any]:
-        """Does this final table solve the puzzle (and is it the intended solution)?"""
-        table = _table(request.table)
-        await pool.run(pack.load, deadline=settings.deadline_slack)
+        """Does this final table (or these moves) solve the puzzle, and is it the intended
+        solution? Moves are replayed on the puzzle's table; a move that cannot be made is a 422
+        naming it."""
+        _one_answer(request)
+        table = _table(request.table) if request.table is not None else None
+        await asyncio.to_thread(pack.load)
         puzzle = pack.find(request.id)
+        numbers = None
+        if table is None:
+            table, numbers = _moves(puzzle, request.moves)
         verdict = await pool.run(
-            record.check_answer, puzzle, table, deadline=settings.deadline_slack
+            record.check_answer, puzzle, table, numbers, deadline=settings.deadline_slack
         )
         return {"id": puzzle.id, **verdict.to_json()}

@@ -123,26 +123,69 @@ class TurnRequest(_Body):
     discard: CardOrNull = Field(None, description="The card discarded, where the preset discards")
 
 
-# ------------------------------------------------------------------ responses (documentation)
+# ------------------------------------------------------------------ responses
+#
+# What the service sends, exactly: every endpoint declares one of these as its response model,
+# so /openapi.json describes every field, and every field is always present (null where it does
+# not apply). Unknown keys are dropped at run time (never a 500), and tests check that the
+# library's JSON has no key these models lack.
 
 
-class ErrorOut(BaseModel):
-    error: str = Field(description="What is wrong, in one sentence")
+class _Out(BaseModel):
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra={"additionalProperties": False},
+        json_schema_serialization_defaults_required=True,
+    )
+
+
+class ErrorOut(_Out):
+    error: str = Field(description="What is wrong, in one sentence (at most 500 characters)")
     field: str | None = Field(description="The request field at fault: position.table[2][1]")
-    problems: list[str] = Field(default_factory=list, description="Every problem, when several")
+    problems: list[str] = Field(
+        description="Every problem, when several (an impossible position); else empty"
+    )
 
 
-class HealthOut(BaseModel):
+class HealthOut(_Out):
     status: Literal["ok"]
     version: str
 
 
-class PresetOut(BaseModel):
+class PresetOut(_Out):
     name: str
     title: str
 
 
-class ValidateOut(BaseModel):
+class RulesetOut(_Out):
+    """Every parameter of a ruleset (``Ruleset.describe()``, as ``rami rules --json``)."""
+
+    name: str = Field(description="The preset and its changed options: rami-chinois[jokers=0]")
+    title: str
+    seed: str
+    jokers: int
+    cards_dealt: int
+    discard: bool
+    rearrangement: bool
+    table_joker: str
+    opening_points: int
+    opening_pure_run: bool
+    opening_any_meld: bool
+    min_real_cards: int
+    naturals_at_least_jokers: bool
+    ace_high: bool
+    joker_penalty: int
+    unopened_flat_penalty: int | None
+    rami_sec_flat_penalty: int | None
+    going_out: str
+    game_end: str
+    tiles: bool
+    joker_kept_until_last: bool | None = Field(description="null without a discard pile")
+    taken_discard_locked: bool | None = Field(description="null without a discard pile")
+    open_and_rearrange_same_turn: bool
+
+
+class ValidateOut(_Out):
     valid: bool
     problems: list[str]
     position: str = Field(description="The position in the text notation")
@@ -154,7 +197,7 @@ class ValidateOut(BaseModel):
     hand_penalty: int
 
 
-class TurnOut(BaseModel):
+class TurnOut(_Out):
     legal: bool
     problems: list[str]
     hand_after: list[str]
@@ -163,24 +206,31 @@ class TurnOut(BaseModel):
     opened_after: bool
 
 
-class MoveOut(BaseModel):
+class MeldOut(_Out):
+    """A meld as the service sends it: always this one shape."""
+
+    kind: Literal["run", "set"]
+    cards: list[str] = Field(description="Its cards in order, jokers where they stand")
+
+
+class MoveOut(_Out):
     model_config = ConfigDict(populate_by_name=True)
 
-    kind: str
+    kind: str = Field(description="split, move, add, lay, replace, discard, ...")
     cards: list[str]
-    from_: int | None = Field(alias="from")
-    to: int | None
+    from_: int | None = Field(alias="from", description="Meld number the cards leave, or null")
+    to: int | None = Field(description="Meld number the cards join, or null")
     text: str
 
 
-class SolutionOut(BaseModel):
-    """``Solution.to_json()``, the same as ``rami solve --json``."""
+class SolutionOut(_Out):
+    """A solution: the data of ``rami solve --json``, melds as ``{"kind", "cards"}``."""
 
     status: Literal["optimal", "feasible"]
     rules: str
     objective: Literal["points", "cards"]
     min_moves: bool
-    table: list[Any]
+    table: list[MeldOut] = Field(description="The whole table after the turn")
     played: list[str]
     hand: list[str]
     opened: bool
@@ -189,17 +239,83 @@ class SolutionOut(BaseModel):
     cards_played: int
     cards_moved: int
     moves: list[MoveOut]
+    discard: str | None = Field(description="The card discarded, for presets that discard")
     message: str
     ms: float
     bounds: dict[str, int] | None = Field(
-        None, description="Proved bounds when the time limit cut the search short"
+        description="Proved bounds when the time limit cut the search short, else null"
     )
 
 
-class HintOut(BaseModel):
-    """``Hint.to_json()`` of :mod:`rami.hints`, the same as ``rami hint --json``."""
-
-    model_config = ConfigDict(extra="allow")
-
-    level: int
+class HintLevel1Out(_Out):
+    level: Literal[1]
     hint: str
+    can_open: bool
+    cards_in_hand: int
+    cards_played: int
+    cards_left: int
+    goes_out: bool
+    penalty_before: int
+    penalty_after: int
+    points_shed: int
+
+
+class HintLevel2Out(_Out):
+    level: Literal[2]
+    hint: str
+    move: MoveOut | None = Field(description="The key move (null when nothing can be played)")
+    move_number: int | None
+    moves_total: int
+
+
+class HintLevel3Out(_Out):
+    level: Literal[3]
+    hint: str = Field(description="The whole solution as rami solve prints it")
+    solution: SolutionOut
+
+
+HintOut = Annotated[
+    HintLevel1Out | HintLevel2Out | HintLevel3Out, Field(discriminator="level")
+]
+
+
+class PositionOut(_Out):
+    """A position in the JSON form of docs/notation.md, melds as ``{"kind", "cards"}``."""
+
+    rules: str
+    table: list[MeldOut]
+    hand: list[str]
+    opened: bool
+    taken_discard: str | None
+
+
+class GoalOut(_Out):
+    kind: Literal["empty-hand", "best-score"]
+    penalty_after: int = Field(description="The penalty the best play leaves in hand")
+    cards_played: int | None = Field(description="Cards the best play lays")
+    shed: int | None = Field(description="Points the best play sheds")
+    text: str
+
+
+class PuzzleOut(_Out):
+    """A puzzle as players see it (docs/puzzles.md, the puzzle JSON contract): no solution,
+    no signature, no difficulty details."""
+
+    date: str = Field(description="The day of the daily puzzle")
+    id: str
+    kind: Literal["empty-hand", "best-score"]
+    rules: str
+    position: PositionOut
+    goal: GoalOut
+    tier: str
+    themes: list[str] = Field(description="What the solution does (split-run, ...)")
+
+
+class CheckOut(_Out):
+    id: str
+    solved: bool
+    intended: bool
+    legal: bool
+    reasons: list[str]
+    penalty_after: int | None
+    cards_played: int | None

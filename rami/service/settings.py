@@ -10,6 +10,15 @@ from dataclasses import dataclass
 
 ENV_PREFIX = "RAMI_SERVICE_"
 
+#: Old environment names still read (new name -> old name).
+ENV_ALIASES = {"solver_processes": "SOLVER_THREADS"}
+
+_SECONDS = (
+    "default_time_limit", "max_time_limit", "deadline_slack", "header_timeout", "body_timeout",
+    "keep_alive_timeout",
+)
+_COUNTS = ("max_body_bytes", "solver_processes", "max_pending", "max_connections")
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -21,31 +30,58 @@ class Settings:
     default_time_limit: float = 5.0
     #: A client's ``time_limit`` is capped to this.
     max_time_limit: float = 10.0
-    #: Threads that run solves and turn checks, off the event loop.
-    solver_threads: int = 2
+    #: Solver processes (per server worker) that run solves and turn checks, off the event
+    #: loop; a solve nobody waits for any more is stopped by ending its process.
+    solver_processes: int = 2
     #: Solve/check jobs admitted at once (running plus queued); more get 503 "busy".
-    max_pending: int = 32
+    max_pending: int = 128
     #: Wall-clock seconds a job may take beyond twice its time limit (two solver stages,
     #: queueing) before the request is answered 503; the request never waits longer.
     deadline_slack: float = 20.0
-    #: Open connections and requests uvicorn serves at once; beyond that it answers 503.
-    max_connections: int = 256
+    #: Open connections per worker. Beyond it the connection that has waited longest for its
+    #: request headers is closed to make room; when every connection has a request under way,
+    #: the new one is answered a JSON 503.
+    max_connections: int = 2048
+    #: Seconds a connection has to send complete request headers (from its opening, or from
+    #: the end of the previous response); past it the connection is closed (408 when a partial
+    #: request was sent).
+    header_timeout: float = 10.0
+    #: Seconds a request has to send its whole body once its headers are in (408 past it).
+    body_timeout: float = 15.0
+    #: Seconds an idle keep-alive connection stays open after a response.
+    keep_alive_timeout: float = 5.0
     #: Puzzle pack (JSON lines) of the /puzzles endpoints; empty: the pack shipped with rami.
     puzzle_pack: str = ""
+    #: Web origins allowed to call the API from a browser (CORS); empty: CORS off.
+    cors_origins: tuple[str, ...] = ()
+    #: Serve the interactive pages /docs and /redoc (they load scripts from a public CDN).
+    docs: bool = False
+    #: Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed ("127.0.0.1,10.0.0.2",
+    #: or "*"); empty: the headers are ignored and the client is the TCP peer.
+    forwarded_allow_ips: str = ""
 
     def __post_init__(self) -> None:
-        for field in ("max_body_bytes", "solver_threads", "max_pending", "max_connections"):
+        for field in _COUNTS:
             value = getattr(self, field)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{field} must be a whole number >= 1, got {value!r}")
-        for field in ("default_time_limit", "max_time_limit", "deadline_slack"):
+        for field in _SECONDS:
             value = getattr(self, field)
             if isinstance(value, bool) or not isinstance(value, int | float) or not (
                 math.isfinite(value) and value > 0
             ):
                 raise ValueError(f"{field} must be a positive number of seconds, got {value!r}")
-        if not isinstance(self.puzzle_pack, str):
-            raise ValueError(f"puzzle_pack must be a path or '', got {self.puzzle_pack!r}")
+        for field in ("puzzle_pack", "forwarded_allow_ips"):
+            if not isinstance(getattr(self, field), str):
+                raise ValueError(f"{field} must be a string, got {getattr(self, field)!r}")
+        if not isinstance(self.docs, bool):
+            raise ValueError(f"docs must be true or false, got {self.docs!r}")
+        origins = self.cors_origins
+        if isinstance(origins, str) or not all(
+            isinstance(origin, str) and origin.strip() for origin in origins
+        ):
+            raise ValueError(f"cors_origins must be a list of origins, got {origins!r}")
+        object.__setattr__(self, "cors_origins", tuple(origin.strip() for origin in origins))
         if self.default_time_limit > self.max_time_limit:
             raise ValueError(
                 f"default_time_limit ({self.default_time_limit}) exceeds "
@@ -62,28 +98,60 @@ class Settings:
         """Wall-clock seconds after which a request is answered whatever the solver does."""
         return 2 * time_limit + self.deadline_slack
 
+    @property
+    def shutdown_timeout(self) -> float:
+        """Seconds a graceful shutdown waits for requests in flight: the longest deadline."""
+        return self.deadline(self.max_time_limit)
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Defaults overridden by ``RAMI_SERVICE_MAX_BODY_BYTES=...`` and the like."""
         environ = os.environ if environ is None else environ
         changes: dict[str, object] = {}
         for field in dataclasses.fields(cls):
-            raw = environ.get(ENV_PREFIX + field.name.upper())
+            name = ENV_PREFIX + field.name.upper()
+            raw = environ.get(name)
+            if raw is None and field.name in ENV_ALIASES:
+                name = ENV_PREFIX + ENV_ALIASES[field.name]
+                raw = environ.get(name)
             if raw is None or not raw.strip():
                 continue
-            kind = {"int": int, "float": float}.get(str(field.type), str)
+            kind = str(field.type)
             try:
-                changes[field.name] = kind(raw)
+                changes[field.name] = _parse(kind, raw)
             except ValueError:
-                raise ValueError(
-                    f"{ENV_PREFIX}{field.name.upper()}={raw!r}: expected a "
-                    f"{'whole number' if kind is int else 'number'}"
-                ) from None
+                expected = {"int": "whole number", "float": "number",
+                            "bool": "true or false"}.get(kind, "value")
+                raise ValueError(f"{name}={raw!r}: expected a {expected}") from None
         return cls(**changes)  # type: ignore[arg-type]
 
     def to_env(self) -> dict[str, str]:
         """The environment that makes :meth:`from_env` give these settings (worker processes)."""
-        return {
-            ENV_PREFIX + field.name.upper(): str(getattr(self, field.name))
-            for field in dataclasses.fields(self)
-        }
+        env = {}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, tuple):
+                text = ",".join(value)
+            elif isinstance(value, bool):
+                text = "true" if value else "false"
+            else:
+                text = str(value)
+            env[ENV_PREFIX + field.name.upper()] = text
+        return env
+
+
+def _parse(kind: str, raw: str) -> object:
+    if kind == "int":
+        return int(raw)
+    if kind == "float":
+        return float(raw)
+    if kind == "bool":
+        lowered = raw.strip().lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(raw)
+    if kind.startswith("tuple"):
+        return tuple(item.strip() for item in raw.split(",") if item.strip())
+    return raw

@@ -1,0 +1,72 @@
+"""``POST /bot/turn``: one bot decision from a visible state (docs/game.md).
+
+A router the app includes (``rami.service.app``). Stateless, as :func:`rami.game.bot_turn`: the
+body is the seat's view (``View.to_json()``), the bot's level and a seed for the expert's
+sampling; the answer is the action (``Action.to_json()``). The decision runs in a thread, off
+the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from rami.errors import InvalidPositionError, RamiError
+
+router = APIRouter()
+
+
+class BotTurnRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    view: dict[str, Any] = Field(description="The seat's visible state, as View.to_json()")
+    level: Literal["beginner", "confirmed", "expert"] = Field(
+        default="beginner", description="The bot's level")
+    seed: int = Field(default=0, ge=0, lt=2**63, description="Seeds the expert's sampling")
+
+
+class BotTurnOut(BaseModel):
+    action: Literal["draw", "play", "claim"]
+    source: str | None = Field(default=None, description="draw: 'stock' or 'discard'")
+    table: list[Any] | None = Field(default=None, description="play: the table after the turn")
+    played: list[str] | None = Field(default=None, description="play: the cards laid")
+    discard: str | None = Field(default=None, description="play: the discard, if any")
+    take: bool | None = Field(default=None, description="claim: take the card or not")
+
+
+def _error(status: int, message: str, field: str | None = None,
+           problems: list[str] | None = None) -> Exception:
+    from rami.service.errors import ApiError
+
+    return ApiError(status, message[:500], field, problems or [])
+
+
+def _decide(view_data: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
+    from rami.game import View, bot_turn
+
+    try:
+        view = View.from_json(view_data)
+    except RamiError as error:
+        raise _error(422, str(error), "view") from None
+    try:
+        view.position().checked()
+    except InvalidPositionError as error:
+        raise _error(422, "the view's position is impossible", "view", error.problems) from None
+    try:
+        return bot_turn(view, level, seed).to_json()
+    except RamiError as error:
+        raise _error(422, str(error), "view") from None
+
+
+@router.post(
+    "/bot/turn", response_model=BotTurnOut, response_model_exclude_none=True, tags=["game"],
+    responses={status: {"model": __import__("rami.service.schemas", fromlist=["ErrorOut"])
+                        .ErrorOut} for status in (400, 413, 415, 422)},
+)
+async def bot_turn_endpoint(request: BotTurnRequest) -> dict[str, Any]:
+    """One decision of a bot (beginner, confirmed, expert) from a seat's visible state: a draw,
+    a play (table after, cards played, discard) or a claim (as ``rami.game.bot_turn``)."""
+    return await asyncio.to_thread(_decide, request.view, request.level, request.seed)

@@ -1,0 +1,166 @@
+"""The puzzle page (``GET /``) and what it asks the service: cards as SVG, the pack's puzzles by
+tier and theme, a puzzle by id, its hints and, when asked, its solution (docs/page.md).
+
+A router the app includes (``rami.service.app``): the page is static HTML, JS and CSS shipped in
+``rami/service/static`` (no build step, nothing loaded from another host); the cards are drawn
+by :mod:`rami.svg` on the server. Every puzzle answer here is spoiler-free
+(:func:`rami.puzzles.record.public_json`) except ``GET /puzzles/{id}/solution``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import mimetypes
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse, JSONResponse, Response
+
+from rami.errors import NotationError
+from rami.puzzles import record
+from rami.puzzles.themes import THEMES
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: Cards are drawn this wide (pixels) unless the page asks for another size.
+CARD_SIZE = 96
+#: A day: cards never change for a given version of rami.
+CARD_CACHE = "public, max-age=86400"
+_CARD_NAME = re.compile(r"(?:10|[2-9TJQKA])[SHDC]|joker", re.I)
+
+router = APIRouter()
+
+Tier = Literal["easy", "medium", "hard", "expert"]
+
+
+def _error(status: int, message: str, field: str | None = None) -> Exception:
+    from rami.service.errors import ApiError
+
+    return ApiError(status, message, field)
+
+
+# ------------------------------------------------------------------------------ the page
+
+
+@router.get("/", include_in_schema=False)
+async def page() -> FileResponse:
+    """The puzzle page."""
+    return FileResponse(STATIC / "index.html", media_type="text/html",
+                        headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/static/{name}", include_in_schema=False)
+async def static_file(name: str) -> FileResponse:
+    """A file of the page (no sub-folders, nothing outside ``rami/service/static``)."""
+    path = STATIC / name
+    if "/" in name or "\\" in name or name.startswith(".") or not path.is_file():
+        raise _error(404, f"no static file {name!r}", "name")
+    media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    if name.endswith(".js"):
+        media_type = "text/javascript"
+    return FileResponse(path, media_type=media_type, headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/svg/cards/{name}.svg", tags=["pictures"],
+            responses={200: {"content": {"image/svg+xml": {}}}})
+async def card_svg(
+    name: Annotated[str, PathParam(description="A card (7H, TH or 10H, QS...) or joker")],
+    four_color: Annotated[bool, Query(description="Diamonds blue, clubs green")] = False,
+    size: Annotated[int, Query(ge=16, le=400, description="Card width in pixels")] = CARD_SIZE,
+) -> Response:
+    """One card drawn by :func:`rami.svg.card` (what the page shows)."""
+    from rami.svg import card
+
+    if not _CARD_NAME.fullmatch(name):
+        raise _error(404, f"no card {name!r}: give a card such as 7H, TH or QS, or joker",
+                     "name")
+    text = "*" if name.lower() == "joker" else name.upper()
+    return Response(card(text, size=size, four_color=four_color), media_type="image/svg+xml",
+                    headers={"Cache-Control": CARD_CACHE})
+
+
+# ------------------------------------------------------------------------------ puzzles
+
+
+async def _pack(request: Request) -> list[record.Puzzle]:
+    pack = getattr(request.app.state, "puzzle_pack", None)
+    if pack is None:
+        raise _error(503, "the puzzle endpoints are not available on this server")
+    return await asyncio.to_thread(pack.load)  # read once, then kept
+
+
+async def _puzzle(request: Request, puzzle_id: str) -> record.Puzzle:
+    await _pack(request)
+    return request.app.state.puzzle_pack.find(puzzle_id)
+
+
+def _summary(puzzle: record.Puzzle) -> dict[str, Any]:
+    return {"id": puzzle.id, "kind": puzzle.kind, "rules": puzzle.position.rules.option_string,
+            "tier": puzzle.tier, "themes": list(puzzle.themes)}
+
+
+@router.get("/puzzles", tags=["puzzles"])
+async def list_puzzles(
+    request: Request,
+    tier: Annotated[Tier | None, Query(description="Only this tier")] = None,
+    theme: Annotated[str | None, Query(description="Only puzzles with this theme")] = None,
+) -> dict[str, Any]:
+    """The pack's puzzles (ids, kinds, tiers, themes: no position, no solution), in pack order,
+    of a tier and/or with a theme."""
+    puzzles = await _pack(request)
+    try:
+        chosen = record.select(puzzles, tier=tier, theme=theme or None)
+    except NotationError as error:
+        raise _error(422, str(error), "theme") from None
+    return {"count": len(chosen), "puzzles": [_summary(puzzle) for puzzle in chosen]}
+
+
+@router.get("/puzzles/themes", tags=["puzzles"])
+async def list_themes(request: Request) -> list[dict[str, Any]]:
+    """Every theme, what it means, and how many puzzles of the pack have it."""
+    puzzles = await _pack(request)
+    counts = Counter(theme for puzzle in puzzles for theme in puzzle.themes)
+    return [{"name": name, "description": sentence, "count": counts[name]}
+            for name, (sentence, _) in THEMES.items()]
+
+
+@router.get("/puzzles/{puzzle_id}", tags=["puzzles"])
+async def get_puzzle(request: Request, puzzle_id: str) -> dict[str, Any]:
+    """A puzzle of the pack: its position and goal, no solution (docs/puzzles.md)."""
+    return record.public_json(await _puzzle(request, puzzle_id))
+
+
+@router.get("/puzzles/{puzzle_id}/solution", tags=["puzzles"])
+async def get_solution(request: Request, puzzle_id: str) -> dict[str, Any]:
+    """The answer, when asked: the final table with its meld numbers, the moves that reach it
+    (what the page plays step by step), the signature and the difficulty details."""
+    puzzle = await _puzzle(request, puzzle_id)
+    return await asyncio.to_thread(record.solution_json, puzzle)
+
+
+@router.get("/puzzles/{puzzle_id}/hint", tags=["puzzles"])
+async def get_hint(
+    request: Request,
+    puzzle_id: str,
+    level: Annotated[int, Query(ge=1, le=3, description="1 what is achievable, 2 the first key "
+                                                        "move, 3 the whole turn")] = 1,
+) -> JSONResponse:
+    """A hint for the puzzle's position, as ``rami hint PUZZLE-ID --level N`` gives it."""
+    from rami.hints import make_hint
+
+    puzzle = await _puzzle(request, puzzle_id)
+    settings = request.app.state.settings
+    time_limit = settings.time_limit(None)
+    solution = await request.app.state.pool.run(  # in a solver process: it must pickle
+        _solve, puzzle.position, time_limit, deadline=settings.deadline(time_limit)
+    )
+    return JSONResponse({"id": puzzle.id, **make_hint(solution, level).to_json()})
+
+
+def _solve(position: Any, time_limit: float) -> Any:
+    from rami.solver.api import solve
+
+    return solve(position, time_limit=time_limit)

@@ -1,0 +1,774 @@
+// The rami puzzle page: plain JavaScript, no library, no build step (docs/page.md).
+//
+// The board is a list of melds (numbered as `rami solve` numbers them: the table's melds keep
+// 1..n, new melds are numbered on) and the hand; every card is one object with a unique id and
+// the place it started from. "Check" sends the moves that take each card from where it started
+// to where it lies now (the move language of `rami solve`) to POST /puzzles/check.
+"use strict";
+
+(function () {
+  const RANKS = { A: 1, T: 10, J: 11, Q: 12, K: 13 };
+  const SUITS = ["S", "H", "D", "C"];
+  const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+  const TOP_RANK = 14; // the ace above the king
+
+  const $ = (id) => document.getElementById(id);
+
+  let puzzle = null; // the spoiler-free puzzle (GET /puzzles/{id})
+  let board = null; // {melds: [{number, cards: [uid]}], hand: [uid]}
+  let cards = {}; // uid -> {code, origin: number | "hand"}
+  let history = [];
+  let selected = [];
+  let hintLevel = 0;
+  let replay = null; // {moves, step}
+  let solved = false;
+  let listing = []; // ids of the puzzles of the chosen tier and theme
+  let digits = "";
+  let digitTimer = null;
+
+  // ------------------------------------------------------------------ cards
+
+  function rankOf(code) {
+    const letter = code.slice(0, -1);
+    return RANKS[letter] || parseInt(letter, 10);
+  }
+
+  function isJoker(code) {
+    return code === "*";
+  }
+
+  function cardName(code) {
+    if (isJoker(code)) return "joker";
+    const letter = code.slice(0, -1);
+    return `${RANK_NAMES[letter] || letter} of ${SUIT_NAMES[code.slice(-1)]}`;
+  }
+
+  function cardUrl(code) {
+    return `/svg/cards/${isJoker(code) ? "joker" : code}.svg`;
+  }
+
+  function meldCards(meld) {
+    // A meld of the JSON position: a list of cards, or {"kind", "cards"}.
+    return Array.isArray(meld) ? meld : meld.cards;
+  }
+
+  // Lay out a multiset of cards as a meld, as rami.melds.arrange does: a run first (jokers in
+  // the gaps, then above the top card, then below the bottom one), else a set.
+  function arrange(codes) {
+    const real = codes.filter((c) => !isJoker(c));
+    const jokers = codes.length - real.length;
+    const run = arrangeRun(real, jokers);
+    if (run && codes.length >= 3) return { kind: "run", cards: run };
+    const set = arrangeSet(real, jokers);
+    if (set && codes.length >= 3) return { kind: "set", cards: set };
+    if (run) return { kind: "short", cards: run };
+    if (set) return { kind: "short", cards: set };
+    const sorted = real.slice().sort((a, b) =>
+      SUITS.indexOf(a.slice(-1)) - SUITS.indexOf(b.slice(-1)) || rankOf(a) - rankOf(b));
+    return { kind: "bad", cards: sorted.concat(Array(jokers).fill("*")) };
+  }
+
+  function arrangeRun(real, jokers) {
+    if (!real.length) return null;
+    const suit = real[0].slice(-1);
+    if (real.some((c) => c.slice(-1) !== suit)) return null;
+    for (const ace of [1, 14]) {
+      const value = (c) => (rankOf(c) === 1 ? ace : rankOf(c));
+      const values = real.map(value).sort((a, b) => a - b);
+      if (new Set(values).size !== values.length) return null;
+      const gaps = values[values.length - 1] - values[0] + 1 - values.length;
+      const spare = jokers - gaps;
+      if (spare < 0) continue;
+      const up = Math.min(spare, TOP_RANK - values[values.length - 1]);
+      const low = values[0] - (spare - up);
+      const high = values[values.length - 1] + up;
+      if (low < 1) continue;
+      const byValue = {};
+      real.forEach((c) => { byValue[value(c)] = c; });
+      const laid = [];
+      for (let v = low; v <= high; v++) laid.push(byValue[v] || "*");
+      return laid;
+    }
+    return null;
+  }
+
+  function arrangeSet(real, jokers) {
+    if (!real.length) return null;
+    const rank = rankOf(real[0]);
+    if (real.some((c) => rankOf(c) !== rank)) return null;
+    const suits = real.map((c) => c.slice(-1));
+    if (new Set(suits).size !== suits.length || real.length + jokers > 4) return null;
+    const sorted = real.slice().sort((a, b) => SUITS.indexOf(a.slice(-1)) - SUITS.indexOf(b.slice(-1)));
+    return sorted.concat(Array(jokers).fill("*"));
+  }
+
+  // ------------------------------------------------------------------ the board
+
+  function newBoard(position) {
+    cards = {};
+    let next = 0;
+    const make = (code, origin) => {
+      const uid = `c${next++}`;
+      cards[uid] = { code, origin };
+      return uid;
+    };
+    const melds = position.table.map((meld, index) => ({
+      number: index + 1,
+      original: true,
+      cards: meldCards(meld).map((code) => make(code, index + 1)),
+    }));
+    return { melds, hand: position.hand.map((code) => make(code, "hand")) };
+  }
+
+  function snapshot() {
+    return JSON.parse(JSON.stringify(board));
+  }
+
+  function meldOf(number) {
+    return board.melds.find((m) => m.number === number);
+  }
+
+  function whereIs(uid) {
+    if (board.hand.includes(uid)) return "hand";
+    const meld = board.melds.find((m) => m.cards.includes(uid));
+    return meld ? meld.number : null;
+  }
+
+  function originalCount() {
+    return puzzle.position.table.length;
+  }
+
+  function nextNumber() {
+    return Math.max(originalCount(), ...board.melds.map((m) => m.number)) + 1;
+  }
+
+  // Empty new melds go; the new melds left are numbered on from the table's, in order.
+  function tidy() {
+    board.melds = board.melds.filter((m) => m.original || m.cards.length);
+    let number = originalCount();
+    board.melds.filter((m) => !m.original).sort((a, b) => a.number - b.number)
+      .forEach((m) => { m.number = ++number; });
+    board.melds.sort((a, b) => a.number - b.number);
+    board.melds.forEach((m) => { m.cards = ordered(m); });
+  }
+
+  function ordered(meld) {
+    const codes = meld.cards.map((uid) => cards[uid].code);
+    const original = meld.original && puzzle.position.table[meld.number - 1];
+    if (original && sameCards(codes, meldCards(original))) {
+      // Unchanged: as it lay (jokers where they stood).
+      const left = meld.cards.slice();
+      return meldCards(original).map((code) => {
+        const at = left.findIndex((uid) => cards[uid].code === code);
+        return left.splice(at, 1)[0];
+      });
+    }
+    const laid = arrange(codes).cards;
+    const left = meld.cards.slice();
+    return laid.map((code) => {
+      const at = left.findIndex((uid) => cards[uid].code === code);
+      return left.splice(at, 1)[0];
+    });
+  }
+
+  function sameCards(a, b) {
+    return a.length === b.length && a.slice().sort().join() === b.slice().sort().join();
+  }
+
+  // Move the selected cards (or `uids`) to a meld number, "new" or "hand".
+  function moveTo(target, uids) {
+    uids = (uids || selected).slice();
+    if (!uids.length) {
+      say("Select one or more cards first (click them, or Enter on a focused card).");
+      return false;
+    }
+    if (target === "hand") {
+      const fromTable = uids.filter((uid) => cards[uid].origin !== "hand");
+      if (fromTable.length) {
+        say(`${cardName(cards[fromTable[0]].code)} comes from the table: a table card never goes back to the hand.`, "bad");
+        return false;
+      }
+    } else if (target === "new") {
+      target = nextNumber();
+    } else if (!meldOf(target) && target !== nextNumber()) {
+      say(`There is no meld ${target}.`, "bad");
+      return false;
+    }
+    if (uids.every((uid) => whereIs(uid) === target)) {
+      say(`Already in ${target === "hand" ? "your hand" : "meld " + target}.`);
+      return false;
+    }
+    history.push(snapshot());
+    for (const uid of uids) {
+      const from = whereIs(uid);
+      if (from === "hand") board.hand = board.hand.filter((u) => u !== uid);
+      else meldOf(from).cards = meldOf(from).cards.filter((u) => u !== uid);
+    }
+    if (target === "hand") {
+      board.hand.push(...uids);
+    } else {
+      let meld = meldOf(target);
+      if (!meld) {
+        meld = { number: target, original: false, cards: [] };
+        board.melds.push(meld);
+      }
+      meld.cards.push(...uids);
+    }
+    selected = [];
+    tidy();
+    clearVerdict();
+    render();
+    return true;
+  }
+
+  // Split the run holding the selected card after that card: the rest becomes a new meld.
+  function split() {
+    if (selected.length !== 1) {
+      say("Select one card of a run: the run is split after it.");
+      return;
+    }
+    const uid = selected[0];
+    const number = whereIs(uid);
+    const meld = number === "hand" ? null : meldOf(number);
+    if (!meld) {
+      say("Select a card on the table: the run is split after it.");
+      return;
+    }
+    const layout = arrange(meld.cards.map((u) => cards[u].code));
+    if (layout.kind !== "run") {
+      say(`Meld ${number} is not a run: only a run can be split.`, "bad");
+      return;
+    }
+    const at = meld.cards.indexOf(uid);
+    if (at === meld.cards.length - 1) {
+      say(`${cardName(cards[uid].code)} is the last card of meld ${number}: nothing to split off.`, "bad");
+      return;
+    }
+    moveTo("new", meld.cards.slice(at + 1));
+    say(`Split meld ${number} after ${cards[uid].code}.`);
+  }
+
+  function undo() {
+    if (!history.length) {
+      say("Nothing to undo.");
+      return;
+    }
+    board = history.pop();
+    selected = [];
+    if (replay && replay.step > 0) replay.step -= 1;
+    clearVerdict();
+    render();
+  }
+
+  function reset() {
+    if (!puzzle) return;
+    board = newBoard(puzzle.position);
+    history = [];
+    selected = [];
+    if (replay) replay.step = 0;
+    clearVerdict();
+    render();
+  }
+
+  // The moves that take every card from where it started to where it lies now.
+  function movesText() {
+    const lines = [];
+    for (const meld of board.melds) {
+      const groups = new Map();
+      for (const uid of meld.cards) {
+        const origin = cards[uid].origin;
+        if (origin === meld.number) continue;
+        if (!groups.has(origin)) groups.set(origin, []);
+        groups.get(origin).push(cards[uid].code);
+      }
+      const origins = [...groups.keys()].sort((a, b) =>
+        (a === "hand") - (b === "hand") || a - b);
+      for (const origin of origins) {
+        const codes = groups.get(origin).join(" ");
+        lines.push(origin === "hand" ? `add ${codes} to ${meld.number}`
+          : `move ${codes} from ${origin} to ${meld.number}`);
+      }
+    }
+    return lines;
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  function cardButton(uid, place) {
+    const card = cards[uid];
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "card";
+    button.dataset.uid = uid;
+    button.dataset.card = card.code;
+    button.draggable = true;
+    const here = whereIs(uid);
+    if (card.origin === "hand" && here !== "hand") button.classList.add("from-hand");
+    if (card.origin !== "hand" && here !== card.origin) button.classList.add("moved");
+    const isSelected = selected.includes(uid);
+    button.classList.toggle("selected", isSelected);
+    button.setAttribute("aria-pressed", String(isSelected));
+    button.setAttribute("aria-label", `${cardName(card.code)}, ${place}`);
+    const image = document.createElement("img");
+    image.src = cardUrl(card.code);
+    image.alt = "";
+    image.draggable = false;
+    button.appendChild(image);
+    button.addEventListener("click", () => toggle(uid));
+    button.addEventListener("dragstart", (event) => {
+      if (!selected.includes(uid)) selected = [uid];
+      event.dataTransfer.setData("text/plain", selected.join(","));
+      event.dataTransfer.effectAllowed = "move";
+      highlightSelection();
+    });
+    return button;
+  }
+
+  function toggle(uid) {
+    if (replay && replay.active) {
+      say("The solution is playing: press Reset to play yourself.");
+      return;
+    }
+    selected = selected.includes(uid) ? selected.filter((u) => u !== uid) : [...selected, uid];
+    highlightSelection();
+    updateTargets();
+    if (selected.length) {
+      const codes = selected.map((u) => cards[u].code).join(" ");
+      say(`Selected ${codes}: now choose a meld (or New meld).`);
+    } else {
+      say("");
+    }
+  }
+
+  function highlightSelection() {
+    document.querySelectorAll(".card").forEach((button) => {
+      const on = selected.includes(button.dataset.uid);
+      button.classList.toggle("selected", on);
+      button.setAttribute("aria-pressed", String(on));
+    });
+  }
+
+  function dropZone(element, target) {
+    element.addEventListener("dragover", (event) => {
+      event.preventDefault();
+      element.classList.add("over");
+    });
+    element.addEventListener("dragleave", () => element.classList.remove("over"));
+    element.addEventListener("drop", (event) => {
+      event.preventDefault();
+      element.classList.remove("over");
+      const uids = (event.dataTransfer.getData("text/plain") || "").split(",").filter((u) => cards[u]);
+      if (uids.length) moveTo(target, uids);
+    });
+  }
+
+  function render() {
+    const focused = document.activeElement && document.activeElement.dataset
+      ? document.activeElement.dataset.uid : null;
+    const table = $("table");
+    table.replaceChildren();
+    for (const meld of board.melds) {
+      const codes = meld.cards.map((uid) => cards[uid].code);
+      const layout = arrange(codes);
+      const box = document.createElement("div");
+      box.className = "meld drop";
+      box.dataset.number = meld.number;
+      if (!meld.original) box.classList.add("new");
+      if (!codes.length) box.classList.add("empty");
+      else if (layout.kind === "bad" || layout.kind === "short") box.classList.add("invalid");
+      const head = document.createElement("div");
+      head.className = "meld-head";
+      const badge = document.createElement("span");
+      badge.className = "badge";
+      badge.textContent = meld.number;
+      const label = document.createElement("span");
+      label.className = "kind";
+      label.textContent = !codes.length ? "empty" : layout.kind === "run" ? "run"
+        : layout.kind === "set" ? "set" : "not a meld yet";
+      const here = document.createElement("button");
+      here.type = "button";
+      here.className = "here";
+      here.textContent = "Put here";
+      here.setAttribute("aria-label", `Put the selected cards in meld ${meld.number}`);
+      here.addEventListener("click", () => moveTo(meld.number));
+      head.append(badge, label, here);
+      const row = document.createElement("div");
+      row.className = "cards";
+      meld.cards.forEach((uid) => row.appendChild(cardButton(uid, `meld ${meld.number}`)));
+      box.append(head, row);
+      box.addEventListener("click", (event) => {
+        if (event.target === box || event.target === row || event.target === head
+            || event.target === badge || event.target === label) {
+          if (selected.length) moveTo(meld.number);
+        }
+      });
+      dropZone(box, meld.number);
+      table.appendChild(box);
+    }
+    const fresh = document.createElement("button");
+    fresh.type = "button";
+    fresh.className = "meld new-meld drop";
+    fresh.id = "new-meld-zone";
+    fresh.innerHTML = `<span class="badge new">${nextNumber()}</span><span>New meld</span>`;
+    fresh.setAttribute("aria-label", `Make a new meld ${nextNumber()} of the selected cards`);
+    fresh.addEventListener("click", () => moveTo("new"));
+    dropZone(fresh, "new");
+    table.appendChild(fresh);
+
+    const hand = $("hand");
+    hand.replaceChildren();
+    board.hand.forEach((uid) => hand.appendChild(cardButton(uid, "in your hand")));
+    if (!board.hand.length) {
+      const done = document.createElement("p");
+      done.className = "muted small";
+      done.textContent = "Your hand is empty.";
+      hand.appendChild(done);
+    }
+    $("penalty").textContent = board.hand.length
+      ? `${board.hand.length} card${board.hand.length === 1 ? "" : "s"} left`
+      : "";
+    $("undo").disabled = !history.length;
+    updateTargets();
+    if (focused) {
+      const again = document.querySelector(`.card[data-uid="${focused}"]`);
+      if (again) again.focus();
+    }
+  }
+
+  function updateTargets() {
+    document.body.classList.toggle("choosing", selected.length > 0);
+    $("split").disabled = selected.length !== 1 || whereIs(selected[0]) === "hand";
+  }
+
+  // ------------------------------------------------------------------ messages
+
+  function say(text, tone) {
+    const status = $("status");
+    status.className = "status" + (tone ? ` ${tone}` : "");
+    status.textContent = text;
+  }
+
+  function clearVerdict() {
+    // A solved table that changes is no longer the answer.
+    solved = false;
+    document.body.classList.remove("is-solved");
+  }
+
+  function showVerdict(result) {
+    const status = $("status");
+    status.replaceChildren();
+    const head = document.createElement("strong");
+    const list = document.createElement("ul");
+    for (const reason of result.reasons || []) {
+      const item = document.createElement("li");
+      item.textContent = reason;
+      list.appendChild(item);
+    }
+    if (result.solved) {
+      solved = true;
+      status.className = "status good";
+      head.textContent = result.intended ? "Solved! " : "Solved (another way)! ";
+      document.body.classList.add("is-solved");
+    } else {
+      status.className = "status bad";
+      head.textContent = result.legal ? "Not solved yet. " : "That table is not legal. ";
+    }
+    status.append(head, list);
+  }
+
+  // ------------------------------------------------------------------ the service
+
+  async function api(path, options) {
+    const response = await fetch(path, options);
+    let body = null;
+    try {
+      body = await response.json();
+    } catch (error) {
+      body = { error: `${response.status} ${response.statusText}` };
+    }
+    if (!response.ok) throw new Error(body.error || `${response.status}`);
+    return body;
+  }
+
+  async function check() {
+    if (!puzzle) return;
+    const moves = movesText();
+    if (!moves.length) {
+      say("Move some cards first: nothing has changed on the table.");
+      return;
+    }
+    say("Checking\u2026");
+    try {
+      const result = await api("/puzzles/check", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ id: puzzle.id, moves: moves.join("\n") }),
+      });
+      showVerdict(result);
+    } catch (error) {
+      say(error.message, "bad");
+    }
+  }
+
+  async function hint() {
+    if (!puzzle) return;
+    if (hintLevel >= 3) {
+      say("That was the last hint: Show solution plays the turn.");
+      return;
+    }
+    const level = hintLevel + 1;
+    $("hint").disabled = true;
+    say(`Asking for hint ${level}\u2026`);
+    try {
+      const result = await api(`/puzzles/${puzzle.id}/hint?level=${level}`);
+      hintLevel = level;
+      const box = $("hints");
+      box.hidden = false;
+      const item = document.createElement("div");
+      item.className = "hint";
+      item.dataset.level = level;
+      const title = document.createElement("strong");
+      title.textContent = `Hint ${level} of 3`;
+      const text = document.createElement(level === 3 ? "pre" : "p");
+      text.textContent = result.hint;
+      item.append(title, text);
+      box.appendChild(item);
+      say("");
+      $("hint").textContent = level < 3 ? "More hint" : "No more hints";
+    } catch (error) {
+      say(error.message, "bad");
+    } finally {
+      $("hint").disabled = hintLevel >= 3;
+    }
+  }
+
+  async function showSolution() {
+    if (!puzzle) return;
+    try {
+      const answer = await api(`/puzzles/${puzzle.id}/solution`);
+      reset();
+      replay = { moves: answer.moves, step: 0, active: true };
+      const list = $("replay-moves");
+      list.replaceChildren();
+      answer.moves.forEach((move) => {
+        const item = document.createElement("li");
+        item.textContent = move.text;
+        list.appendChild(item);
+      });
+      $("replay").hidden = false;
+      updateReplay();
+      say("The solution: press Next step to play it move by move.");
+      $("step").focus();
+    } catch (error) {
+      say(error.message, "bad");
+    }
+  }
+
+  function step() {
+    if (!replay || replay.step >= replay.moves.length) return;
+    const move = replay.moves[replay.step];
+    const from = move.from === null ? "hand" : move.from;
+    const pool = from === "hand" ? board.hand.slice() : (meldOf(from) || { cards: [] }).cards.slice();
+    const uids = [];
+    for (const code of move.cards) {
+      const at = pool.findIndex((uid) => cards[uid].code === code);
+      if (at < 0) {
+        say(`Cannot play "${move.text}" from here: press Reset, then Show solution.`, "bad");
+        return;
+      }
+      uids.push(pool.splice(at, 1)[0]);
+    }
+    const target = meldOf(move.to) ? move.to : "new";
+    const before = replay.step;
+    replay.active = false;
+    if (moveTo(target, uids)) replay.step = before + 1;
+    replay.active = true;
+    updateReplay();
+    say(`Step ${replay.step} of ${replay.moves.length}: ${move.text}`);
+    if (replay.step === replay.moves.length) {
+      say(`Step ${replay.step} of ${replay.moves.length}: ${move.text}. That is the solution.`, "good");
+    }
+  }
+
+  function updateReplay() {
+    if (!replay) return;
+    [...$("replay-moves").children].forEach((item, index) => {
+      item.classList.toggle("done", index < replay.step);
+      item.classList.toggle("current", index === replay.step);
+    });
+    $("step").disabled = replay.step >= replay.moves.length;
+    $("step-back").disabled = replay.step === 0;
+  }
+
+  function stepBack() {
+    if (replay && replay.step > 0) undo();
+    updateReplay();
+  }
+
+  function show(data) {
+    puzzle = data;
+    board = newBoard(puzzle.position);
+    history = [];
+    selected = [];
+    hintLevel = 0;
+    solved = false;
+    replay = null;
+    document.body.classList.remove("is-solved");
+    $("replay").hidden = true;
+    $("hints").hidden = true;
+    $("hints").replaceChildren();
+    $("hint").disabled = false;
+    $("hint").textContent = "Hint";
+    const day = data.date ? `Daily puzzle, ${data.date}` : `Puzzle ${data.id}`;
+    $("title").textContent = day;
+    $("goal").textContent = data.goal.text;
+    const tags = $("tags");
+    tags.replaceChildren();
+    const chips = [[data.tier, "tier"], ...data.themes.map((t) => [t, "theme"])];
+    if (!data.themes.includes("no-joker")) chips.splice(1, 0, ["with jokers", "rules"]);
+    for (const [text, kind] of chips) {
+      const chip = document.createElement("span");
+      chip.className = `chip ${kind}`;
+      chip.textContent = text;
+      tags.appendChild(chip);
+    }
+    const idChip = document.createElement("span");
+    idChip.className = "chip id";
+    idChip.textContent = data.id;
+    tags.appendChild(idChip);
+    if (location.hash.slice(1) !== data.id && !data.date) history_replace(data.id);
+    say("");
+    render();
+  }
+
+  function history_replace(id) {
+    window.history.replaceState(null, "", `#${id}`);
+  }
+
+  async function load(id) {
+    say("Loading\u2026");
+    try {
+      show(await api(id ? `/puzzles/${encodeURIComponent(id)}` : "/puzzles/daily"));
+      if (!id) window.history.replaceState(null, "", location.pathname);
+    } catch (error) {
+      say(error.message, "bad");
+    }
+  }
+
+  async function refreshListing() {
+    const params = new URLSearchParams();
+    if ($("tier").value) params.set("tier", $("tier").value);
+    if ($("theme").value) params.set("theme", $("theme").value);
+    try {
+      const result = await api(`/puzzles?${params}`);
+      listing = result.puzzles.map((p) => p.id);
+      $("count").textContent = `${result.count} puzzle${result.count === 1 ? "" : "s"}`;
+    } catch (error) {
+      say(error.message, "bad");
+    }
+  }
+
+  async function nextPuzzle() {
+    await refreshListing();
+    if (!listing.length) {
+      say("No puzzle has that tier and theme: choose another.", "bad");
+      return;
+    }
+    const at = puzzle ? listing.indexOf(puzzle.id) : -1;
+    await load(listing[(at + 1) % listing.length]);
+  }
+
+  async function loadThemes() {
+    try {
+      const themes = await api("/puzzles/themes");
+      const select = $("theme");
+      for (const theme of themes) {
+        if (!theme.count) continue;
+        const option = document.createElement("option");
+        option.value = theme.name;
+        option.textContent = `${theme.name} (${theme.count})`;
+        option.title = theme.description;
+        select.appendChild(option);
+      }
+    } catch (error) {
+      say(error.message, "bad");
+    }
+  }
+
+  // ------------------------------------------------------------------ keyboard
+
+  function onKey(event) {
+    if (event.target.closest("select, input, textarea, dialog")) return;
+    if (event.ctrlKey && event.key.toLowerCase() === "z") {
+      event.preventDefault();
+      undo();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key;
+    if (/^[0-9]$/.test(key)) {
+      event.preventDefault();
+      digits += key;
+      clearTimeout(digitTimer);
+      const highest = nextNumber();
+      const number = parseInt(digits, 10);
+      if (number * 10 > highest) {
+        digits = "";
+        moveTo(number);
+      } else {
+        digitTimer = setTimeout(() => {
+          const wanted = parseInt(digits, 10);
+          digits = "";
+          if (wanted) moveTo(wanted);
+        }, 700);
+      }
+      return;
+    }
+    const actions = {
+      n: () => moveTo("new"), h: () => moveTo("hand"), s: split, u: undo,
+      c: check, "?": () => $("help").showModal(),
+      Escape: () => { selected = []; highlightSelection(); updateTargets(); say(""); },
+    };
+    const action = actions[key] || actions[key.toLowerCase()];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  }
+
+  // ------------------------------------------------------------------ start
+
+  function start() {
+    $("new-meld").addEventListener("click", () => moveTo("new"));
+    $("split").addEventListener("click", split);
+    $("undo").addEventListener("click", undo);
+    $("reset").addEventListener("click", () => { replay = null; $("replay").hidden = true; reset(); say("Back to the start."); });
+    $("check").addEventListener("click", check);
+    $("hint").addEventListener("click", hint);
+    $("show-solution").addEventListener("click", showSolution);
+    $("step").addEventListener("click", step);
+    $("step-back").addEventListener("click", stepBack);
+    $("daily").addEventListener("click", () => load(null));
+    $("next").addEventListener("click", nextPuzzle);
+    $("tier").addEventListener("change", nextPuzzle);
+    $("theme").addEventListener("change", nextPuzzle);
+    dropZone($("hand"), "hand");
+    $("hand").addEventListener("click", (event) => {
+      if (!event.target.closest(".card") && selected.length) moveTo("hand");
+    });
+    document.addEventListener("keydown", onKey);
+    window.addEventListener("hashchange", () => {
+      const id = location.hash.slice(1);
+      if (id && (!puzzle || id !== puzzle.id)) load(id);
+    });
+    loadThemes();
+    refreshListing();
+    load(location.hash.slice(1) || null);
+  }
+
+  // For the browser tests and the curious: the board as the service would read it.
+  window.ramiPage = { movesText: () => movesText().join("\n"), board: () => board };
+
+  document.addEventListener("DOMContentLoaded", start);
+})();

@@ -1,0 +1,73 @@
+"""``POST /bot/turn`` (rami/service/bot.py), over real HTTP to the in-process app."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from rami.game import GameOptions, Play, Round, View, deal
+from rami.game.deck import stream
+from rami.rules import get_ruleset
+from rami.service import Settings, create_app
+from rami.service.testing import BackgroundServer
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with BackgroundServer(create_app(Settings(default_time_limit=2.0))) as running:
+        yield running.url
+
+
+def post(base: str, body: Any) -> tuple[int, Any]:
+    request = urllib.request.Request(base + "/bot/turn", data=json.dumps(body).encode(),
+                                     method="POST", headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def _round(name: str) -> Round:
+    rules = get_ruleset(name)
+    return Round(rules, GameOptions().resolved(rules), deal(rules, [True, True],
+                 stream(4, "deal", 1)), first=0, active=[True, True])
+
+
+@pytest.mark.parametrize("level", ["beginner", "confirmed", "expert"])
+def test_bot_turn_plays_a_legal_turn(server: str, level: str) -> None:
+    rnd = _round("rami-51")
+    status, action = post(server, {"view": rnd.view().to_json(), "level": level, "seed": 3})
+    assert status == 200, action
+    assert action["action"] == "play"
+    from rami.game.actions import action_from_json
+
+    played = action_from_json(action)
+    assert isinstance(played, Play)
+    rnd.apply(played)  # the engine (and its referee) accept it
+
+
+def test_bot_turn_draw_and_claim(server: str) -> None:
+    rnd = _round("bfmania-30")
+    status, action = post(server, {"view": rnd.view().to_json()})
+    assert status == 200 and action == {"action": "draw", "source": "stock"}
+    fou = _round("rami-fou")
+    status, action = post(server, {"view": fou.view().to_json(), "level": "confirmed"})
+    assert status == 200 and action["action"] == "claim" and isinstance(action["take"], bool)
+
+
+def test_bot_turn_bad_input_is_422_naming_the_field(server: str) -> None:
+    status, body = post(server, {"view": {"rules": "rami-fou"}})
+    assert status == 422 and body["field"] == "view"
+    view = _round("rami-51").view().to_json()
+    view["hand"] = ["7H"] * 3
+    status, body = post(server, {"view": view})
+    assert status == 422 and "impossible" in body["error"] and body["problems"]
+    status, body = post(server, {"view": view, "level": "grandmaster"})
+    assert status == 422
+    assert View.from_json(_round("rami-51").view().to_json()).rules.name == "rami-51"

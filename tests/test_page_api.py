@@ -1,0 +1,175 @@
+"""What the puzzle page asks the service, over real HTTP (a server in a thread, the shipped pack):
+the spoiler-free daily puzzle and puzzles by id, the pack by tier and theme, hints and the
+solution of a puzzle id, answers as moves, the cards as SVG, and the page's own files."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+import pytest
+
+from rami.puzzles.record import daily, find, select, shipped_pack
+from rami.puzzles.themes import THEMES
+from rami.service import Settings, create_app
+from rami.service.testing import BackgroundServer
+
+EASY = "rc-b5304c3325"  # TS TD TC | 7C 8C 9C TC / TH 6C 8C
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    with BackgroundServer(create_app(Settings(default_time_limit=5.0))) as running:
+        yield running.url
+
+
+def get(base: str, path: str) -> tuple[int, Any, dict[str, str]]:
+    try:
+        with urllib.request.urlopen(base + path, timeout=60) as response:
+            raw = response.read()
+            kind = response.headers.get("content-type", "")
+            body = json.loads(raw) if "json" in kind else raw.decode()
+            return response.status, body, dict(response.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read()), dict(error.headers)
+
+
+def post(base: str, path: str, body: Any) -> tuple[int, Any]:
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def assert_no_solution(payload: Any, puzzle_id: str) -> None:
+    """No solution table, signature, moves or difficulty; none of the solution's final-table
+    melds anywhere in the payload, as text or as a list of cards."""
+    puzzle = find(puzzle_id)
+    assert not {"solution", "signature", "moves", "difficulty", "seed", "numbers"} & set(payload)
+    text = json.dumps(payload)
+    for meld in puzzle.solution:
+        if meld in puzzle.position.table:
+            continue  # a meld the solution leaves as it is shows in the position, rightly
+        cards = [str(card) for card in meld.cards]
+        assert json.dumps(cards) not in text and json.dumps(" ".join(cards)) not in text, cards
+    assert puzzle.record["signature"] not in text
+
+
+def test_daily_endpoint_carries_no_solution(url: str) -> None:
+    for day in ("2025-06-01", "2026-01-15", "2026-12-01"):
+        status, body, _ = get(url, f"/puzzles/daily/{day}")
+        assert status == 200
+        puzzle = daily(date.fromisoformat(day))
+        assert body["id"] == puzzle.id and body["date"] == day
+        assert body["tier"] == puzzle.tier and body["themes"] == list(puzzle.themes)
+        assert body["goal"]["text"] == puzzle.goal["text"]
+        assert_no_solution(body, puzzle.id)
+    status, today, _ = get(url, "/puzzles/daily")
+    assert status == 200
+    assert_no_solution(today, today["id"])
+
+
+def test_puzzle_by_id_and_its_solution_when_asked(url: str) -> None:
+    status, body, _ = get(url, f"/puzzles/{EASY}")
+    assert status == 200 and body["id"] == EASY
+    assert_no_solution(body, EASY)
+    status, answer, _ = get(url, f"/puzzles/{EASY}/solution")
+    assert status == 200
+    assert answer["solution"] == [["TS", "TH", "TD", "TC"], ["8C", "9C", "TC"],
+                                  ["6C", "7C", "8C"]]
+    assert answer["numbers"] == [1, 2, 3]
+    assert [(m["cards"], m["from"], m["to"]) for m in answer["moves"]] == [
+        (["7C"], 2, 3), (["TH"], None, 1), (["6C", "8C"], None, 3)]
+    assert answer["signature"] == find(EASY).record["signature"]
+    assert answer["difficulty"]["tier"] == "easy"
+    status, missing, _ = get(url, "/puzzles/rc-0000000000")
+    assert status == 404 and missing["field"] == "id"
+
+
+def test_list_by_tier_and_theme(url: str) -> None:
+    status, body, _ = get(url, "/puzzles?tier=hard&theme=joker-swap")
+    assert status == 200
+    expected = select(shipped_pack(), tier="hard", theme="joker-swap")
+    assert body["count"] == len(expected) > 0
+    assert [p["id"] for p in body["puzzles"]] == [p.id for p in expected]
+    for listed in body["puzzles"]:
+        assert set(listed) == {"id", "kind", "rules", "tier", "themes"}
+    status, everything, _ = get(url, "/puzzles")
+    assert everything["count"] == len(shipped_pack())
+    status, bad, _ = get(url, "/puzzles?theme=castling")
+    assert status == 422 and "unknown theme 'castling'" in bad["error"]
+    status, _, _ = get(url, "/puzzles?tier=legendary")
+    assert status == 422
+    status, themes, _ = get(url, "/puzzles/themes")
+    assert [t["name"] for t in themes] == list(THEMES)
+    counts = {t["name"]: t["count"] for t in themes}
+    assert counts["all-cards"] + counts["best-score"] == len(shipped_pack())
+
+
+def test_hints_of_a_puzzle_id(url: str) -> None:
+    status, first, _ = get(url, f"/puzzles/{EASY}/hint?level=1")
+    assert status == 200 and first["hint"] == "You can play all 3 cards."
+    status, second, _ = get(url, f"/puzzles/{EASY}/hint?level=2")
+    assert second["hint"] == "Key move: move 7C from meld 2 to meld 3"
+    status, third, _ = get(url, f"/puzzles/{EASY}/hint?level=3")
+    assert "Moves (3):" in third["hint"] and third["level"] == 3
+    status, bad, _ = get(url, f"/puzzles/{EASY}/hint?level=4")
+    assert status == 422 and bad["field"].endswith("level")
+
+
+def test_check_answers_given_as_moves(url: str) -> None:
+    moves = "move 7C from 2 to 3; add TH to 1; add 6C 8C to 3"
+    status, body = post(url, "/puzzles/check", {"id": EASY, "moves": moves})
+    assert status == 200 and body["solved"] and body["intended"]
+    status, listed = post(url, "/puzzles/check", {"id": EASY, "moves": moves.split("; ")})
+    assert listed["solved"]
+    status, short = post(url, "/puzzles/check", {"id": EASY, "moves": "add TH to 1"})
+    assert status == 200 and not short["solved"] and short["legal"]
+    status, illegal = post(url, "/puzzles/check", {"id": EASY, "moves": "move 7C from 2 to 3"})
+    assert not illegal["legal"]
+    assert "meld 3 after the moves: meld 7C has 1 card: a meld needs at least 3" in (
+        illegal["reasons"])
+    status, wrong = post(url, "/puzzles/check", {"id": EASY, "moves": "add TH to 1; add 9S to 2"})
+    assert status == 422 and wrong["field"] == "moves"
+    assert "move 2 ('add 9S to 2'): the hand does not hold 9S" in wrong["error"]
+    status, both = post(url, "/puzzles/check", {"id": EASY, "moves": moves, "table": "TS TD TC"})
+    assert status == 422 and "not both" in both["error"]
+    status, neither = post(url, "/puzzles/check", {"id": EASY})
+    assert status == 422 and neither["field"] == "table"
+
+
+def test_cards_as_svg(url: str) -> None:
+    for name, text in (("7H", "7H"), ("TH", "TH"), ("10h", "TH"), ("joker", "*")):
+        status, svg, headers = get(url, f"/svg/cards/{name}.svg")
+        assert status == 200 and headers["content-type"].startswith("image/svg+xml")
+        root = ET.fromstring(svg)
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"
+        assert f'data-card="{text}"' in svg
+        assert "max-age" in headers["cache-control"]
+    status, small, _ = get(url, "/svg/cards/QS.svg?size=32&four_color=true")
+    assert status == 200 and 'width="32.64"' in small
+    for bad in ("ZZ", "1H", "..%2Fapp"):
+        status, _, _ = get(url, f"/svg/cards/{bad}.svg")
+        assert status == 404, bad
+
+
+def test_the_page_and_its_files(url: str) -> None:
+    status, html, headers = get(url, "/")
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert '<script src="/static/app.js"' in html and "/static/style.css" in html
+    assert "http://" not in html and "https://" not in html  # nothing from another host
+    for name, kind in (("app.js", "text/javascript"), ("style.css", "text/css")):
+        status, text, headers = get(url, f"/static/{name}")
+        assert status == 200 and headers["content-type"].startswith(kind)
+        assert "http://" not in text and "https://" not in text
+    for bad in ("nope.js", "..%2Fpage.py", ".hidden"):
+        status, _, _ = get(url, f"/static/{bad}")
+        assert status == 404, bad
