@@ -18,7 +18,7 @@ from rami.game.actions import (
     Play,
     action_from_json,
 )
-from rami.game.bots import LEVELS, bot_turn, make_bot
+from rami.game.levels import LEVELS, bot_turn, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GAME_RULES, GameError, GameOptions, GameRules, game_rules
 from rami.game.rounds import Deal, Round, deal

@@ -13,7 +13,6 @@ out.
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from typing import Any
@@ -29,14 +28,11 @@ from rami.game.greedy import (
     is_useful,
     lay_offs,
 )
-from rami.game.presets import GameError
 from rami.game.state import CLAIM, DRAW, View
 from rami.melds import Meld, MeldKind, is_pure_run, is_valid, opening_points
 from rami.position import Position
 from rami.referee import validate_turn
 from rami.rules import GoingOut
-
-LEVELS = ("beginner", "confirmed", "expert")
 
 #: Solver calls made by the bots of this process, and their time (simulation statistics).
 SOLVER_STATS: dict[str, float] = {"calls": 0, "ms": 0.0}
@@ -259,36 +255,4 @@ def solver_discard(view: View, solution: Any) -> Card | None:
     return solution.discard
 
 
-def make_bot(level: str, seed: int = 0) -> Bot:
-    """A bot of ``level`` (beginner, confirmed, expert), seeded for its sampling."""
-    if level == "beginner":
-        return BeginnerBot(seed)
-    if level == "confirmed":
-        return ConfirmedBot(seed)
-    if level == "expert":
-        from rami.game.expert import ExpertBot
-
-        return ExpertBot(seed)
-    raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}")
-
-
-def bot_turn(view: View | dict[str, Any] | str, level: str, seed: int = 0) -> Any:
-    """One bot decision from a visible state, statelessly.
-
-    ``view`` is a :class:`View`, or its JSON form (a dict, or a JSON string); the answer is an
-    :class:`~rami.game.actions.Action`, or its JSON form (``Action.to_json()``) when the view
-    came as JSON. The expert's sampling is seeded from ``seed`` and the view itself.
-    """
-    as_json = not isinstance(view, View)
-    if isinstance(view, str):
-        try:
-            view = json.loads(view)
-        except json.JSONDecodeError as error:
-            raise GameError(f"malformed JSON view: {error.msg}") from None
-    parsed = view if isinstance(view, View) else View.from_json(view)
-    action = make_bot(level, seed).act(parsed)
-    return action.to_json() if as_json else action
-
-
-__all__ = ["LEVELS", "BeginnerBot", "Bot", "ConfirmedBot", "action_from_json", "bot_turn",
-           "make_bot"]
+__all__ = ["BeginnerBot", "Bot", "ConfirmedBot", "action_from_json"]

@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from rami.cards import Card, format_cards
 from rami.game.actions import DISCARD, Action, Claim, Draw, IllegalActionError, Play
-from rami.game.bots import make_bot
+from rami.game.levels import make_bot
 from rami.game.match import play_game
 from rami.game.moves import Command, MoveError, WorkTable, parse_command
 from rami.game.presets import GameOptions

@@ -18,9 +18,10 @@ from typing import Any
 
 from rami.errors import RamiError, SolverBugError
 from rami.game.actions import GameInternalError
-from rami.game.bots import LEVELS, SOLVER_STATS, make_bot
+from rami.game.bots import SOLVER_STATS
 from rami.game.deck import derive_seed
 from rami.game.elo import game_pairs, ratings
+from rami.game.levels import LEVELS, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GameError, GameOptions, game_rules
 from rami.rules import get_ruleset

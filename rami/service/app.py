@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI, Response
 from starlette.middleware.cors import CORSMiddleware
 
+import rami.service.schemas as schemas
 from rami import __version__
 from rami.errors import UnknownRulesetError
 from rami.position import hand_penalty
 from rami.referee import validate_turn
 from rami.rules import PRESETS, get_ruleset
-from rami.service import schemas
 from rami.service.errors import ApiError, install_error_handlers, log
 from rami.service.inputs import (
     MAX_CARDS,

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import FastAPI, Path
 from pydantic import Field, StrictStr
 
+import rami.service.schemas as schemas
 from rami.errors import NotationError, UnreadableFileError
 from rami.puzzles import record
-from rami.service import schemas
 from rami.service.errors import ApiError, log, notation_error
 from rami.service.inputs import MAX_CARDS, check_text_size, parse_melds_field
 from rami.service.output import daily_json

@@ -1,0 +1,48 @@
+"""The bot levels by name, and the stateless bot turn apps call (``POST /bot/turn``).
+
+Kept apart from :mod:`rami.game.bots` and :mod:`rami.game.expert` so that naming a level needs
+both, and neither needs the other's name table (no import cycle).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rami.game.bots import BeginnerBot, Bot, ConfirmedBot
+from rami.game.expert import ExpertBot
+from rami.game.presets import GameError
+from rami.game.state import View
+
+LEVELS = ("beginner", "confirmed", "expert")
+
+
+def make_bot(level: str, seed: int = 0) -> Bot:
+    """A bot of ``level`` (beginner, confirmed, expert), seeded for its sampling."""
+    if level == "beginner":
+        return BeginnerBot(seed)
+    if level == "confirmed":
+        return ConfirmedBot(seed)
+    if level == "expert":
+        return ExpertBot(seed)
+    raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}")
+
+
+def bot_turn(view: View | dict[str, Any] | str, level: str, seed: int = 0) -> Any:
+    """One bot decision from a visible state, statelessly.
+
+    ``view`` is a :class:`View`, or its JSON form (a dict, or a JSON string); the answer is an
+    :class:`~rami.game.actions.Action`, or its JSON form (``Action.to_json()``) when the view
+    came as JSON. The expert's sampling is seeded from ``seed`` and the view itself.
+    """
+    as_json = not isinstance(view, View)
+    if isinstance(view, str):
+        try:
+            view = json.loads(view)
+        except json.JSONDecodeError as error:
+            raise GameError(f"malformed JSON view: {error.msg}") from None
+    parsed = view if isinstance(view, View) else View.from_json(view)
+    action = make_bot(level, seed).act(parsed)
+    return action.to_json() if as_json else action
+
+
