@@ -215,6 +215,7 @@ def _outs(card: Card, hand: Counter[Card], unseen: Counter[Card],
     """Unseen cards that would make a meld with ``card`` and a partner in ``hand``, and whether
     the hand already holds a meld with it."""
     rank, suit = card.rank, card.suit
+    assert suit is not None  # a real card
     outs = 0
     same_rank = [s for s in range(4) if s != suit and hand[Card.of(rank, s)] > 0]
     if len(same_rank) >= 2:

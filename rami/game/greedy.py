@@ -29,7 +29,7 @@ def _card_at(position: int, suit: int) -> Card:
 def _by_suit(hand: Counter[Card]) -> list[set[int]]:
     ranks: list[set[int]] = [set(), set(), set(), set()]
     for card, count in hand.items():
-        if count > 0 and not card.is_joker:
+        if count > 0 and card.suit is not None:
             ranks[card.suit].add(card.rank)
     return ranks
 
@@ -93,12 +93,12 @@ def _joker_meld(hand: Counter[Card], rules: Ruleset) -> Meld | None:
                     continue
                 a, b = _card_at(low, suit), _card_at(high, suit)
                 if gap == 2:
-                    cards = (a, JOKER, b)
+                    laid = (a, JOKER, b)
                 elif high < rules.top_rank:
-                    cards = (a, b, JOKER)
+                    laid = (a, b, JOKER)
                 else:
-                    cards = (JOKER, a, b)
-                candidates.append(Meld(cards, MeldKind.RUN))
+                    laid = (JOKER, a, b)
+                candidates.append(Meld(laid, MeldKind.RUN))
     for meld in candidates:
         if not is_valid(meld, rules):
             continue
@@ -137,6 +137,7 @@ def extend(meld: Meld, card: Card, rules: Ruleset) -> Meld | None:
         return None
     positions = stands_for(meld, rules)
     suit = meld.real_cards[0].suit
+    assert suit is not None  # a real card
     low, high = positions[0], positions[-1]
     options = []
     if high < rules.top_rank and (card.is_joker or card == _card_at(high + 1, suit)):
@@ -163,6 +164,7 @@ def accepts(meld: Meld, rules: Ruleset) -> frozenset[Card]:
         return frozenset()
     positions = stands_for(meld, rules)
     suit = meld.real_cards[0].suit
+    assert suit is not None  # a real card
     ends = []
     if positions[-1] < rules.top_rank:
         ends.append(_card_at(positions[-1] + 1, suit))
@@ -183,7 +185,7 @@ def lay_offs(
         progress = False
         for card in sorted(+hand, key=lambda c: (-rules.card_penalty(c.rank), c)):
             if card.is_joker:
-                places = range(len(table))
+                places = list(range(len(table)))
             else:
                 places = [index for index, cards in enumerate(fits) if card in cards]
             for index in places:

@@ -257,6 +257,7 @@ def event_lines(events: list[dict[str, Any]], names: list[str], rnd: Round) -> l
             lines.append(f"The discard pile (less its top) becomes the new stock "
                          f"({len(event['stock'])} cards).")
             continue
+        assert isinstance(seat, int)  # every other event names its seat
         who = names[seat]
         if "claim" in event:
             lines.append(f"{who} claims {event['claim']} and takes a penalty card.")

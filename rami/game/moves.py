@@ -249,6 +249,7 @@ def arrange_like(cards: list[Card], rules: Ruleset, previous: Meld | None = None
     real = [card for card in cards if not card.is_joker]
     length = len(cards)
     suit = real[0].suit
+    assert suit is not None  # a real card
     scored: list[tuple[int, Meld]] = []
     for start in range(1, rules.top_rank - length + 2):
         laid: list[Card] = []

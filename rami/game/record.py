@@ -175,8 +175,9 @@ def _replay(record: Any, label: str) -> ReplaySummary:
     rules = get_ruleset(_field(record, "rules", str))
     whole = game_rules(rules)
     options = GameOptions.from_json(record.get("options", {})).resolved(rules)
-    seed = record.get("seed")
-    seeded = record.get("shuffle") == SHUFFLE and isinstance(seed, int | str)
+    raw_seed = record.get("seed")
+    seeded = record.get("shuffle") == SHUFFLE and isinstance(raw_seed, int | str)
+    seed: int | str = raw_seed if isinstance(raw_seed, int | str) else 0
     players = _field(record, "players", list)
     count = len(players)
     if not whole.min_players <= count <= whole.max_players:

@@ -141,7 +141,7 @@ def summarize(
     records = [outcome.record for outcome in outcomes if outcome.record is not None]
     errors = [{"game": o.index, "seed": o.seed, "error": o.error} for o in outcomes if o.error]
     count = len(records)
-    players = []
+    players: list[dict[str, Any]] = []
     for seat, (name, level) in enumerate(zip(names, levels, strict=True)):
         sole = sum(1 for r in records if r["winners"] == [seat])
         shared = sum(1 for r in records if seat in r["winners"] and len(r["winners"]) > 1)

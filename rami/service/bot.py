@@ -9,6 +9,7 @@ the event loop.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from fastapi import APIRouter
@@ -38,7 +39,7 @@ class BotTurnOut(BaseModel):
 
 
 def _error(status: int, message: str, field: str | None = None,
-           problems: list[str] | None = None) -> Exception:
+           problems: Sequence[str] | None = None) -> Exception:
     from rami.service.errors import ApiError
 
     return ApiError(status, message[:500], field, problems or [])

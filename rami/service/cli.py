@@ -57,8 +57,9 @@ def uvicorn_config(
         # by name (late: the parent watch must start before the heavy imports).
         http=protocol_class(settings) if workers == 1 else PROTOCOL,
         limit_concurrency=None,
-        timeout_keep_alive=settings.keep_alive_timeout,
-        timeout_graceful_shutdown=settings.shutdown_timeout,
+        # uvicorn types these as int but takes any number of seconds (asyncio timers).
+        timeout_keep_alive=settings.keep_alive_timeout,  # type: ignore[arg-type]
+        timeout_graceful_shutdown=settings.shutdown_timeout,  # type: ignore[arg-type]
         h11_max_incomplete_event_size=MAX_HEADER_BYTES,
         proxy_headers=bool(settings.forwarded_allow_ips),
         forwarded_allow_ips=settings.forwarded_allow_ips or None,

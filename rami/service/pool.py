@@ -100,6 +100,7 @@ def _context() -> Any:
     global _CONTEXT, _KEEPER
     with _CONTEXT_LOCK:
         if _CONTEXT is None:
+            context: Any
             methods = multiprocessing.get_all_start_methods()
             if "forkserver" in methods:
                 context = multiprocessing.get_context("forkserver")

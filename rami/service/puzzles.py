@@ -134,7 +134,7 @@ def _moves(puzzle: Puzzle, moves: Any) -> tuple[Any, Any]:
 def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) -> None:
     pack = PuzzlePack(settings.puzzle_pack)
     app.state.puzzle_pack = pack
-    errors = {
+    errors: dict[int | str, dict[str, Any]] = {
         status: {"model": schemas.ErrorOut, "description": text}
         for status, text in (
             (404, "Unknown puzzle id"),
