@@ -470,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
         "solver_processes": args.solver_processes,
         "time_limit": args.time_limit,
     }
-    memory: list[tuple[float, float]] = []
+    memory: list[tuple[float, float, float]] = []
     if args.scenario == "soak" and args.duration is None:
         args.duration = 600.0
     if args.in_process:
@@ -484,7 +484,8 @@ def main(argv: list[str] | None = None) -> int:
         pid = getattr(server, "pid", None) or os.getpid()
 
         def sample() -> None:
-            memory.append((round(time.monotonic() - started, 1), tree_memory_mb(pid)))
+            memory.append((round(time.monotonic() - started, 1), tree_memory_mb(pid),
+                           round(_proc_memory_mb(pid), 1)))
 
         outcomes, elapsed, stopped_early, during = run_load(
             server.url, planned, args.concurrency, args.max_seconds, args.timeout,
@@ -527,14 +528,15 @@ def tree_memory_mb(pid: int) -> float:
     return round(sum(_proc_memory_mb(p) for p in [pid, *descendants(pid)]), 1)
 
 
-def print_memory(samples: list[tuple[float, float]]) -> None:
-    print("server memory (PSS of the process tree)")
-    for seconds, megabytes in samples:
-        print(f"  {seconds:>7.1f} s  {megabytes:8.1f} MB")
-    first = next((mb for s, mb in samples if s >= 60), samples[0][1])
-    last = samples[-1][1]
-    print(f"  after 1 min {first:.1f} MB, at the end {last:.1f} MB "
-          f"({(last - first) / first * 100:+.1f} %)")
+def print_memory(samples: list[tuple[float, float, float]]) -> None:
+    print("server memory (PSS: the process tree / the server process alone)")
+    for seconds, megabytes, main in samples:
+        print(f"  {seconds:>7.1f} s  {megabytes:8.1f} MB  {main:8.1f} MB")
+    first = next((s for s in samples if s[0] >= 60), samples[0])
+    last = samples[-1]
+    for index, name in ((1, "tree"), (2, "server process")):
+        print(f"  {name}: after 1 min {first[index]:.1f} MB, at the end {last[index]:.1f} MB "
+              f"({(last[index] - first[index]) / first[index] * 100:+.1f} %)")
 
 
 def _raise_open_files(wanted: int) -> int:

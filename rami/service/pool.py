@@ -42,7 +42,7 @@ from rami.service.solver_process import (
 T = TypeVar("T")
 
 #: Jobs a solver process runs before it is replaced by a fresh one.
-JOBS_PER_PROCESS = 500
+JOBS_PER_PROCESS = 100
 #: Modules the fork server imports once, so that every solver process starts with them loaded.
 PRELOAD = (
     "rami.service.forkserver_guard", "__main__", "rami.service.solver_process",
