@@ -491,11 +491,27 @@ def serve(
         int,
         typer.Option("--workers", min=1, help="Server processes (each solves in its own threads)."),
     ] = 1,
+    cors_origin: Annotated[
+        list[str] | None,
+        typer.Option("--cors-origin", help="Let web pages of this origin call the API (CORS); "
+                     "repeatable. Off by default."),
+    ] = None,
+    docs: Annotated[
+        bool,
+        typer.Option("--docs", help="Serve /docs and /redoc (their scripts load from a public "
+                     "CDN). Off by default."),
+    ] = False,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option("--forwarded-allow-ips", help="Believe X-Forwarded-For from these proxies "
+                     "(comma-separated, or '*'). Off by default."),
+    ] = None,
 ) -> None:
     """Serve the solver, hints and referee as an HTTP JSON API (docs/service.md)."""
     from rami.service.cli import serve as run_server  # FastAPI and uvicorn load only here
 
-    run_server(host=host, port=port, workers=workers)
+    run_server(host=host, port=port, workers=workers, cors_origins=cors_origin,
+               docs=docs or None, forwarded_allow_ips=forwarded_allow_ips)
 
 
 app.command()(game_commands.simulate)

@@ -245,6 +245,10 @@ class SolutionOut(_Out):
     bounds: dict[str, int] | None = Field(
         description="Proved bounds when the time limit cut the search short, else null"
     )
+    stopped_by_clock: bool = Field(
+        description="The wall clock of the time limit (a loaded machine), not the solver's "
+        "deterministic limit, ended the search: such an answer may differ between runs"
+    )
 
 
 class HintLevel1Out(_Out):
