@@ -22,12 +22,11 @@ from rami.melds import MeldKind, stands_for
 from rami.position import Position
 from rami.puzzles.signature import SetKey, Signature
 from rami.solver.counts import CardCounts
-from rami.solver.cpsat import Expr
+from rami.solver.cpsat import Expr, puzzle_solver
 from rami.solver.templates import type_at
 
 #: Deterministic-time budget of one puzzle solve (about seconds of work on one core).
 DEFAULT_LIMIT = 20.0
-SEED = 0
 
 
 class UndecidedError(RuntimeError):
@@ -35,14 +34,8 @@ class UndecidedError(RuntimeError):
 
 
 def make_solver(limit: float = DEFAULT_LIMIT) -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
-    params = solver.parameters
-    params.num_workers = 1
-    params.random_seed = SEED
-    params.max_deterministic_time = limit
-    params.max_time_in_seconds = 3 * limit + 5
-    params.linearization_level = 2
-    return solver
+    """The puzzle questions' solver, as :func:`rami.solver.cpsat.puzzle_solver` sets it up."""
+    return puzzle_solver(limit)
 
 
 def positions_of(card_type: int, top_rank: int) -> tuple[int, ...]:
