@@ -253,6 +253,7 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         install_puzzle_routes(app, settings, pool)
     app.include_router(__import__("rami.service.page", fromlist=["router"]).router)  # GET /
     app.include_router(__import__("rami.service.bot", fromlist=["router"]).router)  # /bot/turn
+    app.include_router(__import__("rami.service.games", fromlist=["router"]).router)  # /games
     return app
 
 
