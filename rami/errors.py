@@ -17,6 +17,8 @@ UnknownRulesetError     2          422          an unknown preset or rule option
 InvalidPositionError    2          422          a position that cannot occur (``problems``)
 IllegalTurnError        2          422          a turn that breaks the rules (``problems``)
 UnsupportedError        2          422          a ruleset the solver does not handle
+ClusterUnavailableError 2          503          ``--ray``: ray not installed, cluster unreachable
+TaskFailedError         1          500          a task that failed on every retry (``rami.scale``)
 SolverBugError          1          500          the referee rejects the solver's answer: a bug
 KeyboardInterrupt       130        499          interrupted (Ctrl-C)
 anything else           1          500          an internal error
@@ -153,6 +155,21 @@ class IllegalTurnError(_Problems):
 
 class UnsupportedError(RamiError):
     """A ruleset/feature combination the solver does not handle (said plainly, never guessed)."""
+
+
+class ClusterUnavailableError(RamiError):
+    """``--ray`` given, but the ``ray`` package is not installed or the cluster cannot be
+    reached (what to install or start is in the message)."""
+
+    http_status: ClassVar[int] = 503
+
+
+class TaskFailedError(RamiError):
+    """A task of a scaled-out run (:mod:`rami.scale`) failed on every retry: its result would
+    be missing, so the whole run stops (an internal error, exit 1)."""
+
+    exit_code: ClassVar[int] = EXIT_INTERNAL
+    http_status: ClassVar[int] = 500
 
 
 class SolverBugError(AssertionError):

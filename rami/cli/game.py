@@ -17,6 +17,7 @@ import typer
 
 from rami.cli.inputs import CliError, read_text
 from rami.cli.output import echo_error, echo_json, echo_lines
+from rami.cli.scale import RayOpt
 from rami.errors import RamiError
 
 EXIT_FAILED = 1
@@ -79,10 +80,13 @@ def simulate(
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    ray: RayOpt = None,
 ) -> None:
     """Play bots against each other; write the records and print wins, scores and Elo."""
+    from rami.cli.scale import RetryLog, executor_for
     from rami.game.simulate import Simulation, summary_lines
     from rami.game.simulate import simulate as run_simulation
+    from rami.scale.progress import Progress
 
     path = Path(out)
     if path.exists() and not force:
@@ -92,16 +96,21 @@ def simulate(
                                 _options(rules, rounds, target)).checked()
     except RamiError as error:
         raise _bad_input(str(error)) from None
+    executor = executor_for(workers, ray, json_output)
     try:
         handle = path.open("w", encoding="utf-8")
     except OSError as error:
+        executor.close()
         raise _bad_input(f"cannot write {out!r}: {error.strerror}") from None
-    with handle:
+    with handle, executor, Progress(games, "playing") as progress:
         def write(record: dict[str, Any]) -> None:
             handle.write(json.dumps(record, separators=(",", ":")) + "\n")
 
-        summary = run_simulation(simulation, workers, write)
+        retries = RetryLog(progress, "game")
+        summary = run_simulation(simulation, workers, write, executor=executor,
+                                 on_outcome=lambda _: progress.advance(), on_retry=retries)
     summary["out"] = out
+    summary["retries"] = retries.retries
     if json_output:
         echo_json(summary)
     else:

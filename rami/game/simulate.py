@@ -2,8 +2,9 @@
 
 Game ``i`` of a simulation seeded ``S`` is seeded ``derive_seed(S, "game", i)`` and its bots
 ``derive_seed(game seed, "bot", seat)``, so its record is the same whatever the number of worker
-processes; a pool of processes (``concurrent.futures``, spawned) plays them and the results come
-back in game order.
+processes; the executor of :mod:`rami.scale` (this process, spawned processes, or Ray tasks)
+plays them and the results come back in game order. A task is :func:`play_task`: the simulation
+and the game number as plain data in, the outcome as plain data out.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rami.errors import RamiError, SolverBugError
@@ -25,6 +26,7 @@ from rami.game.levels import LEVELS, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GameError, GameOptions, game_rules
 from rami.rules import get_ruleset
+from rami.scale.executor import Executor, LocalExecutor, RetryListener
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,15 @@ class Simulation:
 
     def names(self) -> list[str]:
         return [f"P{seat + 1}" for seat in range(len(self.levels))]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": self.rules, "levels": list(self.levels), "games": self.games,
+                "seed": self.seed, "options": self.options.to_json(), "verify": self.verify}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Simulation:
+        return cls(data["rules"], tuple(data["levels"]), data["games"], data["seed"],
+                   GameOptions.from_json(data["options"]), data["verify"])
 
 
 @dataclass
@@ -96,8 +107,10 @@ def run_game(simulation: Simulation, index: int) -> Outcome:
     )
 
 
-def _run_indexed(args: tuple[Simulation, int]) -> Outcome:
-    return run_game(*args)
+def play_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """One game as a task of :mod:`rami.scale`: ``{"simulation": ..., "index": i}`` in, the
+    :class:`Outcome` as a dict out."""
+    return asdict(run_game(Simulation.from_json(payload["simulation"]), payload["index"]))
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
@@ -107,19 +120,25 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
 
 
 def run(
-    simulation: Simulation, workers: int = 1, pool: ProcessPoolExecutor | None = None
+    simulation: Simulation,
+    workers: int = 1,
+    pool: ProcessPoolExecutor | None = None,
+    executor: Executor | None = None,
+    on_retry: RetryListener | None = None,
 ) -> Iterator[Outcome]:
-    """The games' outcomes in game order, played by ``workers`` processes (or by ``pool``)."""
-    jobs = [(simulation, index) for index in range(simulation.games)]
-    if pool is None and workers <= 1:
-        yield from map(_run_indexed, jobs)
-        return
-    chunk = max(1, min(8, simulation.games // (max(workers, 2) * 4)))
-    if pool is not None:
-        yield from pool.map(_run_indexed, jobs, chunksize=chunk)
-        return
-    with process_pool(workers) as own:
-        yield from own.map(_run_indexed, jobs, chunksize=chunk)
+    """The games' outcomes in game order, played by ``executor`` (default: ``workers`` local
+    processes, or ``pool``)."""
+    plain = simulation.to_json()
+    jobs = ({"simulation": plain, "index": index} for index in range(simulation.games))
+    own = executor is None
+    if executor is None:
+        executor = LocalExecutor(workers, pool)
+    try:
+        for result in executor.ordered(play_task, jobs, on_retry=on_retry):
+            yield Outcome(**result)
+    finally:
+        if own:
+            executor.close()
 
 
 def ranks(record: dict[str, Any]) -> list[tuple[int, ...]]:
@@ -200,7 +219,8 @@ def _turns(record: dict[str, Any]) -> int:
 def summary_lines(summary: dict[str, Any], out: str) -> list[str]:
     lines = [
         f"Simulated {summary['games']} games of {summary['rules']} "
-        f"(seed {summary['seed']}, {summary['workers']} worker"
+        f"(seed {summary['seed']}, {summary['workers']}"
+        f"{' Ray' if summary.get('executor') == 'ray' else ''} worker"
         f"{'s' if summary['workers'] != 1 else ''}) in {summary['seconds']:.1f} s: "
         f"{summary['games_per_minute']} games/min",
         f"Records: {out}",
@@ -235,14 +255,23 @@ def simulate(
     workers: int = 1,
     write: Callable[[dict[str, Any]], None] | None = None,
     pool: ProcessPoolExecutor | None = None,
+    executor: Executor | None = None,
+    on_outcome: Callable[[Outcome], None] | None = None,
+    on_retry: RetryListener | None = None,
 ) -> dict[str, Any]:
     """Play the games, hand each record to ``write`` in game order, return the summary.
-    ``pool`` (from :func:`process_pool`) may be shared by several simulations."""
+    ``pool`` (from :func:`process_pool`) may be shared by several simulations; ``executor``
+    (:mod:`rami.scale`) runs the games elsewhere (Ray)."""
     simulation = simulation.checked()
     started = time.perf_counter()
     outcomes = []
-    for outcome in run(simulation, workers, pool):
+    for outcome in run(simulation, workers, pool, executor, on_retry):
         if outcome.record is not None and write is not None:
             write(outcome.record)
         outcomes.append(outcome)
-    return summarize(simulation, outcomes, time.perf_counter() - started, workers)
+        if on_outcome is not None:
+            on_outcome(outcome)
+    summary = summarize(simulation, outcomes, time.perf_counter() - started,
+                        executor.workers if executor is not None else workers)
+    summary["executor"] = executor.kind if executor is not None else "local"
+    return summary
