@@ -34,7 +34,7 @@ class RetryLog:
     """The ``on_retry`` listener of a command: each retried task said on standard error (above
     the progress bar) and kept, so the summary can list them."""
 
-    def __init__(self, progress: Progress, what: str) -> None:
+    def __init__(self, progress: Progress | None, what: str) -> None:
         self.progress = progress
         self.what = what
         self.retries: list[dict[str, object]] = []
@@ -43,5 +43,8 @@ class RetryLog:
         from rami.scale.executor import RETRIES
 
         self.retries.append({self.what: number, "attempt": attempt, "reason": reason})
-        self.progress.note(f"{self.what} {number}: task failed ({reason}); "
-                           f"sent again ({attempt} of {RETRIES})")
+        text = f"{self.what} {number}: task failed ({reason}); sent again ({attempt} of {RETRIES})"
+        if self.progress is not None:
+            self.progress.note(text)
+        else:
+            typer.echo(text, err=True)

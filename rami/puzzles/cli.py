@@ -25,6 +25,7 @@ import typer
 from rami.cli import interrupt
 from rami.cli.inputs import STDIN, CliError, read_text
 from rami.cli.output import INTERRUPTED, echo_error, echo_json, echo_lines, fail, report_failure
+from rami.cli.scale import RayOpt, RetryLog, executor_for
 from rami.errors import NotationError, RamiError, SolverBugError, UnreadableFileError, quote
 from rami.notation import MAX_JSON_DEPTH, json_depth
 from rami.textfile import MAX_POSITION_BYTES
@@ -163,6 +164,7 @@ def generate(
                      show_default=False),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
+    ray: RayOpt = None,
 ) -> None:
     """Generate sound puzzles (unique solution, rated) as JSON lines."""
     with _reporting():
@@ -190,7 +192,8 @@ def generate(
 
     with _reporting():
         handle = out.open("w", encoding="utf-8")
-    with handle, _Progress(count, "generating") as progress:
+    executor = executor_for(workers, ray)
+    with handle, executor, _Progress(count, "generating") as progress:
         for record in run_generation(
             count,
             seed=seed,
@@ -200,6 +203,8 @@ def generate(
             workers=workers,
             max_attempts=max_attempts,
             on_outcome=seen,
+            executor=executor,
+            on_retry=RetryLog(None, "candidate"),
         ):
             handle.write(records_text([record]))
             handle.flush()

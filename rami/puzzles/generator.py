@@ -9,18 +9,18 @@ rejections are cheap (the lay-off test and the uniqueness test come before the m
 
 Candidates are numbered; candidate ``i`` of a run with seed ``S`` draws from
 ``random.Random(candidate_seed(S, i))`` only. Accepting candidates in number order makes the
-output of ``--workers K`` identical to one worker: the workers judge a batch of candidates, the
-results are read back in order, and whatever a worker judged past the last accepted puzzle is
-thrown away.
+output of ``--workers K`` (or ``--ray``) identical to one worker: the workers (rami.scale) judge
+a window of candidates, the results are read back in order, and whatever a worker judged past
+the last accepted puzzle is thrown away.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import combinations, islice
 from typing import Any
 
@@ -30,6 +30,7 @@ from rami.melds import Meld, MeldKind, is_valid
 from rami.position import COPIES_PER_CARD, Position
 from rami.puzzles.evaluate import TIERS, Evaluation, Rejected, evaluate
 from rami.rules import Ruleset, get_ruleset
+from rami.scale.executor import Executor, LocalExecutor, RetryListener
 from rami.solver.templates import type_at
 
 
@@ -379,6 +380,30 @@ def attempts(seed: int, *, tier: str | None, jokers: int, kind: str | None) -> I
         index += 1
 
 
+@dataclass(frozen=True)
+class Judged:
+    """A judged candidate as it comes back from a task: the verdict, and the record when the
+    candidate is a sound puzzle."""
+
+    attempt: Attempt
+    reason: str
+    record: dict[str, Any] | None
+    seconds: float
+
+
+def judge_task(attempt: dict[str, Any]) -> dict[str, Any]:
+    """One candidate as a task of :mod:`rami.scale` (plain data in and out: the position is
+    drawn, judged and turned into its record inside the worker)."""
+    from rami.puzzles.record import make_record
+
+    outcome = run_attempt(Attempt(**attempt))
+    record = None
+    if outcome.evaluation is not None:
+        record = make_record(outcome.evaluation, seed=attempt["seed"], profile=attempt["tier"])
+    return {"attempt": attempt, "reason": outcome.reason, "record": record,
+            "seconds": outcome.seconds}
+
+
 def generate(
     count: int,
     *,
@@ -388,63 +413,52 @@ def generate(
     kind: str | None = None,
     workers: int = 1,
     max_attempts: int | None = None,
-    on_outcome: Callable[[Outcome, int], None] | None = None,
+    on_outcome: Callable[[Judged, int], None] | None = None,
+    executor: Executor | None = None,
+    on_retry: RetryListener | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Sound puzzles as records, in candidate order; the same arguments give the same records.
+    """Sound puzzles as records, in candidate order; the same arguments give the same records
+    whatever runs the candidates (``workers`` local processes, or ``executor``: Ray).
 
-    ``on_outcome(outcome, accepted_so_far)`` is told about every judged candidate (progress).
+    ``on_outcome(judged, accepted_so_far)`` is told about every judged candidate (progress).
     """
-    from rami.puzzles.record import make_record
-
     if tier is not None and tier not in TIERS:
         raise ValueError(f"unknown tier {tier!r}: choose from {', '.join(TIERS)}")
     rules_for(jokers)
     accepted = 0
     seen: set[str] = set()
-    stream = attempts(seed, tier=tier, jokers=jokers, kind=kind)
+    stream: Iterator[Attempt] = attempts(seed, tier=tier, jokers=jokers, kind=kind)
     if max_attempts is not None:
         stream = islice(stream, max_attempts)
-    pool = None
-    if workers > 1:
-        import multiprocessing
-
-        pool = multiprocessing.get_context("spawn").Pool(workers)
-    pending: deque = deque()
-    window = 4 * workers
-
-    def submit() -> bool:
-        attempt = next(stream, None)
-        if attempt is None:
-            return False
-        if pool is None:
-            pending.append(attempt)
-        else:
-            pending.append(pool.apply_async(run_attempt, (attempt,)))
-        return True
-
+    own = executor is None
+    if executor is None:
+        executor = LocalExecutor(workers)
+    # Candidates are judged a few per worker ahead; what is judged past the last puzzle wanted
+    # is thrown away (closing the iterator cancels it), so the output is the one-worker output.
+    results = executor.ordered(judge_task, (asdict(attempt) for attempt in stream),
+                               on_retry=on_retry)
     try:
-        for _ in range(max(1, window)):
-            if not submit():
+        for result in results:
+            if accepted >= count:
                 break
-        while pending and accepted < count:
-            item = pending.popleft()
-            outcome = run_attempt(item) if pool is None else item.get()
-            submit()
-            evaluation = outcome.evaluation
-            record = None
-            if evaluation is not None and (tier is None or evaluation.metrics.tier == tier):
-                record = make_record(evaluation, seed=outcome.attempt.seed,
-                                     profile=outcome.attempt.tier)
-                if record["id"] in seen:
-                    record = None
+            judged = Judged(Attempt(**result["attempt"]), result["reason"], result["record"],
+                            result["seconds"])
+            record = judged.record
+            if record is not None and (
+                (tier is not None and record["difficulty"]["tier"] != tier)
+                or record["id"] in seen
+            ):
+                record = None
             if record is not None:
                 seen.add(record["id"])
                 accepted += 1
             if on_outcome is not None:
-                on_outcome(outcome, accepted)
+                on_outcome(judged, accepted)
             if record is not None:
                 yield record
+                if accepted >= count:
+                    break
     finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+        results.close()
+        if own:
+            executor.close()

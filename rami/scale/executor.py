@@ -17,7 +17,7 @@ are out at once, and closing the iterator cancels the rest.
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
@@ -46,7 +46,7 @@ class Executor:
         *,
         window: int | None = None,
         on_retry: RetryListener | None = None,
-    ) -> Iterator[Any]:
+    ) -> Generator[Any, None, None]:
         """``task(item)`` for each item, in the order of ``inputs``.
 
         At most ``window`` tasks (default: four per worker) are submitted and not yet yielded;
