@@ -23,7 +23,7 @@ from rami import __version__
 from rami.cards import format_cards
 from rami.cli import game as game_commands
 from rami.cli import interrupt
-from rami.cli.inputs import CliError, Source, batch_lines, check, load_position, parse_source
+from rami.cli.inputs import CliError, batch_lines, load_position
 from rami.cli.output import (
     INTERRUPTED,
     echo_error,
@@ -35,11 +35,11 @@ from rami.cli.output import (
     reporting_errors,
 )
 from rami.cli.render import render
+from rami.cli.scale import RayOpt
 from rami.errors import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
-    InvalidPositionError,
     RamiError,
     SolverBugError,
     exit_code,
@@ -393,6 +393,7 @@ def solve(
         bool,
         typer.Option("--no-min-moves", help="Do not minimise the table cards moved (faster)."),
     ] = False,
+    ray: RayOpt = None,
 ) -> None:
     """Best play for the player to move: the new table, cards played, penalty and moves."""
     with reporting_errors(json_output):
@@ -401,8 +402,10 @@ def solve(
             raise CliError("give either POSITION or --batch FILE, not both")
         if batch is None and position is None:
             raise CliError("missing POSITION (a file, '-' or the position inline), or --batch FILE")
+        if ray is not None and batch is None:
+            raise CliError("--ray runs a --batch FILE on a cluster; one POSITION solves here")
     if batch is not None:
-        _solve_batch(batch, objective, time_limit, not no_min_moves)
+        _solve_batch(batch, objective, time_limit, not no_min_moves, ray)
         return
     assert position is not None
     with reporting_errors(json_output):
@@ -416,34 +419,33 @@ def solve(
     echo_lines(solution_lines(solution))
 
 
-def _solve_batch(path: str, objective: Objective, time_limit: float, min_moves: bool) -> None:
+def _solve_batch(path: str, objective: Objective, time_limit: float, min_moves: bool,
+                 ray: str | None = None) -> None:
+    from rami.cli.batch import solve_line, solve_task
+    from rami.cli.scale import RetryLog, executor_for
+    from rami.scale.executor import LocalExecutor
+    from rami.scale.progress import Progress
+
     with reporting_errors():
         lines = list(batch_lines(path))
     failed = 0
     internal = False
-    for number, line in lines:
-        result: dict[str, Any] = {"line": number}
-        try:
-            parsed = check(parse_source(Source("", line)))
-            solution = _run_solver(parsed, objective, time_limit, min_moves)
-            result.update(solution.to_json())
-        except CliError as error:
-            result["error"] = " ".join([error.message, "; ".join(error.problems)]).strip()
-            if error.problems:
-                result["problems"] = error.problems
-        except InvalidPositionError as error:
-            result["error"] = f"invalid position: {error}"
-            result["problems"] = error.problems
-        except RamiError as error:
-            result["error"] = str(error)
-        except SolverBugError as error:
-            result["error"] = f"internal solver error (a bug, please report it): {error}"
-            internal = True
-        except (RecursionError, MemoryError) as error:  # never expected: only this line fails
-            result["error"] = f"internal error (a bug, please report it): {type(error).__name__}"
-            internal = True
-        failed += "error" in result
-        echo_json(result, compact=True)
+    executor = executor_for(1, ray) if ray is not None else LocalExecutor(1)
+    with reporting_errors(), executor, Progress(len(lines), "solving") as progress:
+        if ray is None:
+            # In this process, one line after another (Ctrl-C stops the solve in hand).
+            results = (solve_line(number, line, objective, time_limit, min_moves, _run_solver)
+                       for number, line in lines)
+        else:
+            jobs = ({"line": number, "text": line, "objective": objective.value,
+                     "time_limit": time_limit, "min_moves": min_moves} for number, line in lines)
+            results = ((item["result"], item["internal"]) for item in executor.ordered(
+                solve_task, jobs, on_retry=RetryLog(progress, "line")))
+        for result, bug in results:
+            internal |= bug
+            failed += "error" in result
+            echo_json(result, compact=True)
+            progress.advance()
     if failed:
         echo_error([f"{failed} of {_plural(len(lines), 'position')} failed"])
         raise typer.Exit(EXIT_INTERNAL if internal else EXIT_BAD_INPUT)
