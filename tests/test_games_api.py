@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from rami.cards import Card
-from rami.game import Claim, Draw, GameOptions, IllegalActionError, make_bot, play_game
+from rami.game import Claim, Draw, GameOptions, IllegalActionError, Play, make_bot, play_game
 from rami.game.session import GameSession, NotAskedError
 from rami.game.state import View
 from rami.service import Settings, create_app
@@ -195,6 +195,7 @@ def test_a_game_played_to_its_end_over_http(url: str) -> None:
         if isinstance(action, Draw):
             status, game = call(url, f"/games/{game['id']}/draw", {"source": action.source})
         else:
+            assert isinstance(action, Play)
             table = [[str(c) for c in meld.cards] for meld in action.table]
             status, game = call(url, f"/games/{game['id']}/play", {
                 "table": table, "discard": None if action.discard is None

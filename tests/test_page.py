@@ -121,10 +121,16 @@ class Page:
         self.page.set_default_timeout(10_000)
         self.requests: list[str] = []
         self.errors: list[str] = []
+        #: Statuses a test expects the page to be answered (a turn the referee refuses is a
+        #: 422, which Chromium logs as a console error).
+        self.allowed: set[int] = set()
         self.page.on("request", lambda request: self.requests.append(request.url))
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("console", lambda message: message.type == "error"
-                     and self.errors.append(message.text))
+                     and not self._expected(message.text) and self.errors.append(message.text))
+
+    def _expected(self, text: str) -> bool:
+        return any(f"responded with a status of {status} " in text for status in self.allowed)
 
     def open(self, puzzle: str = "") -> Page:
         self.page.goto(self.base + "/" + (f"#{puzzle}" if puzzle else ""))
@@ -359,5 +365,178 @@ def test_cards_dragged_with_the_mouse(browser: Any, server: str) -> None:
     assert view.locator("#hand .card").count() == 1  # a hand card may go back to the hand
     view.keyboard.press("?")
     assert view.locator("#help").is_visible()
+    page.close()
+    assert page.errors == []
+
+
+# ------------------------------------------------------------------------------ touch
+
+
+def touch_drag(page: Page, source: str, target: str) -> None:
+    """A finger drag, as Chromium's touch emulation sends it (touch start, moves, end: the page
+    sees pointer events of type touch)."""
+    view = page.page
+    start = view.locator(source).first.bounding_box()
+    end = view.locator(target).first.bounding_box()
+    assert start is not None and end is not None
+    x0, y0 = start["x"] + 8, start["y"] + 24
+    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    session = page.context.new_cdp_session(view)
+    session.send("Input.dispatchTouchEvent",
+                 {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for step in range(1, 9):
+        session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": x0 + (x1 - x0) * step / 8, "y": y0 + (y1 - y0) * step / 8}]})
+    session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    session.detach()
+
+
+def test_cards_dragged_with_a_finger(browser: Any, server: str) -> None:
+    page = Page(browser, server, "phone").open(EASY)  # TS TD TC | 7C 8C 9C TC / TH 6C 8C
+    touch_drag(page, page.card("7C", page.meld(2)), "#new-meld-zone")
+    assert page.meld_cards(3) == ["7C"]
+    touch_drag(page, page.card("TH"), page.meld(1))
+    assert page.meld_cards(1) == ["TS", "TH", "TD", "TC"]
+    page.press(page.card("6C"))  # a selection is dragged as a whole
+    page.press(page.card("8C"))
+    touch_drag(page, page.card("8C"), page.meld(3))
+    assert page.meld_cards(3) == ["6C", "7C", "8C"]
+    assert page.page.locator(".drag-ghost").count() == 0
+    touch_drag(page, page.card("6C", page.meld(3)), page.meld(3))  # let go where it was
+    assert page.meld_cards(3) == ["6C", "7C", "8C"]
+    assert page.status() == "Already in meld 3."
+    page.press(page.card("6C", page.meld(3)))  # a tap: unselected
+    assert page.page.locator(".card.selected").count() == 0
+    assert page.check().startswith("Solved!")
+    page.close()
+    assert page.errors == []
+
+
+# ------------------------------------------------------------------------------ the game
+
+
+def _seed_with_a_run() -> tuple[int, list[str]]:
+    """A rami-chinois seed (you and one beginner) where you play first holding a pure run of
+    three: its cards, as the page shows them."""
+    from rami.game.session import GameSession
+
+    for seed in range(200):
+        session = GameSession("rami-chinois", ["beginner"], seed)
+        if session.round.turns:
+            continue
+        hand = {str(card) for card in session.round.view().hand}
+        for card in sorted(hand):
+            if card == "*" or card[0] in "QKA":
+                continue
+            ranks = "23456789TJQKA"
+            at = ranks.index(card[0])
+            run = [ranks[at + step] + card[1] for step in range(3)]
+            if all(code in hand for code in run):
+                return seed, run
+    raise AssertionError("no seed with a run in the first 200")
+
+
+SEED, RUN = _seed_with_a_run()
+
+
+def start_game(page: Page, seed: int = SEED) -> dict[str, Any]:
+    view = page.page
+    page.page.goto(page.base + "/")
+    view.wait_for_selector("#hand .card")
+    page.press("#mode-game")
+    view.wait_for_selector("#game-start")
+    view.select_option("#game-bots", "1")
+    view.select_option("#game-level-1", "beginner")
+    view.fill("#game-seed", str(seed))
+    page.press("#game-start")
+    view.wait_for_function("() => window.ramiGame.state() !== null")
+    view.wait_for_selector("#hand .card")
+    state: dict[str, Any] = view.evaluate("() => window.ramiGame.state()")
+    return state
+
+
+def log_lines(page: Page) -> list[str]:
+    lines: list[str] = page.page.locator("#game-log li").all_inner_texts()
+    return lines
+
+
+def test_a_game_against_a_bot(page: Page) -> None:
+    page.allowed.add(422)  # the illegal turn
+    state = start_game(page)
+    view = page.page
+    assert state["phase"] == "play" and state["rules"] == "rami-chinois"
+    assert view.locator("#hand .card").count() == 14
+    assert sorted(view.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")) \
+        == sorted(state["view"]["hand"])
+    assert view.locator(".player").count() == 2
+    assert "13 cards" in view.locator(".player[data-seat='1']").inner_text()
+    assert view.locator("#stock-count").inner_text() == f"stock {state['view']['stock_size']}"
+    assert log_lines(page)[-1].startswith("You draw ")
+    # An illegal turn: two cards are no meld; the referee's reason, and the board stays.
+    hand = [code for code in state["view"]["hand"] if code not in RUN and code != "*"]
+    page.press(page.card(hand[0]))
+    page.press(page.card(hand[1]))
+    page.press("#new-meld-zone")
+    page.press("#end-turn")
+    view.wait_for_function(
+        "() => document.querySelector('#status').textContent.startsWith('The referee refuses')")
+    assert "meld" in page.status().split("this turn.", 1)[1]
+    assert view.locator("#hand .card").count() == 12
+    # A legal turn by clicks: the run as a new meld.
+    page.press("#reset")
+    assert view.locator("#hand .card").count() == 14
+    for code in RUN:
+        page.press(page.card(code))
+    page.press("#new-meld-zone")
+    assert page.meld_cards(1) == RUN
+    page.press("#end-turn")
+    view.wait_for_function("() => window.ramiGame.state().view.turn >= 2")
+    lines = log_lines(page)
+    assert f"You lay {' '.join(RUN)} (11 cards left)." in lines
+    # The bot's turn, as the table saw it: its stock draw without the card.
+    assert "P2 (beginner) draws a card from the stock." in lines
+    assert any(line.startswith("P2 (beginner) lays ") for line in lines)
+    assert page.meld_cards(1) == RUN  # the table the bot left, our meld on it
+    assert view.locator("#hand .card").count() == 12  # 11 and the card drawn
+    assert view.locator("#hand .card.drawn").count() >= 1
+    hosts = {url.split("/")[2] for url in page.requests}
+    assert hosts == {page.base.split("/")[2]}, hosts
+    width = view.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= VIEWPORTS[page.device]["viewport"]["width"]
+
+
+def test_a_game_draw_from_the_discard_pile(browser: Any, server: str) -> None:
+    page = Page(browser, server, "desktop")
+    page.allowed.add(422)  # the illegal turn
+    view = page.page
+    page.page.goto(page.base + "/#game")
+    view.wait_for_selector("#game-start")
+    view.wait_for_function("() => document.querySelectorAll('#game-rules option').length > 3")
+    view.select_option("#game-rules", "bfmania-30")
+    view.select_option("#game-bots", "1")
+    view.select_option("#game-level-1", "beginner")
+    view.fill("#game-seed", "5")
+    page.press("#game-start")
+    view.wait_for_function("() => window.ramiGame.state() !== null")
+    state = view.evaluate("() => window.ramiGame.state()")
+    while state["phase"] != "draw":  # the bot played first: wait for our draw (it is there)
+        raise AssertionError(state["phase"])
+    top = state["view"]["discard_pile"][-1]
+    assert view.locator("#discard-top img").get_attribute("data-card") == top
+    page.press("#draw-discard")
+    view.wait_for_function("() => window.ramiGame.state().phase === 'play'")
+    assert view.locator(f"#hand .card.drawn[data-card='{top}']").count() >= 1
+    # The card just taken may not be discarded the same turn: the referee says so.
+    page.press(f"#hand .card.drawn[data-card='{top}']")
+    page.press("#discard")
+    view.wait_for_function(
+        "() => document.querySelector('#status').textContent.startsWith('The referee refuses')")
+    page.press(f"#hand .card.drawn[data-card='{top}']")
+    other = view.eval_on_selector_all(
+        "#hand .card:not(.drawn)", "cs => cs.map(c => c.dataset.card)")[0]
+    page.press(page.card(other))
+    page.press("#discard")
+    view.wait_for_function("() => window.ramiGame.state().view.turn >= 2")
+    assert any(line.startswith(f"You lay nothing, discard {other}") for line in log_lines(page))
     page.close()
     assert page.errors == []

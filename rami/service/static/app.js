@@ -16,6 +16,13 @@
   const $ = (id) => document.getElementById(id);
 
   let puzzle = null; // the spoiler-free puzzle (GET /puzzles/{id})
+  let base = null; // the position the board starts from: the puzzle's, or the game turn's
+  let mode = "puzzle"; // or "game" (game.js plays a game against bots on the same board)
+  let canMove = () => true; // game.js: may the cards move now (your turn, after the draw)?
+  let marked = []; // cards to mark (the card just drawn), by code
+  // A finger's tap or drag is handled at its pointerup: the click Chromium may send after it
+  // (or not: after a drag it eats the next tap's click) is not one more.
+  let touched = { x: 0, y: 0, at: 0 };
   let board = null; // {melds: [{number, cards: [uid]}], hand: [uid]}
   let cards = {}; // uid -> {code, origin: number | "hand"}
   let history = [];
@@ -136,7 +143,7 @@
   }
 
   function originalCount() {
-    return puzzle.position.table.length;
+    return base.table.length;
   }
 
   function nextNumber() {
@@ -155,7 +162,7 @@
 
   function ordered(meld) {
     const codes = meld.cards.map((uid) => cards[uid].code);
-    const original = meld.original && puzzle.position.table[meld.number - 1];
+    const original = meld.original && base.table[meld.number - 1];
     if (original && sameCards(codes, meldCards(original))) {
       // Unchanged: as it lay (jokers where they stood).
       const left = meld.cards.slice();
@@ -179,6 +186,7 @@
   // Move the selected cards (or `uids`) to a meld number, "new" or "hand".
   function moveTo(target, uids) {
     uids = (uids || selected).slice();
+    if (!canMove()) return false;
     if (!uids.length) {
       say("Select one or more cards first (click them, or Enter on a focused card).");
       return false;
@@ -224,6 +232,7 @@
 
   // Split the run holding the selected card after that card: the rest becomes a new meld.
   function split() {
+    if (!canMove()) return;
     if (selected.length !== 1) {
       say("Select one card of a run: the run is split after it.");
       return;
@@ -262,8 +271,8 @@
   }
 
   function reset() {
-    if (!puzzle) return;
-    board = newBoard(puzzle.position);
+    if (!base) return;
+    board = newBoard(base);
     history = [];
     selected = [];
     if (replay) replay.step = 0;
@@ -306,6 +315,7 @@
     const here = whereIs(uid);
     if (card.origin === "hand" && here !== "hand") button.classList.add("from-hand");
     if (card.origin !== "hand" && here !== card.origin) button.classList.add("moved");
+    if (here === "hand" && marked.includes(card.code)) button.classList.add("drawn");
     const isSelected = selected.includes(uid);
     button.classList.toggle("selected", isSelected);
     button.setAttribute("aria-pressed", String(isSelected));
@@ -315,7 +325,10 @@
     image.alt = "";
     image.draggable = false;
     button.appendChild(image);
-    button.addEventListener("click", () => toggle(uid));
+    button.addEventListener("click", () => {
+      toggle(uid);
+    });
+    touchDrag(button, uid);
     button.addEventListener("dragstart", (event) => {
       if (!selected.includes(uid)) selected = [uid];
       event.dataTransfer.setData("text/plain", selected.join(","));
@@ -361,6 +374,74 @@
       const uids = (event.dataTransfer.getData("text/plain") || "").split(",").filter((u) => cards[u]);
       if (uids.length) moveTo(target, uids);
     });
+  }
+
+  // Dragging with a finger (or a pen): pointer events, since HTML drag and drop is the mouse's.
+  // The card follows the finger; where it is let go (a meld, the New meld box, the hand) gets
+  // the selection, or the card alone if it was not selected.
+  function touchDrag(button, uid) {
+    let start = null;
+    let ghost = null;
+    let zone = null;
+    const finish = () => {
+      if (ghost) ghost.remove();
+      if (zone) zone.classList.remove("over");
+      ghost = zone = start = null;
+    };
+    button.addEventListener("pointerdown", (event) => {
+      if (event.pointerType === "mouse" || !event.isPrimary) return;
+      start = { x: event.clientX, y: event.clientY, id: event.pointerId };
+    });
+    button.addEventListener("pointermove", (event) => {
+      if (!start || event.pointerId !== start.id) return;
+      if (!ghost) {
+        if (Math.hypot(event.clientX - start.x, event.clientY - start.y) < 8) return;
+        if (!canMove()) { start = null; return; }
+        // The card alone if it was not selected; the targets' buttons show once it is let go,
+        // so that nothing moves under the finger.
+        if (!selected.includes(uid)) selected = [uid];
+        highlightSelection();
+        ghost = button.cloneNode(true);
+        ghost.className = "card drag-ghost";
+        ghost.removeAttribute("id");
+        if (selected.length > 1) ghost.dataset.count = selected.length;
+        document.body.appendChild(ghost);
+      }
+      event.preventDefault();
+      ghost.style.left = `${event.clientX}px`;
+      ghost.style.top = `${event.clientY}px`;
+      const under = dropUnder(event.clientX, event.clientY);
+      if (under !== zone) {
+        if (zone) zone.classList.remove("over");
+        zone = under;
+        if (zone) zone.classList.add("over");
+      }
+    });
+    button.addEventListener("pointerup", (event) => {
+      if (!start || event.pointerId !== start.id) return;
+      const dragged = Boolean(ghost);
+      const target = dragged ? dropTarget(dropUnder(event.clientX, event.clientY)) : null;
+      finish();
+      touched = { x: event.clientX, y: event.clientY, at: Date.now() };
+      if (!dragged) {
+        toggle(uid); // a tap
+        return;
+      }
+      if (target === null || !moveTo(target, selected)) updateTargets();
+    });
+    button.addEventListener("pointercancel", finish);
+  }
+
+  function dropUnder(x, y) {
+    const element = document.elementFromPoint(x, y);
+    return element ? element.closest(".drop") : null;
+  }
+
+  function dropTarget(zone) {
+    if (!zone) return null;
+    if (zone.id === "hand") return "hand";
+    if (zone.id === "new-meld-zone") return "new";
+    return zone.dataset.number ? parseInt(zone.dataset.number, 10) : null;
   }
 
   function render() {
@@ -608,7 +689,9 @@
 
   function show(data) {
     puzzle = data;
-    board = newBoard(puzzle.position);
+    base = puzzle.position;
+    marked = [];
+    board = newBoard(base);
     history = [];
     selected = [];
     hintLevel = 0;
@@ -727,7 +810,7 @@
     }
     const actions = {
       n: () => moveTo("new"), h: () => moveTo("hand"), s: split, u: undo,
-      c: check, "?": () => $("help").showModal(),
+      c: () => (mode === "puzzle" ? check() : null), "?": () => $("help").showModal(),
       Escape: () => { selected = []; highlightSelection(); updateTargets(); say(""); },
     };
     const action = actions[key] || actions[key.toLowerCase()];
@@ -758,17 +841,58 @@
       if (!event.target.closest(".card") && selected.length) moveTo("hand");
     });
     document.addEventListener("keydown", onKey);
+    document.addEventListener("click", (event) => {
+      // The click after a finger's tap or drag on a card, already handled (it may land on what
+      // moved under the finger: the card rises when selected).
+      if (Date.now() - touched.at < 800 && Math.hypot(event.clientX - touched.x,
+        event.clientY - touched.y) < 40) {
+        event.stopPropagation();
+        event.preventDefault();
+        touched.at = 0;
+      }
+    }, true);
     window.addEventListener("hashchange", () => {
       const id = location.hash.slice(1);
-      if (id && (!puzzle || id !== puzzle.id)) load(id);
+      if (id && id !== "game" && mode === "puzzle" && (!puzzle || id !== puzzle.id)) load(id);
     });
     loadThemes();
     refreshListing();
-    load(location.hash.slice(1) || null);
+    if (location.hash !== "#game") load(location.hash.slice(1) || null);
   }
 
   // For the browser tests and the curious: the board as the service would read it.
   window.ramiPage = { movesText: () => movesText().join("\n"), board: () => board };
+
+  // What game.js uses: the same board, started from a game turn's position.
+  window.ramiBoard = {
+    setMode(name, guard) {
+      mode = name;
+      canMove = guard || (() => true);
+      selected = [];
+      document.body.classList.toggle("game-mode", name === "game");
+      if (name === "puzzle") {
+        if (puzzle) show(puzzle);
+        else load(null);
+      }
+    },
+    load(position, drawn) {
+      base = { table: position.table, hand: position.hand };
+      marked = drawn ? [drawn] : [];
+      board = newBoard(base);
+      history = [];
+      selected = [];
+      render();
+    },
+    // The melds in number order, as card lists (the table's melds first, emptied ones as []).
+    table: () => board.melds.map((m) => m.cards.map((uid) => cards[uid].code)),
+    selectedHand: () => selected.filter((uid) => whereIs(uid) === "hand").map((uid) => cards[uid].code),
+    handSize: () => board.hand.length,
+    say,
+    problems(title, reasons) {
+      showVerdict({ solved: false, legal: true, reasons });
+      $("status").querySelector("strong").textContent = title + " ";
+    },
+  };
 
   document.addEventListener("DOMContentLoaded", start);
 })();
