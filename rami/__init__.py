@@ -5,6 +5,9 @@ The domain model imports fast; the solver (and OR-Tools) load only when ``solve`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from rami import display  # noqa: F401  (pictures in Jupyter: _repr_svg_)
 from rami.cards import JOKER, Card, Suit, parse_cards
 from rami.errors import (
@@ -21,6 +24,10 @@ from rami.position import Position, hand_penalty
 from rami.referee import TurnVerdict, validate_turn
 from rami.rules import PRESETS, Ruleset, get_ruleset
 from rami.solver.solution import Move, MoveKind, Objective, Solution, Status
+
+if TYPE_CHECKING:
+    from rami.review import Review
+    from rami.solver.alternatives import Alternatives
 
 __version__ = "0.1.0"
 
@@ -54,7 +61,9 @@ __all__ = [
     "parse_position_any",
     "position_from_json",
     "position_to_json",
+    "review",
     "solve",
+    "solve_top",
     "validate_turn",
 ]
 
@@ -71,3 +80,36 @@ def solve(
     from rami.solver.api import solve as _solve
 
     return _solve(position, objective=objective, min_moves=min_moves, time_limit=time_limit)
+
+
+def solve_top(
+    position: Position,
+    top: int = 3,
+    *,
+    objective: Objective | str = Objective.POINTS,
+    min_moves: bool = True,
+    time_limit: float = 10.0,
+) -> Alternatives:
+    """The ``top`` best turns with distinct signatures, best first (fewer when fewer exist);
+    see :func:`rami.solver.alternatives.solve_top`. ``time_limit`` covers the whole search."""
+    from rami.solver.alternatives import solve_top as _solve_top
+
+    return _solve_top(position, top, objective=objective, min_moves=min_moves,
+                      time_limit=time_limit)
+
+
+def review(
+    position: Position,
+    table_after: Sequence[Meld],
+    played: Sequence[Card] | None = None,
+    discard: Card | None = None,
+    *,
+    objective: Objective | str = Objective.POINTS,
+    time_limit: float = 10.0,
+) -> Review:
+    """Review a turn played: the referee's verdict, the comparison with the best turn at every
+    level, the key move missed and a grade (see :mod:`rami.review`)."""
+    from rami.review import review as _review
+
+    return _review(position, table_after, played, discard, objective=objective,
+                   time_limit=time_limit)

@@ -23,6 +23,7 @@ from rami import __version__
 from rami.cards import format_cards
 from rami.cli import game as game_commands
 from rami.cli import interrupt
+from rami.cli import review as review_commands
 from rami.cli.inputs import CliError, batch_lines, load_position
 from rami.cli.output import (
     INTERRUPTED,
@@ -83,6 +84,8 @@ class RamiGroup(TyperGroup):
             fail(error, json_output)
         except typer.Exit:
             raise
+        except BrokenPipeError:
+            _reader_gone()
         except Exception as error:
             if _is_usage_error(error):
                 if not json_output:
@@ -103,6 +106,18 @@ class RamiGroup(TyperGroup):
                 traceback.print_exc()
             message = f"internal error (a bug, please report it): {type(error).__name__}: {error}"
             raise typer.Exit(report_failure(error, json_output, shorten(message, 300))) from None
+
+
+#: The exit code of a command whose reader closed the pipe (``rami solve ... | head``), as a
+#: shell reports a program ended by SIGPIPE.
+EXIT_PIPE_CLOSED = 128 + 13
+
+
+def _reader_gone() -> None:
+    """Nobody reads standard output any more: stop quietly, not with an "internal error"."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise typer.Exit(EXIT_PIPE_CLOSED)
 
 
 def _is_usage_error(error: BaseException) -> bool:
@@ -394,10 +409,17 @@ def solve(
         typer.Option("--no-min-moves", help="Do not minimise the table cards moved (faster)."),
     ] = False,
     ray: RayOpt = None,
+    top: Annotated[
+        int,
+        typer.Option("--top", metavar="K", min=1, max=50,
+                     help="The K best turns with distinct signatures, best first."),
+    ] = 1,
 ) -> None:
     """Best play for the player to move: the new table, cards played, penalty and moves."""
     with reporting_errors(json_output):
         _check_time_limit(time_limit)
+        if top > 1 and batch is not None:
+            raise CliError("--top answers one POSITION, not a --batch FILE")
         if batch is not None and position is not None:
             raise CliError("give either POSITION or --batch FILE, not both")
         if batch is None and position is None:
@@ -408,6 +430,12 @@ def solve(
         _solve_batch(batch, objective, time_limit, not no_min_moves, ray)
         return
     assert position is not None
+    if top > 1:
+        with reporting_errors(json_output):
+            parsed = load_position(position)
+        review_commands.solve_top_command(parsed, top, objective, time_limit, not no_min_moves,
+                                          json_output)
+        return
     with reporting_errors(json_output):
         parsed = load_position(position)
         solution = _run_solver(parsed, objective, time_limit, not no_min_moves, json_output)
@@ -519,6 +547,7 @@ def serve(
 app.command()(game_commands.simulate)
 app.command()(game_commands.replay)
 app.command()(game_commands.play)
+app.command(**POSITION_COMMAND)(review_commands.review)
 
 
 def _add_puzzles() -> None:
@@ -534,7 +563,14 @@ app.command("render", **POSITION_COMMAND)(render)
 def run() -> None:
     """Console-script entry point (solves here are guarded against Ctrl-C: :mod:`.interrupt`)."""
     interrupt.enable()
-    app(prog_name="rami")
+    try:
+        app(prog_name="rami")
+    finally:
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # Output still buffered when the reader left: the exit code stays the command's.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ the seed (``"shuffle": "sha256-streams-v1"``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +40,7 @@ from rami.game.presets import GameOptions, game_rules
 from rami.game.rounds import Deal, Round, deal, random_reshuffler
 from rami.game.scoring import game_after_round
 from rami.game.state import CLAIM, DRAW
+from rami.position import Position
 from rami.rules import get_ruleset
 
 
@@ -151,10 +152,16 @@ def _deal_from_json(data: Any, players: int) -> Deal:
     )
 
 
-def replay(record: Any, label: str = "game") -> ReplaySummary:
+#: Called before each play is replayed: (round, turn, seat, the position the referee judges
+#: the play in, the play). ``rami review --game`` collects the turns this way.
+PlayWatcher = Callable[[int, int, int, Position, Play], None]
+
+
+def replay(record: Any, label: str = "game", on_play: PlayWatcher | None = None
+           ) -> ReplaySummary:
     """Replay one record; RecordError names the round, turn and action at fault."""
     try:
-        return _replay(record, label)
+        return _replay(record, label, on_play)
     except RecordError as error:
         if not error.game:
             error = RecordError(error.message, game=label, round=error.round, turn=error.turn,
@@ -164,7 +171,7 @@ def replay(record: Any, label: str = "game") -> ReplaySummary:
         raise RecordError(str(error), game=label) from None
 
 
-def _replay(record: Any, label: str) -> ReplaySummary:
+def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> ReplaySummary:
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
     if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
@@ -211,7 +218,7 @@ def _replay(record: Any, label: str) -> ReplaySummary:
             if seeded and dealt != deal(rules, active, stream(seed, "deal", number)):
                 raise RecordError("the deal is not the one the seed gives")
             played = _replay_round(rules, options, dealt, first, active, number, totals,
-                                   entry, seed if seeded else None)
+                                   entry, seed if seeded else None, on_play)
         except RecordError as error:
             if error.round is None:
                 raise RecordError(error.message, round=number, turn=error.turn,
@@ -250,7 +257,8 @@ def _field(data: dict[str, Any], key: str, kind: type) -> Any:
     return value
 
 
-def _replay_round(rules, options, dealt, first, active, number, totals, entry, seed) -> Round:
+def _replay_round(rules, options, dealt, first, active, number, totals, entry, seed,
+                  on_play=None) -> Round:
     recorded = _field(entry, "actions", list)
     reshuffles = [event for event in recorded if isinstance(event, dict) and "reshuffle" in event]
 
@@ -282,6 +290,9 @@ def _replay_round(rules, options, dealt, first, active, number, totals, entry, s
             break
         try:
             action = script.action()
+            if on_play is not None and isinstance(action, Play):
+                on_play(number, rnd.turns + 1, rnd.to_move,
+                        rnd._judged(rnd.position(), action), action)
             rnd.apply(action)
         except RecordError as error:
             raise RecordError(error.message, turn=rnd.turns + 1,

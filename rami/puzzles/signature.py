@@ -144,3 +144,22 @@ def signature(table: Iterable[Meld], rules: Ruleset) -> Signature:
 def same_solution(first: Iterable[Meld], second: Iterable[Meld], rules: Ruleset) -> bool:
     """Are two final tables the same solution (equal signatures)?"""
     return signature(first, rules) == signature(second, rules)
+
+
+def answer_signature(table: Iterable[Meld], rules: Ruleset) -> Signature:
+    """The signature of a turn's answer (``rami solve --top``): :func:`signature`, except that a
+    meld of one real card and up to three jokers counts as a set whatever its kind: ``AS * *``
+    laid as a run or as a set differs only by where its jokers stand, so it is one answer. (A
+    meld of one real card and four jokers can only be a run.)"""
+    runs: Counter[tuple[int, int]] = Counter()
+    sets: Counter[SetKey] = Counter()
+    for meld in table:
+        real = meld.real_cards
+        if len(real) == 1 and len(meld.cards) <= 4:
+            sets[(real[0].rank, (int(real[0].index // 13),))] += 1
+            continue
+        places, key = meld_contribution(meld, rules)
+        runs.update(places)
+        if key is not None:
+            sets[key] += 1
+    return Signature.build(dict(runs), sets)

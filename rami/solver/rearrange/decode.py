@@ -61,8 +61,15 @@ def decode(model: StageModel | PlayVariables, solver: cp_model.CpSolver) -> Deco
         if not model.exact_jokers:
             specs.extend(MeldSpec(template) for _ in range(copies))
             continue
-        # Deal each type's real cards round the copies in turn: every copy gets one.
         assert not isinstance(model, PlayVariables)  # its jokers are never exact
+        split = model.set_split.get(number)
+        if split:
+            # The alternatives' sets: how many copies hold each subset of real places.
+            for places, var in split:
+                specs.extend(MeldSpec(template, real_places=places)
+                             for _ in range(value_of(values, var)))
+            continue
+        # Deal each type's real cards round the copies in turn: every copy gets one.
         real_sets: list[set[int]] = [set() for _ in range(copies)]
         turn = 0
         for t, real in model.real_in[number].items():

@@ -25,7 +25,7 @@ class StageModel(SlotConstraints):
 
     def __init__(
         self, position: Position, *, with_slots: bool, opening: bool, relaxed: bool = False,
-        pinned: bool = False, pinned_whole: bool = False,
+        pinned: bool = False, pinned_whole: bool = False, exact: bool = False,
     ) -> None:
         self.relaxed = relaxed
         #: Rami fou: each meld holding table jokers keeps them, or the cards they stand for, in
@@ -36,6 +36,8 @@ class StageModel(SlotConstraints):
         #: Originals whose slot has its matching cuts (added lazily, see add_matching_cuts).
         self.cut: set[int] = set()
         self.duals: dict[int, cp_model.IntVar] = {}
+        #: Set templates split by real places (template number: [(real types, copies)]).
+        self.set_split: dict[int, list[tuple[frozenset[int], cp_model.IntVar]]] = {}
         self.dual_pairs: set[tuple[int, int]] = set()
         #: Originals a rejected table of this model mismatched (they want matching cuts).
         self.rejected: set[int] = set()
@@ -78,7 +80,8 @@ class StageModel(SlotConstraints):
         # (levels 1-2 need not: such jokers can always join melds with real cards, NOTES.md).
         # The opening's jokers come from the hand alone, and the pure run it needs cannot take
         # them: with three or more, an all-joker meld would not merge away either.
-        self.exact_jokers = (with_slots and not relaxed and (
+        # ``exact``: every place real or joker, always (the alternatives' signatures need it).
+        self.exact_jokers = exact or (with_slots and not relaxed and (
             counts.jokers >= 3 or (self.pinned and counts.table_jokers > 0)
         )) or (opening and counts.hand_jokers >= 3)
         self.real_cover: list[list] = [[] for _ in range(NUM_TYPES)]

@@ -1,0 +1,207 @@
+"""``rami review`` (a turn played, or every turn of game records) and ``rami solve --top K``.
+
+Registered on the main app by :mod:`rami.cli.main`. The library decides (:mod:`rami.review`,
+:mod:`rami.review.game`, :mod:`rami.solver.alternatives`); this module reads the input, calls
+it and prints. Errors as everywhere in the CLI: a message (or the JSON error under ``--json``)
+and exit code 2 for bad input (a record that does not replay included), 1 for a bug.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+from rami.cli import interrupt
+from rami.cli.inputs import CliError, load_position, read_text
+from rami.cli.output import INTERRUPTED, echo_json, echo_lines, report_failure, reporting_errors
+from rami.errors import NotationError
+from rami.solver.solution import Objective
+
+if TYPE_CHECKING:
+    from rami.cards import Card
+    from rami.melds import Meld
+    from rami.position import Position
+    from rami.solver.alternatives import Alternatives
+
+T = TypeVar("T")
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+ObjectiveOpt = Annotated[
+    Objective,
+    typer.Option("--objective", case_sensitive=False,
+                 help="What the best turn maximises first: 'points' or 'cards'."),
+]
+
+
+def guarded(json_output: bool, work: Callable[[], T]) -> T:
+    """Run a solve so that Ctrl-C says "interrupted" and exits 130 (see rami.cli.interrupt)."""
+
+    def interrupted() -> None:
+        report_failure(KeyboardInterrupt(), json_output, INTERRUPTED)
+
+    with interrupt.solving(interrupted):
+        return work()
+
+
+# -- rami solve --top K -----------------------------------------------------------------------
+
+
+def top_lines(alternatives: Alternatives) -> list[str]:
+    """The answers as ``rami solve --top`` prints them: a header, then each answer's report."""
+    from rami.hints import solution_lines
+
+    lines = [f"Answers: {alternatives.message} ({alternatives.solve_ms:.1f} ms)"]
+    count = len(alternatives.solutions)
+    for rank, solution in enumerate(alternatives.solutions, start=1):
+        lines.append("")
+        lines.append(
+            f"Answer {rank} of {count}: {solution.penalty_after} points left, "
+            f"{solution.cards_played} card{'' if solution.cards_played == 1 else 's'} played, "
+            f"{solution.cards_moved} moved"
+        )
+        lines.extend(f"  {line}" for line in solution_lines(solution))
+    return lines
+
+
+def solve_top_command(position: Position, top: int, objective: Objective, time_limit: float,
+                      min_moves: bool, json_output: bool) -> None:
+    """What ``rami solve POSITION --top K`` does."""
+    from rami.solver.alternatives import solve_top
+
+    with reporting_errors(json_output):
+        found = guarded(json_output, lambda: solve_top(
+            position, top, objective=objective, min_moves=min_moves, time_limit=time_limit
+        ))
+    if json_output:
+        echo_json(found.to_json())
+    else:
+        echo_lines(top_lines(found))
+
+
+# -- rami review ------------------------------------------------------------------------------
+
+
+def parse_table_text(text: str) -> tuple[Meld, ...]:
+    """The table after the turn: the text notation (``3H 4H 5H | QS QD QC``, ``-`` empty) or a
+    JSON list of melds."""
+    from rami.notation import loads_json, meld_from_json
+    from rami.position import parse_table
+
+    stripped = text.strip()
+    if stripped.startswith("["):
+        data = loads_json(stripped, "--table")
+        if not isinstance(data, list):  # pragma: no cover - a JSON text starting with '['
+            raise NotationError("--table: expected a list of melds")
+        return tuple(meld_from_json(item, f"--table[{n}]") for n, item in enumerate(data))
+    try:
+        return parse_table(stripped)
+    except NotationError as error:
+        raise NotationError(f"--table: {error}") from None
+
+
+def _cards(text: str, option: str) -> tuple[Card, ...]:
+    from rami.cards import parse_cards
+
+    try:
+        return tuple(parse_cards(text)) if text.strip() not in ("", "-") else ()
+    except NotationError as error:
+        raise NotationError(f"{option}: {error}") from None
+
+
+def review(
+    position: Annotated[
+        str | None,
+        typer.Argument(metavar="POSITION", show_default=False,
+                       help="The position before the turn: a file, '-' or inline."),
+    ] = None,
+    table: Annotated[
+        str | None,
+        typer.Option("--table", metavar="AFTER", show_default=False,
+                     help="The table after the turn ('3H 4H 5H | QS QD QC', '-' for empty, "
+                          "or a JSON list of melds)."),
+    ] = None,
+    played: Annotated[
+        str | None,
+        typer.Option("--played", metavar="CARDS", show_default=False,
+                     help="The cards laid from the hand (default: read from the tables)."),
+    ] = None,
+    discard: Annotated[
+        str | None,
+        typer.Option("--discard", metavar="CARD", show_default=False,
+                     help="The card discarded to end the turn."),
+    ] = None,
+    game: Annotated[
+        str | None,
+        typer.Option("--game", metavar="FILE", show_default=False,
+                     help="Review every turn of game records (JSONL, '-' for stdin) instead."),
+    ] = None,
+    json_output: JsonOpt = False,
+    objective: ObjectiveOpt = Objective.POINTS,
+    time_limit: Annotated[
+        float,
+        typer.Option("--time-limit", metavar="S",
+                     help="Seconds the solver may search for the best turn (each turn with "
+                          "--game)."),
+    ] = 10.0,
+) -> None:
+    """Review a turn played: legal or not, how it compares with the best turn, the key move it
+    missed and its grade (best, good, inaccuracy, mistake, blunder)."""
+    with reporting_errors(json_output):
+        if not time_limit > 0:
+            raise CliError(f"--time-limit must be a positive number of seconds, got {time_limit}")
+        if game is not None:
+            if position is not None or table is not None:
+                raise CliError("give either POSITION --table AFTER or --game FILE, not both")
+        elif position is None or table is None:
+            raise CliError("missing POSITION and --table AFTER (or --game FILE)")
+    if game is not None:
+        _review_games(game, json_output, time_limit)
+        return
+    assert position is not None and table is not None
+    from rami.cards import Card
+    from rami.review import review as review_turn
+
+    with reporting_errors(json_output):
+        before = load_position(position)
+        after = parse_table_text(table)
+        laid = _cards(played, "--played") if played is not None else None
+        try:
+            thrown = Card.parse(discard.strip()) if discard is not None else None
+        except NotationError as error:
+            raise NotationError(f"--discard: {error}") from None
+        result = guarded(json_output, lambda: review_turn(
+            before, after, laid, thrown, objective=objective, time_limit=time_limit
+        ))
+    if json_output:
+        echo_json(result.to_json())
+    else:
+        echo_lines(result.text_lines())
+
+
+def _review_games(path: str, json_output: bool, time_limit: float) -> None:
+    from rami.game.record import RecordError, game_label, read_records
+    from rami.review.game import review_game
+
+    with reporting_errors(json_output):
+        records = list(read_records(read_text(path)))
+        if not records:
+            raise CliError(f"{path}: no game record in it")
+    reviews: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for line, record in records:
+        label = game_label(record, line)
+        try:
+            reviewed = guarded(json_output, lambda r=record, lb=label: review_game(
+                r, lb, time_limit=time_limit
+            ))
+        except RecordError as error:
+            message = f"{error} (the record does not replay)"
+            raise typer.Exit(report_failure(error, json_output, message)) from None
+        reviews.append(reviewed.to_json())
+        lines.extend(reviewed.text_lines())
+    if json_output:
+        echo_json({"games": reviews})
+    else:
+        echo_lines(lines)

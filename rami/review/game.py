@@ -1,0 +1,135 @@
+"""The review of a whole game record (docs/game.md): every play graded, each player's grades
+and accuracy (``rami review --game FILE``).
+
+The record is replayed first (:func:`rami.game.record.replay`: a record that does not replay
+is refused, it is never half reviewed); each play is then reviewed in the position the referee
+judged it in. A player's accuracy is the share of the points the best turns would have shed
+that the player's turns shed, over the player's turns (100 when no turn could shed any).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rami.game.actions import Play
+from rami.position import Position
+from rami.review import GRADE_NAMES, Review, review
+
+
+@dataclass(frozen=True)
+class TurnReview:
+    round: int
+    turn: int
+    seat: int
+    review: Review
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.review
+        return {
+            "round": self.round,
+            "turn": self.turn,
+            "seat": self.seat,
+            "grade": data.grade,
+            "points_lost": data.points_lost,
+            "penalty_before": data.penalty_before,
+            "penalty_after": data.verdict.penalty_after,
+            "best_penalty_after": data.best.penalty_after,
+            "best_status": data.best.status.value,
+            "missed": data.missed.text if data.missed is not None else None,
+        }
+
+
+@dataclass(frozen=True)
+class PlayerReview:
+    seat: int
+    name: str
+    turns: tuple[TurnReview, ...]
+
+    @property
+    def grades(self) -> dict[str, int]:
+        counts = dict.fromkeys(GRADE_NAMES, 0)
+        for turn in self.turns:
+            grade = turn.review.grade
+            if grade is not None:
+                counts[grade] += 1
+        return counts
+
+    @property
+    def points_lost(self) -> int:
+        return sum(max(turn.review.points_lost or 0, 0) for turn in self.turns)
+
+    @property
+    def accuracy(self) -> float:
+        """Percent of the best turns' points shed that this player's turns shed."""
+        best = sum(t.review.penalty_before - t.review.best.penalty_after for t in self.turns)
+        shed = sum(t.review.penalty_before - t.review.verdict.penalty_after for t in self.turns)
+        if best <= 0:
+            return 100.0
+        return round(100.0 * min(shed, best) / best, 1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "turns": len(self.turns),
+            "accuracy": self.accuracy,
+            "points_lost": self.points_lost,
+            "grades": self.grades,
+        }
+
+
+@dataclass(frozen=True)
+class GameReview:
+    label: str
+    players: tuple[PlayerReview, ...]
+    turns: tuple[TurnReview, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.label,
+            "players": [player.to_json() for player in self.players],
+            "turns": [turn.to_json() for turn in self.turns],
+        }
+
+    def text_lines(self) -> list[str]:
+        lines = [f"{self.label}: {len(self.turns)} turns reviewed"]
+        for player in self.players:
+            grades = ", ".join(f"{count} {name}" for name, count in player.grades.items() if count)
+            lines.append(
+                f"  seat {player.seat} ({player.name}): accuracy {player.accuracy:g}%, "
+                f"{player.points_lost} points lost over {len(player.turns)} turns"
+                f"{': ' + grades if grades else ''}"
+            )
+        return lines
+
+
+def _name(player: Any, seat: int) -> str:
+    if isinstance(player, dict):
+        for key in ("name", "level"):
+            if isinstance(player.get(key), str):
+                return str(player[key])
+    if isinstance(player, str):
+        return player
+    return f"seat {seat}"
+
+
+def review_game(
+    record: Any, label: str = "game", *, time_limit: float = 2.0
+) -> GameReview:
+    """Replay ``record`` (RecordError if it does not replay), then review each of its plays."""
+    from rami.game.record import replay
+
+    plays: list[tuple[int, int, int, Position, Play]] = []
+    replay(record, label, lambda *turn: plays.append(turn))
+    turns = tuple(
+        TurnReview(number, turn, seat, review(
+            position, play.table, play.played, play.discard, time_limit=time_limit
+        ))
+        for number, turn, seat, position, play in plays
+    )
+    players = record.get("players", [])
+    return GameReview(label, tuple(
+        PlayerReview(seat, _name(player, seat), tuple(t for t in turns if t.seat == seat))
+        for seat, player in enumerate(players)
+    ), turns)
