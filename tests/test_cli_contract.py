@@ -544,3 +544,20 @@ def test_an_internal_error_is_one_line_and_exit_1(monkeypatch: pytest.MonkeyPatc
     assert error["type"] == "RuntimeError"
     monkeypatch.setenv("RAMI_TRACEBACK", "1")
     assert "Traceback" in CliRunner().invoke(app, ["score", "- / 2C"]).stderr
+
+
+# ---------------------------------------------------------------- 8. a closed pipe
+
+
+def test_a_reader_that_leaves_ends_the_command_quietly() -> None:
+    """``rami solve ... | head``: no "internal error" when the reader closes the pipe early."""
+    process = subprocess.Popen(
+        [str(RAMI), "solve", "--json", str(ROOT / "examples" / "demo.txt")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    with process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()
+        stderr = process.stderr.read()
+        assert process.wait(timeout=60) == 141
+    assert stderr == b""

@@ -125,7 +125,7 @@ class SlotConstraints:
         self._add_freed_places()
         self.kept = sum(
             sum(slot.keep_real.values()) + sum(slot.keep_joker.values()) for slot in self.slots
-        )
+        ) + self._freed_joker_credit()
         if self.relaxed:
             # A meld's jokers may stay together where none of its real cards is: counted, not
             # placed (any table realising it is checked against the exact matching).
@@ -181,6 +181,63 @@ class SlotConstraints:
                 if other is not slot
             )
             self.model.add(total - jokers_here - staying_elsewhere >= freed)
+
+    def _freed_joker_credit(self) -> Expr:
+        """Kept cards the slots miss, so that ``kept`` stays a relaxation of decision 7 where
+        pins hold the slots to decision 5's matching.
+
+        Pins are judged on the matching sharing the most real cards (the slots); cards moved
+        are counted on the one keeping the most cards, jokers included (``* TC JC QC KC`` to
+        ``QC KC *`` and ``8C 9C TC JC``: pins judge the second piece, cards moved the first, 2
+        not 3). Take the second closest to the first: each part of their difference keeps more
+        cards but no more real ones, so it gains at most the jokers its originals keep in
+        their new melds beyond their slots, and each original in it gains at most what its
+        cards outside its slot could keep elsewhere, less what the slot keeps. (Jokers are
+        alike: an original keeps as many as it and the meld both hold.) The credit is the
+        smaller of the two sums.
+        """
+        if not self.pinned or self.pinned_whole or not self.pins:
+            return 0
+        model = self.model
+        jokers_on_table = sum(self.joker_for)
+        joker_gains = []
+        joker_gain_of: dict[int, Expr] = {}
+        for slot, freed, jokers_here in self.pins:
+            in_slot = self._at_most(jokers_here, slot.jokers, f"js{slot.original}")
+            elsewhere = self._at_most(
+                jokers_on_table - jokers_here, slot.jokers, f"jx{slot.original}"
+            )
+            joker_gain_of[slot.original] = elsewhere - in_slot
+            gain = self._positive_part(elsewhere - in_slot, slot.jokers, f"jg{slot.original}")
+            model.add(gain <= freed)
+            joker_gains.append(gain)
+        gains = []
+        for slot in self.slots:
+            if not slot.lanes and not slot.sets:
+                continue
+            real = len(self.position.table[slot.original].real_cards)
+            real_here = sum(slot.real_at[t] for t in slot.real_types if t in slot.real_at)
+            gain = real - 2 * real_here + joker_gain_of.get(slot.original, 0)
+            bound = real + slot.jokers
+            gains.append(self._positive_part(gain, bound, f"g{slot.original}"))
+        credit = model.new_int_var(0, sum(slot.jokers for slot, _, _ in self.pins), "credit")
+        model.add(credit <= sum(joker_gains))
+        model.add(credit <= sum(gains))
+        return credit
+
+    def _at_most(self, expr: Expr, cap: int, name: str) -> cp_model.IntVar:
+        var = self.model.new_int_var(0, cap, name)
+        self.model.add_min_equality(var, [expr, cap])
+        return var
+
+    def _positive_part(self, expr: Expr, bound: int, name: str) -> cp_model.IntVar:
+        """A variable at most ``max(expr, 0)`` (``expr`` <= ``bound``): the credit only needs
+        an upper bound."""
+        var = self.model.new_int_var(0, bound, name)
+        positive = self.model.new_bool_var(f"{name}pos")
+        self.model.add(var <= bound * positive)
+        self.model.add(var <= expr + 3 * bound * (1 - positive))
+        return var
 
     def add_matching_cuts(self, originals: set[int]) -> bool:
         """Say that the slots of ``originals`` are matched as the referee's matching is (it
