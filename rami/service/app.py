@@ -254,6 +254,7 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
     app.include_router(__import__("rami.service.page", fromlist=["router"]).router)  # GET /
     app.include_router(__import__("rami.service.bot", fromlist=["router"]).router)  # /bot/turn
     app.include_router(__import__("rami.service.games", fromlist=["router"]).router)  # /games
+    app.include_router(__import__("rami.service.review", fromlist=["router"]).router)  # /review
     return app
 
 
