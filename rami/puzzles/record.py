@@ -73,12 +73,21 @@ def puzzle_id(position: Position) -> str:
     return f"rc-{digest[:10]}"
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def goal_text(kind: str, goal: dict[str, Any]) -> str:
+    """The goal as a sentence (stored in each record as ``goal.text``, and made again for a
+    record without one)."""
     if kind == "empty-hand":
-        return f"Play all {goal['cards_played']} cards of your hand."
+        played = goal["cards_played"]
+        if played == 1:
+            return "Play the only card of your hand."
+        return f"Play all {played} cards of your hand."
     return (
         f"Your hand cannot be emptied: shed as many points as you can "
-        f"(the best play leaves {goal['penalty_after']} points in hand)."
+        f"(the best play leaves {_plural(goal['penalty_after'], 'point')} in hand)."
     )
 
 
@@ -413,12 +422,13 @@ def _check_answer(puzzle: Puzzle, table: Sequence[Meld]) -> AnswerVerdict:
     count = len(played)
     if verdict.penalty_after > goal_penalty:
         if puzzle.kind == "empty-hand":
-            reason = (f"legal, but it plays {count} of {len(position.hand)} cards: "
-                      f"the goal is to play them all (left: "
+            reason = (f"legal, but it plays {count} of {_plural(len(position.hand), 'card')}: "
+                      f"the goal is to play {'them all' if len(position.hand) > 1 else 'it'} "
+                      f"(left: "
                       f"{' '.join(map(str, verdict.hand_after))})")
         else:
-            reason = (f"legal, but it leaves {verdict.penalty_after} points in hand: "
-                      f"the best play leaves {goal_penalty}")
+            reason = (f"legal, but it leaves {_plural(verdict.penalty_after, 'point')} in "
+                      f"hand: the best play leaves {goal_penalty}")
         return AnswerVerdict(False, False, True, (reason,), verdict.penalty_after, count)
     intended = signature(table, position.rules) == signature(puzzle.solution, position.rules)
     reason = ("solved: this is the intended solution" if intended else
