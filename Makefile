@@ -7,7 +7,7 @@ CHROMIUM := /usr/bin/chromium
 #: root installs with apt-get as it is (CI); anyone else through sudo.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup demo test test-slow lint bench clean browser
+.PHONY: setup demo test test-slow lint bench bench-anchor clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,11 @@ bench: $(STAMP)
 	@if [ -f benchmarks/results/baseline.json ] && [ -f benchmarks/results/latest.json ]; then \
 		$(BIN)/python benchmarks/compare.py benchmarks/results/baseline.json \
 			benchmarks/results/latest.json; fi
+
+# rami beside rummikub-solver + GLPK_MI on the same Rummikub positions (issue 21), interleaved.
+bench-anchor: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[anchor]'
+	$(BIN)/python benchmarks/anchor.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis .benchmarks
