@@ -19,7 +19,7 @@
   let base = null; // the position the board starts from: the puzzle's, or the game turn's
   let mode = "puzzle"; // or "game" (game.js plays a game against bots on the same board)
   let canMove = () => true; // game.js: may the cards move now (your turn, after the draw)?
-  let marked = []; // cards to mark (the card just drawn), by code
+  let marked = null; // the card to mark (the one just drawn), by uid
   // A finger's tap or drag is handled at its pointerup: the click Chromium may send after it
   // (or not: after a drag it eats the next tap's click) is not one more.
   let touched = { x: 0, y: 0, at: 0 };
@@ -315,7 +315,7 @@
     const here = whereIs(uid);
     if (card.origin === "hand" && here !== "hand") button.classList.add("from-hand");
     if (card.origin !== "hand" && here !== card.origin) button.classList.add("moved");
-    if (here === "hand" && marked.includes(card.code)) button.classList.add("drawn");
+    if (here === "hand" && uid === marked) button.classList.add("drawn");
     const isSelected = selected.includes(uid);
     button.classList.toggle("selected", isSelected);
     button.setAttribute("aria-pressed", String(isSelected));
@@ -507,7 +507,7 @@
       hand.appendChild(done);
     }
     $("penalty").textContent = board.hand.length
-      ? `${board.hand.length} card${board.hand.length === 1 ? "" : "s"} left`
+      ? `${board.hand.length} card${board.hand.length === 1 ? "" : "s"}${mode === "puzzle" ? " left" : ""}`
       : "";
     $("undo").disabled = !history.length;
     updateTargets();
@@ -690,7 +690,7 @@
   function show(data) {
     puzzle = data;
     base = puzzle.position;
-    marked = [];
+    marked = null;
     board = newBoard(base);
     history = [];
     selected = [];
@@ -877,8 +877,9 @@
     },
     load(position, drawn) {
       base = { table: position.table, hand: position.hand };
-      marked = drawn ? [drawn] : [];
       board = newBoard(base);
+      // One card of that code (the hand may hold its twin): the last one, as dealt sorted.
+      marked = drawn ? board.hand.filter((uid) => cards[uid].code === drawn).pop() || null : null;
       history = [];
       selected = [];
       render();
@@ -891,6 +892,7 @@
     problems(title, reasons) {
       showVerdict({ solved: false, legal: true, reasons });
       $("status").querySelector("strong").textContent = title + " ";
+      $("status").scrollIntoView({ block: "nearest" });
     },
   };
 
