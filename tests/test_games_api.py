@@ -252,3 +252,36 @@ def test_the_answers_match_the_openapi_document(url: str) -> None:
     assert checker.check("post", "/games/{game_id}/play", status, error)
     cards = Counter(game["view"]["hand"])
     assert all(Card.parse(card) for card in cards)
+
+
+def _first_discard_choice(seed: int) -> GameSession:
+    """A rami-51 game (you and a beginner) run to your first draw with the discard pile open
+    (you draw the stock and discard your last card until then)."""
+    session = GameSession("rami-51", ["beginner"], seed)
+    for _ in range(30):
+        if session.phase == "draw" and "discard" in session.round.view().draws:
+            return session
+        if session.phase == "draw":
+            session.draw("stock")
+        view = session.round.view()
+        session.play([list(meld.cards) for meld in view.table], view.hand[-1])
+    raise AssertionError("no discard to take")
+
+
+def test_rami_51_refuses_a_discard_that_cannot_be_laid() -> None:
+    session = _first_discard_choice(0)
+    before = session.to_json()
+    with pytest.raises(IllegalActionError, match="decision 10") as refused:
+        session.draw("discard")
+    assert not isinstance(refused.value, NotAskedError)
+    assert session.to_json() == before
+    taken = _first_discard_choice(7)  # here the solver's best turn lays it, in an opening
+    top = taken.round.view().top_discard
+    taken.draw("discard")
+    view = taken.round.view()
+    assert view.taken_discard == top and not view.is_opened
+    from rami.solver.api import solve
+
+    best = solve(view.position(), min_moves=False, time_limit=2.0)
+    taken.play([list(meld.cards) for meld in best.table], best.discard)
+    assert taken.round.state.opened[0] or taken.phase in ("round-over", "game-over")

@@ -34,7 +34,7 @@ from rami.game.deck import stream
 from rami.game.levels import LEVELS, make_bot
 from rami.game.match import first_seat, round_first
 from rami.game.moves import arrange_like
-from rami.game.presets import GameError, GameOptions, game_rules
+from rami.game.presets import DrawRule, GameError, GameOptions, game_rules
 from rami.game.rounds import Round, deal, random_reshuffler
 from rami.game.scoring import game_after_round
 from rami.game.state import CLAIM, DRAW, PLAY
@@ -217,6 +217,13 @@ class GameSession:
                 [f"no legal turn would follow taking {view.top_discard} (a card taken from the "
                  "discard pile may not be discarded the same turn): draw from the stock"],
                 self.round.where)
+        if source == DISCARD and DISCARD in view.draws and self.game.draw is DrawRule.LAID_ONLY \
+                and not _lays_it(view):
+            raise IllegalActionError(
+                [f"no turn the solver finds lays {view.top_discard} as {self.rules.name} asks "
+                 "(decision 10: a card taken from the discard pile is laid in the same turn"
+                 + ("" if view.is_opened else ", in the opening") + "): draw from the stock"],
+                self.round.where)
         self.round.apply(Draw(source))
         self._advance()
 
@@ -328,6 +335,22 @@ def _counts(table: Sequence[Meld]) -> Counter[Card]:
     for meld in table:
         counts.update(meld.cards)
     return counts
+
+
+def _lays_it(view: Any) -> bool:
+    """Rami 51: does the solver's best turn with the top discard lay it as decision 10 asks?
+    (Else taking it would leave the person no turn the engine accepts.)"""
+    from rami.errors import RamiError
+    from rami.game.bots import laid_by_rule, timed_solve
+    from rami.position import Position
+
+    top = view.top_discard
+    position = Position(view.table, (*view.hand, top), view.is_opened, view.rules, top)
+    try:
+        solution = timed_solve(position)
+    except RamiError:
+        return False
+    return laid_by_rule(position, Play(solution.table, solution.played, solution.discard), top)
 
 
 def _can_follow(view: Any) -> bool:
