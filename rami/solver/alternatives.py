@@ -121,7 +121,7 @@ def solve_top(
         from rami.solver.rearrange.others import NextBest
 
         searcher = NextBest(position, objective, min_moves, clock)
-        searcher.exclude(sigs[0])
+        searcher.exclude(sigs[0], first.played)
         passing = _pass(position, objective, min_moves) if first.played else None
         ordered = first.status is Status.OPTIMAL
         pending: Solution | None = None
@@ -149,7 +149,7 @@ def solve_top(
             ordered = ordered and best.status is Status.OPTIMAL and not stopped
             found.append(best if ordered else replace(best, status=Status.FEASIBLE))
             sigs.append(sig)
-            searcher.exclude(sig)
+            searcher.exclude(sig, best.played)
     return Alternatives(
         position, top, tuple(found), tuple(sigs), exhausted and len(found) < top, stopped,
         (time.perf_counter() - started) * 1000,

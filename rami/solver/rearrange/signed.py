@@ -33,8 +33,10 @@ from rami.solver.templates import Template, type_at
 RunKey = tuple[int, int]
 
 
-def _subsets(types: tuple[int, ...]) -> list[frozenset[int]]:
-    return [frozenset(combo) for size in range(1, len(types) + 1)
+def _subsets(types: tuple[int, ...], jokers: int) -> list[frozenset[int]]:
+    """The real places a meld over ``types`` may have: at least one, jokers in the rest."""
+    least = max(1, len(types) - jokers)
+    return [frozenset(combo) for size in range(least, len(types) + 1)
             for combo in combinations(types, size)]
 
 
@@ -50,6 +52,9 @@ class SignedModel:
             raise ValueError("the signature needs a model that places every joker")
         self.stage = stage
         model = stage.model
+        jokers = stage.counts.hand_jokers if stage.opening else stage.counts.jokers
+        #: A run of one real card needs two jokers at least.
+        lone = jokers >= 2
         runs: dict[RunKey, list[Expr]] = defaultdict(list)
         sets: dict[SetKey, list[Expr]] = defaultdict(list)
         constant_runs: Counter[RunKey] = Counter()
@@ -70,13 +75,13 @@ class SignedModel:
             if template.kind is MeldKind.RUN:
                 for t, position in zip(template.types, template.positions, strict=True):
                     runs[(t // 13, position)].append(real_in[t])
-                if len(template.types) <= 4:
+                if lone and len(template.types) <= 4:
                     # One real card and jokers is read as a set (answer_signature).
                     model.add(sum(real_in.values()) >= 2 * stage.uses[number])
                 continue
             bound = stage.use_bounds[number]
             split: list[tuple[frozenset[int], cp_model.IntVar]] = []
-            for places in _subsets(template.types):
+            for places in _subsets(template.types, jokers):
                 copies = model.new_int_var(0, bound, f"z{number}_{len(split)}")
                 split.append((places, copies))
                 sets[_set_key(template, places)].append(copies)
@@ -97,10 +102,11 @@ class SignedModel:
                     parts[t].append(real)
                     lane_real.append(real)
                     runs[(lane.suit, position)].append(real)
-                # A run of one real card holds five places or more (see above).
-                single = model.new_bool_var(f"sx{slot.original}_{lane.low}")
-                model.add(sum(lane_real) >= 2 * (lane.used - single))
-                model.add(sum(lane.cover.values()) >= 5 * single)
+                if lone:
+                    # A run of one real card holds five places or more (see above).
+                    single = model.new_bool_var(f"sx{slot.original}_{lane.low}")
+                    model.add(sum(lane_real) >= 2 * (lane.used - single))
+                    model.add(sum(lane.cover.values()) >= 5 * single)
             for template, chosen in slot.sets:
                 if template.kind is MeldKind.RUN:
                     # (A set's slot may hold a run: its jokers kept together.)
@@ -111,11 +117,11 @@ class SignedModel:
                         parts[t].append(real)
                         reals.append(real)
                         runs[(t // 13, position)].append(real)
-                    if len(reals) <= 4:
+                    if lone and len(reals) <= 4:
                         model.add(sum(reals) >= 2 * chosen)
                     continue
                 flags: list[cp_model.IntVar] = []
-                for places in _subsets(template.types):
+                for places in _subsets(template.types, jokers):
                     flag = model.new_bool_var(f"ss{slot.original}_{template.types}_{len(flags)}")
                     flags.append(flag)
                     sets[_set_key(template, places)].append(flag)
@@ -132,7 +138,7 @@ class SignedModel:
             key: sum(sets.get(key, [])) + constant_sets[key]
             for key in sorted(set(sets) | set(constant_sets))
         }
-        self._flags = 0
+        self._level_flags: dict[int, tuple[cp_model.IntVar, cp_model.IntVar]] = {}
 
     def signature_of(self, solver: cp_model.CpSolver) -> Signature:
         runs = {key: _value(solver, expr) for key, expr in self.runs.items()}
@@ -140,7 +146,10 @@ class SignedModel:
         return Signature.build({key: n for key, n in runs.items() if n}, +sets)
 
     def exclude(self, excluded: Signature) -> None:
-        """A no-good: the table must not have the signature ``excluded``."""
+        """A no-good: the table must not have the signature ``excluded``. Every component of a
+        signature is 0, 1 or 2 (two copies of a card), so it is written as two booleans
+        (``>= 1``, ``>= 2``) and the no-good is one clause over them: far stronger for CP-SAT
+        (and its LP) than a disjunction of ``!=``."""
         wanted_sets = excluded.set_counts()
         if any(key not in self.sets for key in wanted_sets) or any(
             excluded.run_count(suit, position) and (suit, position) not in self.runs
@@ -151,15 +160,24 @@ class SignedModel:
         pairs += [(expr, wanted_sets.get(key, 0)) for key, expr in self.sets.items()]
         if any(isinstance(expr, int) and expr != value for expr, value in pairs):
             return  # a constant part differs already
-        self.stage.model.add_bool_or(
-            [self._differs(expr, value) for expr, value in pairs if not isinstance(expr, int)]
-        )
+        literals = []
+        for index, (expr, value) in enumerate(pairs):
+            if isinstance(expr, int):
+                continue
+            for level, flag in enumerate(self._levels(index, expr), start=1):
+                literals.append(flag if value < level else flag.Not())
+        self.stage.model.add_bool_or(literals)
 
-    def _differs(self, expr: Expr, value: int) -> cp_model.IntVar:
-        flag = self.stage.model.new_bool_var(f"ng{self._flags}")
-        self._flags += 1
-        self.stage.model.add(expr != value).only_enforce_if(flag)
-        return flag
+    def _levels(self, index: int, expr: Expr) -> tuple[cp_model.IntVar, cp_model.IntVar]:
+        """Booleans ``expr >= 1`` and ``expr >= 2`` (made once per component)."""
+        if index not in self._level_flags:
+            model = self.stage.model
+            one = model.new_bool_var(f"sg{index}a")
+            two = model.new_bool_var(f"sg{index}b")
+            model.add(two <= one)
+            model.add(expr == one + two)
+            self._level_flags[index] = (one, two)
+        return self._level_flags[index]
 
 
 def _value(solver: cp_model.CpSolver, expr: Expr) -> int:
