@@ -14,6 +14,8 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.strategies import positions
+from support.topk_reference import ranked_values
 
 from rami import parse_position, solve, solve_top
 from rami.errors import UnsupportedError
@@ -21,8 +23,6 @@ from rami.puzzles.signature import answer_signature
 from rami.rules import get_ruleset
 from rami.solver.alternatives import rank_key
 from rami.solver.solution import Status
-from support.strategies import positions
-from support.topk_reference import ranked_values
 
 
 def _levels(found) -> list[tuple[int, int, int]]:
