@@ -71,3 +71,15 @@ def sets_containing(card_type: int) -> tuple[Template, ...]:
         for suits in combinations(range(4), size)
         if suit in suits
     )
+
+
+@cache
+def long_runs(top_rank: int, longest: int) -> tuple[Template, ...]:
+    """Runs of 6 cards up to ``longest``: the alternatives' model (``exact``) lays a run with
+    two jokers or more as one template, so that no piece of it holds a single real card."""
+    return tuple(
+        run_template(suit, low, low + length - 1)
+        for suit in range(4)
+        for length in range(FREE_RUN_LENGTHS[-1] + 1, longest + 1)
+        for low in range(1, top_rank - length + 2)
+    )

@@ -14,7 +14,7 @@ from rami.solver.rearrange.objective import discard_weight, play_weights, templa
 from rami.solver.rearrange.slotmodel import SlotConstraints
 from rami.solver.rearrange.slots import Slot
 from rami.solver.solution import Objective
-from rami.solver.templates import Template, free_templates
+from rami.solver.templates import Template, free_templates, long_runs
 
 
 class StageModel(SlotConstraints):
@@ -63,7 +63,10 @@ class StageModel(SlotConstraints):
         self.use_bounds: list[int] = []
         self.pure: list[tuple[Template, cp_model.IntVar]] = []
         cover: list[list] = [[] for _ in range(NUM_TYPES)]
-        for template in free_templates(self.rules.top_rank):
+        for template in free_templates(self.rules.top_rank) + (
+            long_runs(self.rules.top_rank, self.rules.max_run_length) if exact and jokers >= 2
+            else ()
+        ):
             missing = sum(1 for t in template.types if supply[t] == 0)
             if missing > jokers:
                 continue

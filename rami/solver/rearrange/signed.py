@@ -12,7 +12,9 @@ The model must track every place as real or joker (``StageModel(exact=True)``). 
   then lays exactly), and a slot's set by one boolean per template and real subset.
 
 A run of one real card and up to three jokers is left out (such a meld is read as a set, see
-:func:`rami.puzzles.signature.answer_signature`, and a set can always hold it). So the model's
+:func:`rami.puzzles.signature.answer_signature`, and a set can always hold it); so that no longer
+run needs such a piece, the model also has runs of 6 cards and more (``StageModel(exact=True)``
+with two jokers or more). So the model's
 signature is the answer signature of the table the decoder realises, and a no-good on
 it removes every table of that signature (cuts, copies, order, where the jokers stand) at once.
 """
