@@ -417,7 +417,9 @@ def test_cards_dragged_with_a_finger(browser: Any, server: str) -> None:
 
 def _seed_with_a_run() -> tuple[int, list[str]]:
     """A rami-chinois seed (you and one beginner) where you play first holding a pure run of
-    three: its cards, as the page shows them."""
+    three (its cards, as the page shows them), and the bot lays cards in its turn after you lay
+    the run."""
+    from rami.cards import Card
     from rami.game.session import GameSession
 
     for seed in range(200):
@@ -432,7 +434,12 @@ def _seed_with_a_run() -> tuple[int, list[str]]:
             at = ranks.index(card[0])
             run = [ranks[at + step] + card[1] for step in range(3)]
             if all(code in hand for code in run):
-                return seed, run
+                before = len(session.log)
+                session.play([[Card.parse(code) for code in run]])
+                if any(entry["kind"] == "play" and entry["seat"] == 1 and entry["played"]
+                       for entry in session.log[before:]):
+                    return seed, run
+                break
     raise AssertionError("no seed with a run in the first 200")
 
 
@@ -497,6 +504,11 @@ def test_a_game_against_a_bot(page: Page) -> None:
     assert "P2 (beginner) draws a card from the stock." in lines
     assert any(line.startswith("P2 (beginner) lays ") for line in lines)
     assert page.meld_cards(1) == RUN  # the table the bot left, our meld on it
+    now = view.evaluate("() => window.ramiGame.state()")
+    laid = sorted(card for entry in now["events"] if entry["kind"] == "play" and entry["seat"]
+                  for card in entry["played"])
+    assert laid and sorted(view.eval_on_selector_all(
+        "#table .card.fresh", "cs => cs.map(c => c.dataset.card)")) == laid
     assert view.locator("#hand .card").count() == 12  # 11 and the card drawn
     assert view.locator("#hand .card.drawn").count() >= 1
     hosts = {url.split("/")[2] for url in page.requests}

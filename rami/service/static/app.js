@@ -20,6 +20,7 @@
   let mode = "puzzle"; // or "game" (game.js plays a game against bots on the same board)
   let canMove = () => true; // game.js: may the cards move now (your turn, after the draw)?
   let marked = null; // the card to mark (the one just drawn), by uid
+  let fresh = []; // table cards the others laid since your last turn, by uid
   // A finger's tap or drag is handled at its pointerup: the click Chromium may send after it
   // (or not: after a drag it eats the next tap's click) is not one more.
   let touched = { x: 0, y: 0, at: 0 };
@@ -316,6 +317,7 @@
     if (card.origin === "hand" && here !== "hand") button.classList.add("from-hand");
     if (card.origin !== "hand" && here !== card.origin) button.classList.add("moved");
     if (here === "hand" && uid === marked) button.classList.add("drawn");
+    if (here !== "hand" && fresh.includes(uid)) button.classList.add("fresh");
     const isSelected = selected.includes(uid);
     button.classList.toggle("selected", isSelected);
     button.setAttribute("aria-pressed", String(isSelected));
@@ -691,6 +693,7 @@
     puzzle = data;
     base = puzzle.position;
     marked = null;
+    fresh = [];
     board = newBoard(base);
     history = [];
     selected = [];
@@ -875,9 +878,21 @@
         else load(null);
       }
     },
-    load(position, drawn) {
+    load(position, drawn, laid) {
       base = { table: position.table, hand: position.hand };
       board = newBoard(base);
+      // The cards the others laid: one table card per code named (the last melds first).
+      const left = (laid || []).slice();
+      fresh = [];
+      for (const meld of board.melds.slice().reverse()) {
+        for (const uid of meld.cards) {
+          const at = left.indexOf(cards[uid].code);
+          if (at >= 0) {
+            fresh.push(uid);
+            left.splice(at, 1);
+          }
+        }
+      }
       // One card of that code (the hand may hold its twin): the last one, as dealt sorted.
       marked = drawn ? board.hand.filter((uid) => cards[uid].code === drawn).pop() || null : null;
       history = [];

@@ -100,7 +100,9 @@
     addLog(state.events);
     showPlayers(state);
     showPiles(view);
-    board().load({ table: view.table, hand: view.hand }, asked("play") ? view.drawn : null);
+    const laid = state.events.filter((entry) => entry.kind === "play" && entry.seat !== 0
+      && entry.round === view.round).flatMap((entry) => entry.played);
+    board().load({ table: view.table, hand: view.hand }, asked("play") ? view.drawn : null, laid);
     showRounds(state);
     showButtons(state);
     board().say(prompt(state), state.phase === "game-over" ? "good" : "");
