@@ -224,6 +224,89 @@ def generate(
         raise typer.Exit(EXIT_FAILED)
 
 
+# ------------------------------------------------------------------------------- mine
+
+
+@puzzle_app.command()
+def mine(
+    out: Annotated[
+        Path,
+        typer.Option("--out", metavar="FILE", help="Write the puzzles here, one JSON per line.",
+                     show_default=False),
+    ],
+    games: Annotated[int, typer.Option("--games", metavar="N", min=1,
+                                       help="Games to play and mine.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the games: game i "
+                                      "is game i of 'rami simulate --seed S'.")] = 0,
+    rules: Annotated[str, typer.Option("--rules", metavar="R",
+                                       help="A rami-chinois preset string.")] = "rami-chinois",
+    players: Annotated[
+        str, typer.Option("--players", metavar="L1,L2[,...]", help="The bots' levels, one per "
+                          "seat: beginner, confirmed, expert.")
+    ] = "confirmed,confirmed",
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", metavar="N", min=1,
+                                 help="Rounds at most per game.", show_default=False)
+    ] = None,
+    max_hand: Annotated[
+        int, typer.Option("--max-hand", metavar="N", min=1,
+                          help="Keep turns with at most N cards in hand (the generator's "
+                               "largest hand by default).")
+    ] = 10,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="Processes mining games (same output)."),
+    ] = 1,
+    ray: RayOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
+    json_output: JsonOpt = False,
+) -> None:
+    """Mine puzzles from simulated games: turns whose best play needs a rearrangement and is
+    unique, each with the game and turn it came from."""
+    from rami.game.presets import GameOptions
+    from rami.puzzles.mine import checked_simulation, mine_summary
+    from rami.puzzles.mine import mine as run_mining
+    from rami.puzzles.record import records_text
+    from rami.scale.progress import Progress
+
+    with _reporting(json_output):
+        if out.exists() and not force:
+            raise _BadInput(f"{out} exists: give --force to overwrite it")
+        if out.exists() and out.is_dir():
+            raise _BadInput(f"{out} is a directory")
+        levels = tuple(part.strip().lower() for part in players.split(",") if part.strip())
+        simulation = checked_simulation(rules, levels, games, seed,
+                                        GameOptions(max_rounds=rounds) if rounds else None)
+        handle = out.open("w", encoding="utf-8")
+    executor = executor_for(workers, ray, json_output)
+    started = time.perf_counter()
+    mined = []
+    with _reporting(json_output), handle, executor, Progress(games, "mining") as progress:
+        retries = RetryLog(progress, "game")
+        for game in run_mining(simulation, executor, retries, max_hand):
+            handle.write(records_text(game.puzzles))
+            handle.flush()
+            mined.append(game)
+            progress.advance(note=f"{sum(len(g.puzzles) for g in mined)} puzzles")
+    summary = mine_summary(simulation, mined, time.perf_counter() - started, executor)
+    summary.update(out=str(out), retries=retries.retries)
+    if json_output:
+        echo_json(summary)
+    else:
+        tiers = ", ".join(f"{count} {tier}" for tier, count in summary["tiers"].items())
+        echo_lines([
+            f"Mined {_plural(summary['puzzles'], 'puzzle')} ({tiers}) from "
+            f"{_plural(summary['games'], 'game')} of {summary['rules']} into {out}: "
+            f"{summary['positions']} turns judged, {summary['candidates']} past the quick test",
+            f"{summary['seconds']:.1f} s on {summary['workers']} {summary['executor']} "
+            f"worker{'s' if summary['workers'] != 1 else ''}: {summary['games_per_minute']} "
+            f"games/min, {summary['positions_per_second']} positions/s",
+        ])
+    if summary["errors"]:
+        echo_error([f"game {e['game']} (seed {e['seed']}) failed: {e['error']}"
+                    for e in summary["errors"]])
+        raise typer.Exit(EXIT_FAILED)
+
+
 # ------------------------------------------------------------------------------- loading
 
 
