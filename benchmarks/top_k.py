@@ -6,7 +6,8 @@ loaded machine slows all three alike. Prints, per suite, the median and p95 wall
 CPU time beside it (a wall time well above the CPU time means other processes had the cores),
 and how many top-3 answers were all proved. Usage::
 
-    .venv/bin/python benchmarks/top_k.py [SUITE_GLOB] [--time-limit S] [--json OUT]
+    .venv/bin/python benchmarks/top_k.py [SUITE_GLOB] [--time-limit S] [--positions N]
+        [--json OUT]
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def _timed(work: Any) -> tuple[Any, float, float]:
     return result, (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
 
 
-def run(pattern: str, time_limit: float) -> dict[str, Any]:
+def run(pattern: str, time_limit: float, positions: int | None = None) -> dict[str, Any]:
     warm_up()
     results: dict[str, Any] = {}
     for path in suite_paths(pattern):
@@ -42,7 +43,7 @@ def run(pattern: str, time_limit: float) -> dict[str, Any]:
                                         ("top1", "top1_cpu", "top3", "top3_cpu", "review",
                                          "review_cpu")}
         proved = found3 = unsupported = 0
-        cases = load_suite(path)
+        cases = load_suite(path)[:positions]
         for case in cases:
             position = case.position
             _, wall, cpu = _timed(lambda p=position: solve(p, time_limit=time_limit))
@@ -97,9 +98,11 @@ def main() -> None:
     parser.add_argument("pattern", nargs="?", default="*")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--positions", type=int, default=None,
+                        help="the first N positions of each suite (default: all)")
     args = parser.parse_args()
     print("suite  median/p95 wall ms (cpu median/p95), interleaved per position", flush=True)
-    results = run(args.pattern, args.time_limit)
+    results = run(args.pattern, args.time_limit, args.positions)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 
