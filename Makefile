@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,ray]'
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -33,7 +33,7 @@ browser:
 test: $(STAMP) browser
 	$(BIN)/ruff check rami tests benchmarks
 	$(BIN)/mypy
-	RAMI_BROWSER_TESTS=required $(BIN)/pytest -q
+	RAMI_BROWSER_TESTS=required RAMI_RAY_TESTS=required $(BIN)/pytest -q
 
 test-slow: $(STAMP)
 	$(BIN)/pytest -q -m slow

@@ -14,3 +14,23 @@ from rami.solver.solution import Solution
 def solved() -> Callable[..., Solution]:
     """``solved(text, proved=True, **options)``: solve and check the answer (support.checks)."""
     return checked_solve
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """One real local Ray cluster (2 CPUs, no dashboard, loopback) for the whole test session;
+    its address (``HOST:PORT``) for subprocesses, and this process stays connected to it, so
+    ``--ray auto`` run in-process joins it. Without the ray package the tests that use it are
+    skipped, unless RAMI_RAY_TESTS=required (make test), where they fail."""
+    import os
+
+    if os.environ.get("RAMI_RAY_TESTS") != "required":
+        pytest.importorskip("ray")
+    from rami.scale.ray_cluster import import_ray
+
+    ray = import_ray()
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 logging_level="WARNING")
+    yield ray.get_runtime_context().gcs_address
+    ray.shutdown()

@@ -190,9 +190,13 @@ def generate(
             solver_bugs.append(f"candidate {outcome.attempt.index}: {outcome.reason}")
         progress.update(accepted, f"{judged} candidates")
 
-    with _reporting():
-        handle = out.open("w", encoding="utf-8")
     executor = executor_for(workers, ray)
+    with _reporting():
+        try:
+            handle = out.open("w", encoding="utf-8")
+        except OSError:
+            executor.close()
+            raise
     with handle, executor, _Progress(count, "generating") as progress:
         for record in run_generation(
             count,
@@ -276,8 +280,13 @@ def mine(
         levels = tuple(part.strip().lower() for part in players.split(",") if part.strip())
         simulation = checked_simulation(rules, levels, games, seed,
                                         GameOptions(max_rounds=rounds) if rounds else None)
-        handle = out.open("w", encoding="utf-8")
     executor = executor_for(workers, ray, json_output)
+    with _reporting(json_output):
+        try:
+            handle = out.open("w", encoding="utf-8")
+        except OSError:
+            executor.close()
+            raise
     started = time.perf_counter()
     mined = []
     with _reporting(json_output), handle, executor, Progress(games, "mining") as progress:

@@ -13,7 +13,9 @@ A record (format 1)::
      "version": {"format": 1, "rami": "0.1.0", "ortools": "9.15.6755"}}
 
 ``seed`` and ``profile`` regenerate the candidate position
-(``rami.puzzles.generator.candidate(seed, tier=profile, jokers=...)``) before pruning.
+(``rami.puzzles.generator.candidate(seed, tier=profile, jokers=...)``) before pruning. A puzzle
+mined from a game (``profile`` ``"mined"``, the pack :data:`MINED_RESOURCE`) has a ``source``
+instead: the game and the turn it was played at (:mod:`rami.puzzles.mine`).
 ``themes`` (:mod:`rami.puzzles.themes`) tag what the solution does.
 
 What players and apps are shown is :func:`public_json` (the position and the goal, no solution);
@@ -56,8 +58,13 @@ from rami.textfile import read_text_file
 
 FORMAT = 1
 PACK_RESOURCE = "puzzles.jsonl"
+#: The pack mined from simulated games (rami.puzzles.mine), shipped beside the generated one.
+MINED_RESOURCE = "mined.jsonl"
 #: Day 0 of the daily puzzle; the pack order is a fixed permutation (by hash of the id).
 DAILY_EPOCH = date(2025, 1, 1)
+#: From this day the daily puzzle draws from both shipped packs (day 0 of their joint order);
+#: the days before keep the puzzle they always had.
+DAILY_MINED_SINCE = date(2026, 12, 2)
 
 
 def versions() -> dict[str, Any]:
@@ -130,6 +137,11 @@ class Puzzle:
         return self.position.rules.jokers
 
     @property
+    def mined(self) -> bool:
+        """Taken from a simulated game (its ``source`` says which game and turn)."""
+        return isinstance(self.record.get("source"), dict)
+
+    @property
     def themes(self) -> tuple[str, ...]:
         """The record's themes; computed from the solution for a record without them."""
         stored = self.record.get("themes")
@@ -195,29 +207,38 @@ def parse_pack(text: str, label: str = "pack") -> list[Puzzle]:
     return puzzles
 
 
-def shipped_pack_text() -> str:
+def shipped_pack_text(name: str = PACK_RESOURCE) -> str:
     try:
-        resource = resources.files("rami").joinpath("data", PACK_RESOURCE)
+        resource = resources.files("rami").joinpath("data", name)
         return resource.read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):
         raise NotationError(
-            f"the shipped puzzle pack rami/data/{PACK_RESOURCE} is missing"
+            f"the shipped puzzle pack rami/data/{name} is missing"
         ) from None
 
 
-_SHIPPED: list[Puzzle] | None = None
+_SHIPPED: dict[str, list[Puzzle]] = {}
 
 
-def shipped_pack() -> list[Puzzle]:
-    global _SHIPPED
-    if _SHIPPED is None:
-        _SHIPPED = parse_pack(shipped_pack_text(), f"rami/data/{PACK_RESOURCE}")
-    return _SHIPPED
+def shipped_pack(name: str = PACK_RESOURCE) -> list[Puzzle]:
+    """The generated pack (or, by ``name``, the mined one: :data:`MINED_RESOURCE`)."""
+    if name not in _SHIPPED:
+        _SHIPPED[name] = parse_pack(shipped_pack_text(name), f"rami/data/{name}")
+    return _SHIPPED[name]
+
+
+def mined_pack() -> list[Puzzle]:
+    return shipped_pack(MINED_RESOURCE)
+
+
+def shipped_packs() -> list[Puzzle]:
+    """Both shipped packs, the generated one first (what ids and the daily puzzle look in)."""
+    return [*shipped_pack(), *mined_pack()]
 
 
 def find(puzzle_id: str, puzzles: Sequence[Puzzle] | None = None) -> Puzzle:
-    """The puzzle of this id in ``puzzles`` (default: the shipped pack); NotationError if none."""
-    for puzzle in shipped_pack() if puzzles is None else puzzles:
+    """The puzzle of this id in ``puzzles`` (default: the shipped packs); NotationError if none."""
+    for puzzle in shipped_packs() if puzzles is None else puzzles:
         if puzzle.id == puzzle_id:
             return puzzle
     where = "the shipped pack" if puzzles is None else "the pack"
@@ -237,7 +258,7 @@ def load_puzzles(spec: str) -> list[Puzzle]:
     """A pack file, or the id of a puzzle of the shipped pack."""
     if Path(spec).exists():
         return read_pack(spec)
-    for puzzle in shipped_pack():
+    for puzzle in shipped_packs():
         if puzzle.id == spec:
             return [puzzle]
     raise NotationError(f"{spec!r} is neither a puzzle file nor the id of a shipped puzzle")
@@ -326,7 +347,15 @@ def daily_order(puzzles: Sequence[Puzzle]) -> list[Puzzle]:
 
 
 def daily(day: date, puzzles: Sequence[Puzzle] | None = None) -> Puzzle:
-    order = daily_order(shipped_pack() if puzzles is None else puzzles)
+    """The puzzle of ``day`` from ``puzzles`` (default: both shipped packs). Before
+    :data:`DAILY_MINED_SINCE`, or for a pack without mined puzzles, the generated puzzles only,
+    counted from :data:`DAILY_EPOCH` (so no past day's puzzle ever changes); from then on every
+    puzzle, generated and mined, in one fixed order counted from that day."""
+    pool = list(shipped_packs() if puzzles is None else puzzles)
+    if day >= DAILY_MINED_SINCE and any(puzzle.mined for puzzle in pool):
+        order = daily_order(pool)
+        return order[(day - DAILY_MINED_SINCE).days % len(order)]
+    order = daily_order([puzzle for puzzle in pool if not puzzle.mined] or pool)
     return order[(day - DAILY_EPOCH).days % len(order)]
 
 

@@ -85,13 +85,18 @@ class RayExecutor(Executor):
         if address != "auto":
             split_address(address)
         ray = import_ray()
+        if address != "auto":
+            check_reachable(address)
         if ray.is_initialized():
+            joined = ray.get_runtime_context().gcs_address
+            if address not in ("auto", joined):
+                raise ClusterUnavailableError(f"--ray {address}: this process is already "
+                                              f"connected to the cluster at {joined}")
             return cls(ray, owns_cluster=False)
         if address == "auto":
             ray.init(num_cpus=os.cpu_count() or 1, include_dashboard=False,
                      logging_level="WARNING", log_to_driver=False)
             return cls(ray, owns_cluster=True)
-        check_reachable(address)
         try:
             ray.init(address=address, logging_level="WARNING", log_to_driver=False)
         except (ConnectionError, RuntimeError, TimeoutError) as error:

@@ -1,0 +1,166 @@
+"""rami.scale: the same results, in the same order, whatever runs the tasks (this process, local
+processes, a real local Ray cluster shared by the session); failed tasks sent again and said;
+clear errors for a missing package or an unreachable cluster."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rami.cli.main import app
+from rami.errors import TaskFailedError
+from rami.game.simulate import Simulation, play_task
+from rami.scale.executor import RETRIES, LocalExecutor
+from rami.scale.ray_cluster import RayExecutor
+
+ROOT = Path(__file__).resolve().parent.parent
+RAMI = [sys.executable, "-m", "rami.cli.main"]
+
+
+def rami(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+def _plays(games: int, seed: int) -> list[dict]:
+    simulation = Simulation("rami-chinois", ("beginner", "beginner"), games, seed).checked()
+    return [{"simulation": simulation.to_json(), "index": index} for index in range(games)]
+
+
+def test_local_executor_keeps_input_order_with_two_processes():
+    jobs = _plays(6, 4)
+    with LocalExecutor(1) as here, LocalExecutor(2) as pool:
+        inline = list(here.ordered(play_task, jobs))
+        spread = list(pool.ordered(play_task, jobs, window=3))
+    assert [outcome["index"] for outcome in spread] == list(range(6))
+    assert [o["record"] for o in spread] == [o["record"] for o in inline]
+
+
+def test_ray_tasks_give_the_local_results_in_order(ray_cluster):
+    jobs = _plays(5, 8)
+    with RayExecutor.connect("auto") as cluster:
+        assert cluster.workers == 2 and not cluster.owns_cluster
+        remote = list(cluster.ordered(play_task, jobs, window=3))
+    local = list(LocalExecutor(1).ordered(play_task, jobs))
+    assert [o["record"] for o in remote] == [o["record"] for o in local]
+
+
+def test_a_crashed_task_is_sent_again_and_said(ray_cluster, tmp_path):
+    marks = tmp_path
+
+    def crash_once(number: int) -> int:
+        mark = marks / f"{number}"
+        if number % 2 and not mark.exists():
+            mark.touch()
+            os._exit(3)  # the worker process dies: Ray reports a lost worker
+        return number * number
+
+    told = []
+    with RayExecutor.connect("auto") as cluster:
+        results = list(cluster.ordered(crash_once, range(5), window=2,
+                                       on_retry=lambda n, a, why: told.append((n, a, why))))
+    assert results == [0, 1, 4, 9, 16]
+    assert sorted((n, a) for n, a, _ in told) == [(1, 1), (3, 1)]
+    assert all("Worker" in why or "died" in why.lower() for _, _, why in told), told
+
+
+def test_a_task_failing_every_time_stops_the_run(ray_cluster):
+    def always_fails(number: int) -> int:
+        if number == 2:
+            raise ValueError("no good")
+        return number
+
+    told = []
+    with RayExecutor.connect("auto") as cluster, pytest.raises(TaskFailedError) as failure:
+        list(cluster.ordered(always_fails, range(4),
+                             on_retry=lambda n, a, why: told.append((n, a))))
+    assert "task 2 failed 3 times" in str(failure.value) and "no good" in str(failure.value)
+    assert told == [(2, attempt) for attempt in range(1, RETRIES + 1)]
+
+
+def test_simulate_on_ray_writes_the_local_records(ray_cluster, tmp_path):
+    local, remote = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
+    common = ["simulate", "--games", "8", "--seed", "21", "--json"]
+    here = rami(*common, "--workers", "2", "--out", str(local))
+    there = rami(*common, "--ray", "auto", "--out", str(remote))
+    assert here.exit_code == 0 and there.exit_code == 0, there.output
+    assert remote.read_bytes() == local.read_bytes() and len(local.read_text().splitlines()) == 8
+    summary = json.loads(there.stdout)
+    assert summary["executor"] == "ray" and summary["workers"] == 2 and summary["retries"] == []
+
+
+def test_generate_on_ray_writes_the_local_pack(ray_cluster, tmp_path):
+    local, remote = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
+    common = ["puzzle", "generate", "--count", "2", "--seed", "3", "--tier", "easy"]
+    assert rami(*common, "--out", str(local)).exit_code == 0
+    result = rami(*common, "--ray", "auto", "--out", str(remote))
+    assert result.exit_code == 0, result.output
+    assert remote.read_text() == local.read_text() and len(local.read_text().splitlines()) == 2
+
+
+def _without_ms(text: str) -> list[dict]:
+    lines = [json.loads(line) for line in text.splitlines()]
+    for line in lines:
+        line.pop("ms", None)
+    return lines
+
+
+def test_solve_batch_on_a_running_cluster_by_address(ray_cluster, tmp_path):
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text((ROOT / "examples" / "batch.jsonl").read_text() + "not a position\n")
+    here = subprocess.run([*RAMI, "solve", "--batch", str(batch)], capture_output=True,
+                          text=True)
+    there = subprocess.run([*RAMI, "solve", "--batch", str(batch), "--ray", ray_cluster],
+                           capture_output=True, text=True)
+    assert here.returncode == there.returncode == 2  # the last line is bad input
+    assert _without_ms(there.stdout) == _without_ms(here.stdout)
+    assert [line["line"] for line in _without_ms(there.stdout)] == list(
+        range(1, len(batch.read_text().splitlines()) + 1))
+    assert "error" in _without_ms(there.stdout)[-1]
+
+
+def test_an_unreachable_cluster_is_a_clear_error(tmp_path):
+    result = rami("simulate", "--games", "1", "--ray", "127.0.0.1:1", "--json",
+                  "--out", str(tmp_path / "x.jsonl"))
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)["error"]
+    assert error["type"] == "ClusterUnavailableError" and "127.0.0.1:1" in error["message"]
+    result = rami("puzzle", "generate", "--ray", "not-an-address", "--out",
+                  str(tmp_path / "y.jsonl"))
+    assert result.exit_code == 2 and "HOST:PORT" in result.output
+    result = rami("solve", "--ray", "auto", "examples/demo.txt")
+    assert result.exit_code == 2 and "--batch" in result.output
+
+
+HIDE_RAY = """
+import sys
+class NoRay:
+    def find_spec(self, name, path=None, target=None):
+        if name == "ray" or name.startswith("ray."):
+            raise ModuleNotFoundError("No module named 'ray'", name=name)
+sys.meta_path.insert(0, NoRay())
+sys.argv = ["rami", *sys.argv[1:]]
+from rami.cli.main import run
+run()
+"""
+
+
+def test_ray_not_installed_is_a_clear_error(tmp_path):
+    out = tmp_path / "x.jsonl"
+    result = subprocess.run([sys.executable, "-c", HIDE_RAY, "simulate", "--games", "1",
+                             "--ray", "auto", "--json", "--out", str(out)],
+                            capture_output=True, text=True)
+    assert result.returncode == 2, result.stderr
+    error = json.loads(result.stdout)["error"]
+    assert error["type"] == "ClusterUnavailableError"
+    assert "pip install 'rami[ray]'" in error["message"]
+    assert not out.exists()
+    # Without --ray nothing asks for ray: the local run works where ray is not installed.
+    result = subprocess.run([sys.executable, "-c", HIDE_RAY, "simulate", "--games", "1",
+                             "--out", str(out)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
