@@ -9,6 +9,7 @@ and exit code 2 for bad input (a record that does not replay included), 1 for a 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
@@ -193,9 +194,8 @@ def _review_games(path: str, json_output: bool, time_limit: float) -> None:
     for line, record in records:
         label = game_label(record, line)
         try:
-            reviewed = guarded(json_output, lambda r=record, lb=label: review_game(
-                r, lb, time_limit=time_limit
-            ))
+            reviewed = guarded(json_output, partial(review_game, record, label,
+                                                    time_limit=time_limit))
         except RecordError as error:
             message = f"{error} (the record does not replay)"
             raise typer.Exit(report_failure(error, json_output, message)) from None

@@ -92,7 +92,7 @@ class NextBest:
         played fix its value (a signature found had a better one)."""
         assert self.keeps is not None
         fixed_value = not self.position.rules.discard and self.plays.stage.counts.hand_jokers == 0
-        waiting = []
+        waiting: list[tuple[Signature, int | None]] = []
         for excluded, found_value in self._waiting:
             if fixed_value and found_value is not None and found_value > value:
                 waiting.append((excluded, found_value))  # it can never come back here
