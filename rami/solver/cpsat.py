@@ -111,6 +111,23 @@ class Clock:
             return None
         return max(self.time_limit - (time.perf_counter() - self.started), 0.0)
 
+    def rewind(self, solver: cp_model.CpSolver) -> cp_model.CpSolver:
+        """``solver`` with its wall limit set to what is left now: a solver made before a model
+        was built, or used for a solve already, would otherwise grant that time again."""
+        left = self.wall_left()
+        if left is not None:
+            solver.parameters.max_time_in_seconds = left
+        return solver
+
+    def affords(self, seconds: float) -> bool:
+        """Is there wall time left for a step expected to take ``seconds`` (building a model
+        as large as one built already)? A step that cannot end in time is not started."""
+        left = self.wall_left()
+        if left is not None and left < seconds:
+            self.cut_by_clock = True
+            return False
+        return True
+
     def out_of_time(self) -> bool:
         """The promised wall time is spent: no further stage should start."""
         left = self.wall_left()

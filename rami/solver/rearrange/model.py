@@ -26,8 +26,12 @@ class StageModel(SlotConstraints):
     def __init__(
         self, position: Position, *, with_slots: bool, opening: bool, relaxed: bool = False,
         pinned: bool = False, pinned_whole: bool = False, exact: bool = False,
+        credited: bool = True,
     ) -> None:
         self.relaxed = relaxed
+        #: Rami fou: count the cards kept as a relaxation (SlotConstraints._freed_joker_credit);
+        #: False counts them on the slots alone, a restriction that finds tables, not bounds.
+        self.credited = credited
         #: Rami fou: each meld holding table jokers keeps them, or the cards they stand for, in
         #: the meld matched to it (decision 5; the referee's pin rule, as constraints).
         self.pinned = pinned and with_slots and not relaxed

@@ -149,7 +149,7 @@ def _pinned_stages(
     if found is None:
         return _Pinned(None, rejected=model.rejected)
     proved, best_play, turn, _ = found
-    if not proved or (turn is not None and not min_moves):
+    if not proved or (turn is not None and not min_moves) or clock.out_of_time():
         return _Pinned(turn, best_play, proved, rejected=model.rejected)
     keeper = StageModel(position, with_slots=True, opening=False, pinned=True, pinned_whole=whole)
     keeper.add_matching_cuts(model.cut)
@@ -168,8 +168,37 @@ def _pinned_stages(
         <= cards_moved(position.table, turn.table)
     ):
         turn = kept_turn
-    least_moved = position.table_size - kept_bound
-    return _Pinned(turn, best_play, proved, max(0, least_moved), rejected)
+    least_moved = max(0, position.table_size - kept_bound)
+    if turn is not None and cards_moved(position.table, turn.table) > least_moved:
+        turn = _kept_on_slots(
+            position, objective, clock, deadline, cut, best_play, turn, keeper.cut, whole
+        )
+    return _Pinned(turn, best_play, proved, least_moved, rejected)
+
+
+def _kept_on_slots(
+    position: Position, objective: Objective, clock: Clock, deadline: float, cut: bool,
+    best_play: int, turn: Turn, cuts: set[int], whole: bool,
+) -> Turn:
+    """Where the relaxed count of cards kept leaves the turn unproved, its search may have
+    chased credit no table earns: look again counting cards kept on the slots alone (a
+    restriction: every table it finds is a candidate) and keep the turn moving fewer cards."""
+    if clock.out_of_time():
+        return turn
+    keeper = StageModel(position, with_slots=True, opening=False, pinned=True,
+                        pinned_whole=whole, credited=False)
+    keeper.add_matching_cuts(cuts)
+    keeper.model.add(keeper.play_objective(objective) == best_play)
+    keeper.model.maximize(keeper.kept)
+    hint_from_table(keeper, position, turn.table, turn.played, turn.discard)
+    clock.lap("build_ms")
+    found = _solve_cutting(position, keeper, clock, deadline, cut, best_play)
+    if found is None or found[2] is None:
+        return turn
+    other = found[2]
+    if cards_moved(position.table, other.table) < cards_moved(position.table, turn.table):
+        return other
+    return turn
 
 
 def _solve_cutting(

@@ -27,6 +27,7 @@ class SlotConstraints:
     relaxed: bool
     pinned: bool
     pinned_whole: bool
+    credited: bool
     exact_jokers: bool
     play: list[Expr]
     joker_for: list[Expr]
@@ -196,7 +197,7 @@ class SlotConstraints:
         alike: an original keeps as many as it and the meld both hold.) The credit is the
         smaller of the two sums.
         """
-        if not self.pinned or self.pinned_whole or not self.pins:
+        if not self.pinned or self.pinned_whole or not self.pins or not self.credited:
             return 0
         model = self.model
         jokers_on_table = sum(self.joker_for)

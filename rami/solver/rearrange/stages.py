@@ -3,6 +3,7 @@ most table cards kept, decision 7), with the in-place fast path before both."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -117,7 +118,7 @@ def search(
             solver.parameters.max_cut_rounds_at_level_zero = 0
             solver.parameters.search_branching = cp_model.LP_SEARCH
     clock.lap("build_ms")
-    status = solver.solve(model.model)
+    status = clock.rewind(solver).solve(model.model)
     clock.lap("search_ms", solver)
     bounds: dict[str, int] = {}
     if status == cp_model.OPTIMAL:
@@ -164,13 +165,17 @@ def search(
         if laid.table is not None:
             clock.lap("search_ms")
             return Turn(laid.table, decoded.played, None, True, {}, best_play, 0)
+    #: Seconds the last model took to build: stage 2's are larger than stage 1's.
+    last_build = clock.timings["build_ms"] / 1000
     for relaxed in (True, False):
-        if clock.out_of_time():
+        if clock.out_of_time() or not clock.affords(last_build):
             proved = False  # stage 2 never ran to its end: the cards moved are not proved
             break
         budget = max(time_limit - solver.response_proto.deterministic_time, 0.05)
         solver = stage_solver(budget, clock.wall_left())
+        started = time.perf_counter()
         keeper = StageModel(position, with_slots=True, opening=False, relaxed=relaxed)
+        last_build = time.perf_counter() - started
         keeper.model.add(keeper.play_objective(objective) == best_play)
         keeper.model.maximize(keeper.kept)
         # Elsewhere the model is asked for such a turn first (not where the fast path proved
@@ -179,7 +184,7 @@ def search(
         if ask_untouched:
             untouched = keeper.nothing_moves()
             clock.lap("build_ms")
-            if solver.solve(keeper.model) == cp_model.OPTIMAL:
+            if clock.rewind(solver).solve(keeper.model) == cp_model.OPTIMAL:
                 clock.lap("search_ms", solver)
                 decoded_keep = decode(keeper, solver)
                 candidate = realize_relaxed(position, decoded_keep)
@@ -191,7 +196,7 @@ def search(
             domain[0] = domain[1] = 0
         hint_from_table(keeper, position, table, decoded.played, discard)
         clock.lap("build_ms")
-        stage2 = solver.solve(keeper.model)
+        stage2 = clock.rewind(solver).solve(keeper.model)
         clock.lap("search_ms", solver)
         if stage2 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             if stage2 == cp_model.UNKNOWN:
