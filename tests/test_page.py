@@ -552,3 +552,20 @@ def test_a_game_draw_from_the_discard_pile(browser: Any, server: str) -> None:
     assert any(line.startswith(f"You lay nothing, discard {other}") for line in log_lines(page))
     page.close()
     assert page.errors == []
+
+
+def test_a_reload_finds_the_game_again(browser: Any, server: str) -> None:
+    page = Page(browser, server, "desktop")
+    state = start_game(page)
+    view = page.page
+    view.reload()
+    view.wait_for_function("() => window.ramiGame.state() !== null")
+    again = view.evaluate("() => window.ramiGame.state()")
+    assert again["id"] == state["id"] and again["view"]["hand"] == state["view"]["hand"]
+    assert view.locator("#game-log li").count() == state["event_count"]
+    page.press("#new-game")  # forgets it: a reload offers a new deal
+    view.reload()
+    view.wait_for_selector("#game-start")
+    assert view.evaluate("() => window.ramiGame.state()") is None
+    page.close()
+    assert page.errors == []

@@ -84,8 +84,38 @@
     }
     $("game-log").replaceChildren();
     shownRounds = 0;
+    remember(answer.data.id);
     show(answer.data);
     window.history.replaceState(null, "", "#game");
+  }
+
+  // The game's id is kept for this tab, so that a reload finds the game again (the server
+  // keeps it for half an hour unused).
+  function remember(id) {
+    try {
+      if (id) window.sessionStorage.setItem("rami-game", id);
+      else window.sessionStorage.removeItem("rami-game");
+    } catch (error) { /* storage off: a reload starts afresh */ }
+  }
+
+  function remembered() {
+    try {
+      return window.sessionStorage.getItem("rami-game");
+    } catch (error) {
+      return null;
+    }
+  }
+
+  async function resume(id) {
+    const answer = await call(`/games/${encodeURIComponent(id)}?since=0`);
+    if (!answer.ok) {
+      remember(null);
+      return false;
+    }
+    $("game-log").replaceChildren();
+    remember(id);
+    show(answer.data);
+    return true;
   }
 
   // ------------------------------------------------------------------ showing the game
@@ -286,9 +316,11 @@
     window.history.replaceState(null, "", "#game");
     if (game) {
       show(game);
-    } else {
-      newGame();
+      return;
     }
+    const id = remembered();
+    newGame();
+    if (id) resume(id);
   }
 
   function newGame() {
@@ -302,6 +334,7 @@
     board().load({ table: [], hand: [] });
     board().say("Choose the rules and the bots, then Deal.");
     game = null;
+    remember(null);
   }
 
   function close() {
