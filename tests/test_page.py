@@ -2,7 +2,9 @@
 
 A real ``rami serve`` runs on a free loopback port; the page is opened on a desktop and a phone
 viewport, every request it makes is recorded (all must go to 127.0.0.1), and a puzzle is played
-by clicks (taps on the phone) and by the keyboard. Playwright never downloads a browser here: it
+by clicks (taps on the phone), by the keyboard, by mouse drags and by finger drags; in the game
+mode a game against a bot is dealt, refused an illegal turn with the referee's reason, played a
+legal turn by clicks, and shows the bot's turn. Playwright never downloads a browser here: it
 drives /usr/bin/chromium (``make browser`` installs it with apt-get).
 
 Without Chromium or Playwright these tests are skipped, unless ``RAMI_BROWSER_TESTS=required``
