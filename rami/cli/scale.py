@@ -9,7 +9,7 @@ import typer
 
 from rami.cli.output import fail
 from rami.errors import RamiError
-from rami.scale.executor import Executor, make_executor
+from rami.scale.executor import Executor, LocalExecutor
 from rami.scale.progress import Progress
 
 RayOpt = Annotated[
@@ -19,6 +19,16 @@ RayOpt = Annotated[
                       "HOST:PORT joins a running one (needs the extra rami[ray]; same output "
                       "as the local run).", show_default=False),
 ]
+
+
+def make_executor(workers: int = 1, ray: str | None = None) -> Executor:
+    """The executor ``--workers K`` / ``--ray auto|ADDRESS`` ask for (Ray, and its package,
+    load only when ``ray`` is given; ClusterUnavailableError when it cannot)."""
+    if ray is None:
+        return LocalExecutor(workers)
+    from rami.scale.ray_cluster import RayExecutor
+
+    return RayExecutor.connect(ray)
 
 
 def executor_for(workers: int, ray: str | None, json_output: bool = False) -> Executor:

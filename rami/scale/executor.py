@@ -158,13 +158,3 @@ class LocalExecutor(Executor):
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
             self._own = False
-
-
-def make_executor(workers: int = 1, ray: str | None = None) -> Executor:
-    """The executor a command's ``--workers K`` / ``--ray auto|ADDRESS`` ask for (Ray, and its
-    package, load only when ``ray`` is given; ClusterUnavailableError when it cannot)."""
-    if ray is None:
-        return LocalExecutor(workers)
-    from rami.scale.ray_cluster import RayExecutor
-
-    return RayExecutor.connect(ray)
