@@ -166,7 +166,8 @@ def _refusal(position: Position, backend: str) -> str | None:
     if backend != "rearrange":
         return (f"more than one answer (--top) is solved for the rearranging presets "
                 f"(rami-chinois, rummikub, rami-fou once opened), not yet for "
-                f"{position.rules.name}{'' if position.opened else ' before opening'}")
+                f"{position.rules.name}"
+                f"{' before opening' if position.rules.rearrangement else ''}")
     from rami.solver.rearrange.others import top_refusal
 
     return top_refusal(position)
