@@ -49,6 +49,23 @@ def test_beginner_does_not_open_short_of_the_points() -> None:
     assert play.played == () and play.table == () and legal(seen, play)
 
 
+def test_beginner_lays_off_in_its_opening_turn_where_decision_4_allows() -> None:
+    """docs/rules.md decision 4: a lay-off preset's opener may lay off once the opening is down."""
+    seen = view("rami-51", "9S TS JS QD QC QH TH 2D", "7H 8H 9H")
+    play = make_bot("beginner").act(seen)
+    assert legal(seen, play)
+    assert "7H 8H 9H TH" in {str(meld) for meld in play.table}
+    assert Counter(play.played) == Counter(parse_cards("9S TS JS QD QC QH TH"))
+    assert play.discard == Card.parse("2D")
+
+
+def test_beginner_opening_in_rami_chinois_lays_new_melds_only() -> None:
+    seen = view("rami-chinois", "9S TS JS TH", "7H 8H 9H")
+    play = make_bot("beginner").act(seen)
+    assert legal(seen, play)
+    assert "7H 8H 9H" in {str(meld) for meld in play.table}  # TH not laid off when opening
+
+
 def test_beginner_draws_the_stock_confirmed_takes_a_discard_that_lays() -> None:
     useful = view("bfmania-30", "TS JS 9H 9C 2D 5C KD", phase="draw", pile="4H QS",
                   draws=("stock", "discard"))

@@ -95,32 +95,41 @@ class BeginnerBot(Bot):
     def play(self, view: View) -> Play:
         rules = view.rules
         position = view.position()
+        melds = hand_melds(Counter(view.hand), rules)
+        if view.is_opened:
+            return self._lay(view, melds, lay_off=True)
+        if _may_open(view, melds):
+            # Decision 4: in the presets that never rearrange, an opening turn may lay off once
+            # its opening melds are down; the referee judges the opening, with lay-offs first.
+            tries = (True, False) if not rules.rearrangement else (False,)
+            for lay_off in tries:
+                play = self._lay(view, melds, lay_off)
+                if validate_turn(position, play.table, play.played, play.discard).legal:
+                    return play
+        # Not an opening after all (points, pure run): lay nothing this turn.
+        discard = costliest_useless(Counter(view.hand), rules, position.taken_discard) \
+            if rules.discard else None
+        return Play(view.table, (), discard)
+
+    def _lay(self, view: View, melds: list[Meld], lay_off: bool) -> Play:
+        """The hand's melds, then (if ``lay_off``) the lay-offs it can see, and a discard."""
+        rules = view.rules
         hand = Counter(view.hand)
+        hand.subtract(cards_of(melds))
         table = list(view.table)
-        melds = hand_melds(hand, rules)
         played = cards_of(melds)
         table.extend(melds)
         laid_off: list[tuple[Card, int]] = []
-        if view.is_opened:
+        if lay_off:
             laid_off = lay_offs(table, hand, rules)
             played.extend(card for card, _ in laid_off)
         if rules.discard and not +hand and rules.going_out is not GoingOut.PLACE_OR_DISCARD:
             _keep_one(table, hand, played, laid_off, len(view.table), rules)
         discard = None
         if rules.discard and +hand:
-            discard = costliest_useless(hand, rules, position.taken_discard)
-        play = Play(tuple(table), tuple(played), discard)
+            discard = costliest_useless(hand, rules, view.position().taken_discard)
         # Lay-offs and new melds are legal by construction once opened; an opening is checked.
-        if played and not view.is_opened and (
-            not _may_open(view, melds)
-            or not validate_turn(position, play.table, play.played, discard).legal
-        ):
-            # Not an opening after all (points, pure run): lay nothing this turn.
-            full = Counter(view.hand)
-            discard = costliest_useless(full, rules, position.taken_discard) if rules.discard \
-                else None
-            play = Play(view.table, (), discard)
-        return play
+        return Play(tuple(table), tuple(played), discard)
 
 
 def _may_open(view: View, melds: list[Meld]) -> bool:
