@@ -91,14 +91,25 @@ class NextBest:
         can reach that value: without a discard or a joker in the hand, a signature's cards
         played fix its value (a signature found had a better one)."""
         assert self.keeps is not None
-        fixed_value = not self.position.rules.discard and self.plays.stage.counts.hand_jokers == 0
         waiting: list[tuple[Signature, int | None]] = []
         for excluded, found_value in self._waiting:
-            if fixed_value and found_value is not None and found_value > value:
-                waiting.append((excluded, found_value))  # it can never come back here
+            if found_value is not None and not self._reaches(found_value, value):
+                waiting.append((excluded, found_value))  # not at this value (maybe later)
             else:
                 self.keeps.exclude(excluded)
         self._waiting = waiting
+
+    def _reaches(self, found: int, value: int) -> bool:
+        """Can a signature whose best play value is ``found`` have a turn of ``value``? Its
+        real cards played are fixed; without a discard only the jokers played may differ, each
+        worth the joker's weight in the play value."""
+        if self.position.rules.discard:
+            return True
+        gap = found - value
+        joker = play_weights(self.position, self.objective)[1]
+        return gap == 0 or (
+            gap > 0 and gap % joker == 0 and gap // joker <= self.plays.stage.counts.hand_jokers
+        )
 
     def next(self) -> tuple[Solution | None, bool]:
         """(the best turn left, or None; whether the search was complete). None and complete:
