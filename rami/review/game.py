@@ -94,6 +94,14 @@ class GameReview:
 
     def text_lines(self) -> list[str]:
         lines = [f"{self.label}: {len(self.turns)} turns reviewed"]
+        for turn in self.turns:
+            data = turn.review
+            lost = data.points_lost or 0
+            line = (f"  round {turn.round}, turn {turn.turn}, seat {turn.seat}: {data.grade}"
+                    f"{f' ({lost} points lost)' if lost > 0 else ''}")
+            if data.missed is not None and lost > 0:
+                line += f"; missed: {data.missed.text}"
+            lines.append(line)
         for player in self.players:
             grades = ", ".join(f"{count} {name}" for name, count in player.grades.items() if count)
             lines.append(
