@@ -321,6 +321,26 @@ def test_contradictory_or_unknown_settings_are_refused(settings: str, message: s
 SLOW = (ROOT / "benchmarks" / "suites" / "rami-fou-060.jsonl").read_text().splitlines()[14]
 
 
+def _wait_until_solving(process: subprocess.Popen[str], timeout: float = 60) -> None:
+    """Until the command is inside its solve: there the main thread blocks SIGINT for the
+    watcher (rami.cli.interrupt), which /proc shows. A fixed sleep raced a loaded machine's
+    imports."""
+    deadline = time.monotonic() + timeout
+    status = Path(f"/proc/{process.pid}/status")
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "the solve ended before the interrupt"
+        blocked = next(
+            (line.split()[1] for line in status.read_text().splitlines()
+             if line.startswith("SigBlk:")), "0",
+        )
+        if int(blocked, 16) & (1 << (signal.SIGINT - 1)):
+            time.sleep(0.2)  # well inside it
+            return
+        time.sleep(0.05)
+    raise AssertionError("the command never started its solve")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
 @pytest.mark.parametrize("json_output", [False, True], ids=["text", "json"])
 def test_ctrl_c_during_a_solve_says_interrupted(tmp_path: Path, json_output: bool) -> None:
     path = tmp_path / "slow.json"
@@ -331,8 +351,7 @@ def test_ctrl_c_during_a_solve_says_interrupted(tmp_path: Path, json_output: boo
     process = subprocess.Popen(
         args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT
     )
-    time.sleep(1.5)
-    assert process.poll() is None, "the solve ended before the interrupt"
+    _wait_until_solving(process)
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
