@@ -19,8 +19,8 @@ from support.topk_reference import ranked_values
 
 from rami import parse_position, solve, solve_top
 from rami.errors import UnsupportedError
-from rami.puzzles.signature import answer_signature
 from rami.rules import get_ruleset
+from rami.signature import answer_signature
 from rami.solver.alternatives import rank_key
 from rami.solver.solution import Status
 

@@ -40,8 +40,8 @@ from rami.puzzles.record import (
     shipped_pack,
     verify,
 )
-from rami.puzzles.signature import Signature, same_solution, signature
 from rami.rules import get_ruleset
+from rami.signature import Signature, same_solution, signature
 
 NO_JOKERS = get_ruleset("rami-chinois[jokers=0]")
 JOKERS = get_ruleset("rami-chinois")

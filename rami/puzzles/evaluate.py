@@ -6,7 +6,7 @@ A position is a sound puzzle of its kind when
 * ``empty-hand``: the whole hand can be played, but not by new melds and lay-offs alone;
   ``best-score``: the hand cannot be emptied, and the least penalty left needs a rearrangement
   (new melds and lay-offs alone shed less);
-* exactly one signature (rami.puzzles.signature) reaches the goal: all cards played, or the
+* exactly one signature (rami.signature) reaches the goal: all cards played, or the
   least penalty left;
 * nothing on the table is superfluous: a meld the solution leaves untouched stays only when it
   is a decoy (taking it away changes the near-solutions or the greedy player's fate).
@@ -27,7 +27,7 @@ from rami.cards import Card
 from rami.matching import max_weight_assignment, overlap
 from rami.melds import Meld
 from rami.position import Position, hand_penalty
-from rami.puzzles.signature import Signature, signature
+from rami.signature import Signature, signature
 
 KINDS = ("empty-hand", "best-score")
 TIERS = ("easy", "medium", "hard", "expert")

@@ -20,7 +20,7 @@ from ortools.sat.python import cp_model
 from rami.cards import NUM_TYPES
 from rami.melds import MeldKind, stands_for
 from rami.position import Position
-from rami.puzzles.signature import SetKey, Signature
+from rami.signature import SetKey, Signature
 from rami.solver.counts import CardCounts
 from rami.solver.cpsat import Expr, puzzle_solver
 from rami.solver.templates import type_at

@@ -52,8 +52,8 @@ from rami.notation import (
 )
 from rami.position import Position
 from rami.puzzles.evaluate import KINDS, Evaluation, Metrics
-from rami.puzzles.signature import signature
 from rami.puzzles.themes import THEMES, themes
+from rami.signature import signature
 from rami.textfile import read_text_file
 
 FORMAT = 1

@@ -1,7 +1,7 @@
 """The K best turns of a position with distinct signatures (``rami solve --top K``).
 
 Two final tables are one answer when they have the same puzzle signature
-(:mod:`rami.puzzles.signature`: they differ only by cuts, the order of the melds, identical
+(:mod:`rami.signature`: they differ only by cuts, the order of the melds, identical
 copies or where a joker stands). Answers are ranked by the levels of decision 6 (least penalty
 left, most cards played, swapped by the objective), then fewest table cards moved; each answer's
 cards moved is the fewest any table of its signature moves. A turn that plays no card leaves the
@@ -21,7 +21,7 @@ from typing import Any
 
 from rami.errors import UnsupportedError
 from rami.position import Position
-from rami.puzzles.signature import Signature, answer_signature
+from rami.signature import Signature, answer_signature
 from rami.solver.answer import build_solution, costliest_discard, why_nothing
 from rami.solver.cpsat import Clock
 from rami.solver.solution import Objective, Solution, Status

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from rami.cards import Card
 from rami.melds import Meld
 from rami.position import Position
-from rami.puzzles.signature import Signature, answer_signature
+from rami.signature import Signature, answer_signature
 from support.reference import _legal_melds, _sub_multisets
 from support.second_referee import judge
 

@@ -22,8 +22,8 @@ from rami.errors import SolverBugError
 from rami.matching import cards_moved
 from rami.melds import Meld
 from rami.position import Position
-from rami.puzzles.signature import Signature, answer_signature
 from rami.rules import TableJoker
+from rami.signature import Signature, answer_signature
 from rami.solver.cpsat import Clock, stage_solver
 from rami.solver.rearrange.decode import Decoded, decode, realize_table
 from rami.solver.rearrange.hints import hint_from_table

@@ -1,4 +1,4 @@
-"""The puzzle signature (:mod:`rami.puzzles.signature`) of a stage model's table, as linear
+"""The puzzle signature (:mod:`rami.signature`) of a stage model's table, as linear
 expressions, and no-goods that forbid a signature: what the alternatives (``--top``) search on.
 
 The model must track every place as real or joker (``StageModel(exact=True)``). Then
@@ -12,7 +12,7 @@ The model must track every place as real or joker (``StageModel(exact=True)``). 
   then lays exactly), and a slot's set by one boolean per template and real subset.
 
 A run of one real card and up to three jokers is left out (such a meld is read as a set, see
-:func:`rami.puzzles.signature.answer_signature`, and a set can always hold it); so that no longer
+:func:`rami.signature.answer_signature`, and a set can always hold it); so that no longer
 run needs such a piece, the model also has runs of 6 cards and more (``StageModel(exact=True)``
 with two jokers or more). So the model's
 signature is the answer signature of the table the decoder realises, and a no-good on
@@ -27,7 +27,7 @@ from itertools import combinations
 from ortools.sat.python import cp_model
 
 from rami.melds import MeldKind
-from rami.puzzles.signature import SetKey, Signature, answer_signature
+from rami.signature import SetKey, Signature, answer_signature
 from rami.solver.cpsat import Expr
 from rami.solver.rearrange.model import StageModel
 from rami.solver.templates import Template, type_at
