@@ -74,12 +74,14 @@ def solve(
     objective: Objective | str = Objective.POINTS,
     min_moves: bool = True,
     time_limit: float = 10.0,
+    wall_clock: bool = True,
 ) -> Solution:
     """Best legal play for the player to move, proved optimal unless the time limit (wall-clock
     seconds) stops the search; see :func:`rami.solver.api.solve`. OR-Tools loads on first use."""
     from rami.solver.api import solve as _solve
 
-    return _solve(position, objective=objective, min_moves=min_moves, time_limit=time_limit)
+    return _solve(position, objective=objective, min_moves=min_moves, time_limit=time_limit,
+                  wall_clock=wall_clock)
 
 
 def solve_top(

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from rami.puzzles.record import daily, find, select, shipped_pack
+from rami.puzzles.record import daily, find, select, shipped_packs
 from rami.puzzles.themes import THEMES
 from rami.service import Settings, create_app
 from rami.service.testing import BackgroundServer
@@ -64,10 +64,12 @@ def assert_no_solution(payload: Any, puzzle_id: str) -> None:
 
 
 def test_daily_endpoint_carries_no_solution(url: str) -> None:
-    for day in ("2025-06-01", "2026-01-15", "2026-12-01"):
+    # 2026-12-16 draws a mined puzzle: the service serves the CLI's daily from both packs.
+    for day in ("2025-06-01", "2026-01-15", "2026-12-01", "2026-12-16"):
         status, body, _ = get(url, f"/puzzles/daily/{day}")
         assert status == 200
         puzzle = daily(date.fromisoformat(day))
+        assert puzzle.mined is (day == "2026-12-16")
         assert body["id"] == puzzle.id and body["date"] == day
         assert body["tier"] == puzzle.tier and body["themes"] == list(puzzle.themes)
         assert body["goal"]["text"] == puzzle.goal["text"]
@@ -97,13 +99,13 @@ def test_puzzle_by_id_and_its_solution_when_asked(url: str) -> None:
 def test_list_by_tier_and_theme(url: str) -> None:
     status, body, _ = get(url, "/puzzles?tier=hard&theme=joker-swap")
     assert status == 200
-    expected = select(shipped_pack(), tier="hard", theme="joker-swap")
+    expected = select(shipped_packs(), tier="hard", theme="joker-swap")
     assert body["count"] == len(expected) > 0
     assert [p["id"] for p in body["puzzles"]] == [p.id for p in expected]
     for listed in body["puzzles"]:
         assert set(listed) == {"id", "kind", "rules", "tier", "themes"}
     status, everything, _ = get(url, "/puzzles")
-    assert everything["count"] == len(shipped_pack())
+    assert everything["count"] == len(shipped_packs())
     status, bad, _ = get(url, "/puzzles?theme=castling")
     assert status == 422 and "unknown theme 'castling'" in bad["error"]
     status, _, _ = get(url, "/puzzles?tier=legendary")
@@ -111,7 +113,7 @@ def test_list_by_tier_and_theme(url: str) -> None:
     status, themes, _ = get(url, "/puzzles/themes")
     assert [t["name"] for t in themes] == list(THEMES)
     counts = {t["name"]: t["count"] for t in themes}
-    assert counts["all-cards"] + counts["best-score"] == len(shipped_pack())
+    assert counts["all-cards"] + counts["best-score"] == len(shipped_packs())
 
 
 def test_hints_of_a_puzzle_id(url: str) -> None:

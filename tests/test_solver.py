@@ -257,3 +257,21 @@ def test_table_pieces_cut_long_runs_into_templates() -> None:
         ("RUN", (5, 6, 7, 8)), ("RUN", (9, 10, 11)),
     ]
     assert len(pieces) == 3
+
+
+def test_without_the_wall_clock_only_the_deterministic_limit_counts() -> None:
+    """Self-play solves with ``wall_clock=False``: a loaded machine cannot change its answer."""
+    import time
+
+    from rami.solver.cpsat import Clock
+
+    clock = Clock(0.01, wall_clock=False)
+    time.sleep(0.03)
+    assert clock.wall_left() is None and not clock.out_of_time()
+    promised = Clock(0.01)
+    time.sleep(0.03)
+    assert promised.wall_left() == 0 and promised.out_of_time()
+    position = parse_position("3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 5S 6H QH 5D KD 8C")
+    free, timed = solve(position, wall_clock=False), solve(position)
+    assert free.status is Status.OPTIMAL and not free.stopped_by_clock
+    assert free.to_json() | {"ms": 0} == timed.to_json() | {"ms": 0}

@@ -37,7 +37,8 @@ from rami.rules import GoingOut
 #: Solver calls made by the bots of this process, and their time (simulation statistics).
 SOLVER_STATS: dict[str, float] = {"calls": 0, "ms": 0.0}
 
-#: The solver's time limit per call (its deterministic time, so answers are reproducible).
+#: The solver's time limit per call: CP-SAT's deterministic time alone (``wall_clock=False``),
+#: so a game replays the same from its seed however loaded the machine that plays it.
 SOLVER_TIME_LIMIT = 1.0
 
 
@@ -47,7 +48,7 @@ def timed_solve(position: Position, time_limit: float = SOLVER_TIME_LIMIT) -> An
 
     started = time.perf_counter()
     try:
-        return solve(position, min_moves=False, time_limit=time_limit)
+        return solve(position, min_moves=False, time_limit=time_limit, wall_clock=False)
     finally:
         SOLVER_STATS["calls"] += 1
         SOLVER_STATS["ms"] += (time.perf_counter() - started) * 1000

@@ -93,7 +93,7 @@ def puzzle_candidate(position: Position, max_hand: int = MAX_HAND) -> bool:
         return False
     if not 0 < len(position.hand) <= max_hand:
         return False
-    best = solve(position, min_moves=False, time_limit=10.0)
+    best = solve(position, min_moves=False, time_limit=10.0, wall_clock=False)
     if best.status is not Status.OPTIMAL:
         return False
     shed, played = layoff_best(position)

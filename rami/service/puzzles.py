@@ -59,9 +59,9 @@ class PuzzlePack:
     def load(self) -> list[Puzzle]:
         with self._lock:
             if self._puzzles is None:
-                where = self.path or f"the shipped pack (rami/data/{record.PACK_RESOURCE})"
+                where = self.path or "the shipped packs (rami/data)"
                 try:
-                    puzzles = record.read_pack(self.path) if self.path else record.shipped_pack()
+                    puzzles = record.read_pack(self.path) if self.path else record.shipped_packs()
                 except (OSError, NotationError, UnreadableFileError) as error:
                     # The details name server files: they go to the log, not to the client.
                     log.error("no puzzle pack available: %s: %s", where, error)

@@ -72,20 +72,23 @@ def solve(
     objective: Objective | str = Objective.POINTS,
     min_moves: bool = True,
     time_limit: float = 10.0,
+    wall_clock: bool = True,
 ) -> Solution:
     """Best legal play for the player to move, proved optimal unless the time limit hits.
 
     Levels, in strict priority: least hand penalty left, most cards played (swapped by
     ``objective="cards"``), then fewest table cards moved (skipped with ``min_moves=False``).
-    ``time_limit`` is wall-clock seconds. Every answer is checked by the referee before it is
-    returned.
+    ``time_limit`` is wall-clock seconds (and CP-SAT's deterministic seconds); with
+    ``wall_clock=False`` only the deterministic limit counts, so the answer is the same however
+    loaded the machine. Every answer is checked by the referee before it is returned.
     """
     position = position.checked()
     solve_position = backend_for(position).solver()
     _freeze_imported_objects()
     started = time.perf_counter()
     solution = solve_position(
-        position, Objective(objective), min_moves=min_moves, time_limit=time_limit
+        position, Objective(objective), min_moves=min_moves, time_limit=time_limit,
+        wall_clock=wall_clock,
     )
     return replace(solution, solve_ms=(time.perf_counter() - started) * 1000)
 

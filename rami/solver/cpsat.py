@@ -78,10 +78,13 @@ class Clock:
     """Splits a solve's time into model building, CP-SAT search and the rest, and keeps the
     wall-clock promise of its time limit."""
 
-    def __init__(self, time_limit: float | None = None) -> None:
+    def __init__(self, time_limit: float | None = None, *, wall_clock: bool = True) -> None:
         self.timings = {"build_ms": 0.0, "search_ms": 0.0, "finish_ms": 0.0, "search_dtime": 0.0}
         self.started = self.last = time.perf_counter()
         self.time_limit = time_limit
+        #: False: the limit is CP-SAT's deterministic time only, so the answer never depends on
+        #: the machine's load (self-play, whose games must replay the same from their seed).
+        self.wall_clock = wall_clock
         #: Set when a solve stopped because the wall clock ran out, not the deterministic limit.
         self.cut_by_clock = False
 
@@ -107,7 +110,7 @@ class Clock:
 
     def wall_left(self) -> float | None:
         """Seconds of the promised wall time left (None: no promise)."""
-        if self.time_limit is None:
+        if self.time_limit is None or not self.wall_clock:
             return None
         return max(self.time_limit - (time.perf_counter() - self.started), 0.0)
 

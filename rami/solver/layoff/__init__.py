@@ -138,10 +138,11 @@ def _opening_key(position: Position, answer: Answer, objective: Objective) -> tu
 
 
 def solve_position(
-    position: Position, objective: Objective, *, min_moves: bool, time_limit: float
+    position: Position, objective: Objective, *, min_moves: bool, time_limit: float,
+    wall_clock: bool = True,
 ) -> Solution:
     """Best turn of the player to move for a preset without rearrangement (see the module)."""
-    clock = Clock(time_limit)
+    clock = Clock(time_limit, wall_clock=wall_clock)
     fallback = _pass(position)
     try:
         outcome = _run_model(position, opening=not position.opened, objective=objective,

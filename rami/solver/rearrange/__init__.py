@@ -37,7 +37,8 @@ from rami.solver.solution import Objective, Solution
 
 
 def solve_position(
-    position: Position, objective: Objective, *, min_moves: bool, time_limit: float
+    position: Position, objective: Objective, *, min_moves: bool, time_limit: float,
+    wall_clock: bool = True,
 ) -> Solution:
     """The best turn of an opened player (or the opening turn) of a rearranging preset."""
     rules = position.rules
@@ -46,7 +47,7 @@ def solve_position(
             f"no legal turn exists: {rules.name} ends every turn with a discard and the hand is "
             "empty"
         ])
-    clock = Clock(time_limit)
+    clock = Clock(time_limit, wall_clock=wall_clock)
     if rules.table_joker is TableJoker.REPLACE_AND_RELAY and any(
         meld.jokers for meld in position.table
     ):
