@@ -11,7 +11,6 @@ solve.
 from __future__ import annotations
 
 import re
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,6 +27,7 @@ from rami.cli.output import INTERRUPTED, echo_error, echo_json, echo_lines, fail
 from rami.cli.scale import RayOpt, RetryLog, executor_for
 from rami.errors import NotationError, RamiError, SolverBugError, UnreadableFileError, quote
 from rami.notation import MAX_JSON_DEPTH, json_depth
+from rami.scale.progress import Progress
 from rami.textfile import MAX_POSITION_BYTES
 
 if TYPE_CHECKING:
@@ -84,50 +84,6 @@ def _solving(json_output: bool) -> Iterator[None]:
     """A solve in this process: Ctrl-C says "interrupted" and exits 130 (rami.cli.interrupt)."""
     with interrupt.solving(lambda: report_failure(KeyboardInterrupt(), json_output, INTERRUPTED)):
         yield
-
-
-def _stderr_is_terminal() -> bool:
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-class _Progress:
-    """A rich progress bar on standard error, only when it is a terminal."""
-
-    def __init__(self, total: int, label: str) -> None:
-        self.bar = None
-        if not _stderr_is_terminal():
-            return
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
-        self.bar = Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[note]}"), TimeElapsedColumn(),
-            console=Console(stderr=True), transient=True,
-        )
-        self.task = self.bar.add_task(label, total=total, note="")
-
-    def __enter__(self) -> _Progress:
-        if self.bar is not None:
-            self.bar.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-
-    def update(self, completed: int, note: str = "") -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, completed=completed, note=note)
 
 
 # ------------------------------------------------------------------------------- generate
@@ -197,7 +153,7 @@ def generate(
         except OSError:
             executor.close()
             raise
-    with handle, executor, _Progress(count, "generating") as progress:
+    with handle, executor, Progress(count, "generating") as progress:
         for record in run_generation(
             count,
             seed=seed,
@@ -441,7 +397,7 @@ def _verify_all(puzzles: list[Puzzle], json_output: bool) -> None:
     failures = 0
     here = versions()
     results = []
-    with _Progress(len(puzzles), "checking") as progress:
+    with Progress(len(puzzles), "checking") as progress:
         for number, puzzle in enumerate(puzzles, start=1):
             problems = verify(puzzle)
             failures += bool(problems)

@@ -54,6 +54,11 @@ class Progress:
         if self.bar is not None:
             self.bar.update(self.task, completed=self.done, note=note)
 
+    def update(self, completed: int, note: str = "") -> None:
+        """Set the count done (a caller that counts for itself)."""
+        self.done = completed
+        self.advance(0, note)
+
     def note(self, text: str) -> None:
         """A line above the bar (a retried task), or on standard error without a terminal."""
         if self.bar is not None:
