@@ -83,15 +83,17 @@ def test_confirmed_plays_the_solvers_turn() -> None:
 
 
 def test_expert_keeps_a_live_pair_and_drops_a_dead_card() -> None:
-    # After opening, the hand left holds KD KC (a pair, live) and 9H (alone): the solver
-    # throws the costliest (a king); the expert throws the 9H while the risk is low.
+    # After opening, the hand left holds KD KC (a pair, live) and 9H (alone): the solver alone
+    # throws the costliest (a king); the expert throws the 9H while the risk is low, and so
+    # does the confirmed bot (the costliest card that starts no meld).
     seen = view("bfmania-30", "TS JS QS KD KC 9H 2C", taken=None)
     expert = ExpertBot(seed=1)
     play = expert.act(seen)
     assert legal(seen, play)
     assert play.discard in (Card.parse("9H"), Card.parse("2C"))
-    confirmed = make_bot("confirmed").act(seen)
-    assert confirmed.discard in (Card.parse("KD"), Card.parse("KC"))
+    assert make_bot("confirmed").solve(seen.position()).discard in (
+        Card.parse("KD"), Card.parse("KC"))
+    assert make_bot("confirmed").act(seen).discard == Card.parse("9H")
     left = Counter(parse_cards("KD KC 2C"))
     assert expert.value(left, seen) < expert.value(Counter(parse_cards("KD 9H 2C")), seen)
 
@@ -102,3 +104,13 @@ def test_bot_turn_json_for_each_level() -> None:
         action = bot_turn(seen.to_json(), level, seed=5)
         assert action["action"] == "play" and "7H" in action["played"]
 
+
+
+def test_confirmed_discards_a_dead_card_not_half_of_a_pair() -> None:
+    """The solver alone would let a king go (the most points); the confirmed bot keeps the pair
+    of kings, which may lay next turn, and discards the costliest card that starts no meld."""
+    seen = view("bfmania-51", "KS KD 2C 9S", "7H 8H 9H", opened=True)
+    solver_alone = make_bot("confirmed").solve(seen.position())
+    assert solver_alone.discard in {Card.parse("KS"), Card.parse("KD")}
+    play = make_bot("confirmed").act(seen)
+    assert play.discard == Card.parse("9S") and legal(seen, play)

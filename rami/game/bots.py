@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from rami.cards import Card
@@ -227,7 +228,24 @@ class ConfirmedBot(Bot):
         if stuck is not None:
             return stuck
         solution = self.solve(view.position())
-        return Play(solution.table, solution.played, solver_discard(view, solution))
+        play = Play(solution.table, solution.played, solver_discard(view, solution))
+        return self.keeping_useful_cards(view, play, solution.hand)
+
+    def keeping_useful_cards(self, view: View, play: Play, left: Sequence[Card]) -> Play:
+        """The solver's turn, discarding the costliest card that starts no meld instead of the
+        costliest card: the solver counts the points left now, a player keeps what may lay next
+        turn. Going out keeps the solver's discard; the referee judges the change."""
+        if play.discard is None or not left:
+            return play
+        kept = Counter(left)
+        kept[play.discard] += 1
+        discard = costliest_useless(kept, view.rules, view.position().taken_discard)
+        if discard is None or discard == play.discard:
+            return play
+        other = Play(play.table, play.played, discard)
+        if validate_turn(view.position(), other.table, other.played, discard).legal:
+            return other
+        return play
 
 
 def could_use(view: View, card: Card) -> bool:
