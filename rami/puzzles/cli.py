@@ -86,16 +86,20 @@ def _solving(json_output: bool) -> Iterator[None]:
         yield
 
 
+#: ``--out FILE`` of the commands that write a pack (generate, mine).
+PackOutOpt = Annotated[
+    Path,
+    typer.Option("--out", metavar="FILE", help="Write the puzzles here, one JSON per line.",
+                 show_default=False),
+]
+
+
 # ------------------------------------------------------------------------------- generate
 
 
 @puzzle_app.command()
 def generate(
-    out: Annotated[
-        Path,
-        typer.Option("--out", metavar="FILE", help="Write the puzzles here, one JSON per line.",
-                     show_default=False),
-    ],
+    out: PackOutOpt,
     count: Annotated[int, typer.Option("--count", min=1, help="How many puzzles.")] = 10,
     tier: Annotated[
         TierChoice | None,
@@ -189,11 +193,7 @@ def generate(
 
 @puzzle_app.command()
 def mine(
-    out: Annotated[
-        Path,
-        typer.Option("--out", metavar="FILE", help="Write the puzzles here, one JSON per line.",
-                     show_default=False),
-    ],
+    out: PackOutOpt,
     games: Annotated[int, typer.Option("--games", metavar="N", min=1,
                                        help="Games to play and mine.")] = 10,
     seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the games: game i "
