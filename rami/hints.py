@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rami.cards import format_cards
+from rami.lang import ENGLISH, FRENCH, Language
 from rami.matching import match_melds
 from rami.melds import Meld
+from rami.phrases import plural
 
 if TYPE_CHECKING:
     from rami.solver.api import Move, Solution
@@ -39,12 +41,48 @@ class Hint:
         return {"level": self.level, "hint": self.text, **self.data}
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def _cards_or_none(cards: tuple[Any, ...], language: Language = ENGLISH) -> str:
+    if not cards:
+        return "aucune" if language is FRENCH else "none"
+    return format_cards(cards, language)
 
 
-def _cards_or_none(cards: tuple[Any, ...]) -> str:
-    return format_cards(cards) if cards else "none"
+#: The report's fixed words; English first, then French (docs/notation.md, "French").
+_WORDS: dict[str, tuple[str, str]] = {
+    "status": ("Status", "Statut"),
+    "optimal": ("optimal", "optimal"),
+    "feasible": ("feasible", "non prouvé"),
+    "objective": ("objective", "objectif"),
+    "points": ("points", "points"),
+    "cards": ("cards", "cartes"),
+    "not minimised": ("cards moved not minimised", "cartes déplacées non minimisées"),
+    "not proved": ("Not proved optimal: the time limit stopped the search.",
+                   "Optimalité non prouvée : la limite de temps a arrêté la recherche."),
+    "bounds": ("Proved bounds", "Bornes prouvées"),
+    "note": ("Note", "Note"),
+    "new table": ("New table", "Nouvelle table"),
+    "empty": ("(empty)", "(vide)"),
+    "played": ("Cards played", "Cartes jouées"),
+    "hand left": ("Hand left", "Main restante"),
+    "penalty": ("Penalty", "Pénalité"),
+    "opens": ("Opens this turn.", "Vous ouvrez ce tour-ci."),
+    "moved": ("Cards moved", "Cartes déplacées"),
+    "moves": ("Moves", "Coups"),
+    "no move": ("(none: nothing can be played)", "(aucun : rien ne peut être joué)"),
+    "key move": ("Key move", "Coup clé"),
+}
+
+
+def word(key: str, language: Language = ENGLISH) -> str:
+    """One of the report's fixed words in ``language``."""
+    english, french = _WORDS[key]
+    return french if language is FRENCH else english
+
+
+def heading(key: str, language: Language, count: int | str | None = None) -> str:
+    """``Moves (3):``; in French ``Coups (3) :`` (a space before the colon)."""
+    text = word(key, language) + (f" ({count})" if count is not None else "")
+    return text + (" :" if language is FRENCH else ":")
 
 
 def numbered_table(solution: Solution) -> list[tuple[int, Meld]]:
@@ -66,67 +104,73 @@ def numbered_table(solution: Solution) -> list[tuple[int, Meld]]:
     return sorted(zip(numbers, solution.table, strict=True), key=lambda item: item[0])
 
 
-def solution_lines(solution: Solution) -> list[str]:
+def solution_lines(solution: Solution, language: Language = ENGLISH) -> list[str]:
     """The human report of a solution, one line per item, plain text (the CLI may colour it)."""
     status = solution.status.value
-    details = [f"objective: {solution.objective.value}"]
+    details = [f"{heading('objective', language)} {word(solution.objective.value, language)}"]
     if not solution.min_moves:
-        details.append("cards moved not minimised")
+        details.append(word("not minimised", language))
     details.append(f"{solution.solve_ms:.1f} ms")
-    lines = [f"Status: {status} ({', '.join(details)})"]
+    lines = [f"{heading('status', language)} {word(status, language)} ({', '.join(details)})"]
     if status != "optimal":
-        lines.append("Not proved optimal: the time limit stopped the search.")
+        lines.append(word("not proved", language))
     if solution.bounds:
         bounds = ", ".join(f"{key} {value}" for key, value in solution.bounds.items())
-        lines.append(f"Proved bounds: {bounds}")
+        lines.append(f"{heading('bounds', language)} {bounds}")
     if solution.message:
-        lines.append(f"Note: {solution.message}")
-    lines.append(f"New table ({_plural(len(solution.table), 'meld')}):")
+        lines.append(f"{heading('note', language)} {solution.note(language)}")
+    melds = plural(len(solution.table), "meld", language, "combinaison")
+    lines.append(heading("new table", language, melds))
     if solution.table:
         table = numbered_table(solution)
         width = len(str(table[-1][0]))
-        lines.extend(f"  {number:>{width}}. {meld}" for number, meld in table)
+        lines.extend(f"  {number:>{width}}. {meld.text(language)}" for number, meld in table)
     else:
-        lines.append("  (empty)")
-    lines.append(f"Cards played ({solution.cards_played}): {_cards_or_none(solution.played)}")
-    lines.append(f"Hand left ({len(solution.hand)}): {_cards_or_none(solution.hand)}")
-    lines.append(f"Penalty: {solution.penalty_before} -> {solution.penalty_after}")
+        lines.append(f"  {word('empty', language)}")
+    lines.append(f"{heading('played', language, solution.cards_played)} "
+                 f"{_cards_or_none(solution.played, language)}")
+    lines.append(f"{heading('hand left', language, len(solution.hand))} "
+                 f"{_cards_or_none(solution.hand, language)}")
+    lines.append(f"{heading('penalty', language)} {solution.penalty_before} -> "
+                 f"{solution.penalty_after}")
     if solution.opened and not solution.position.opened:
-        lines.append("Opens this turn.")
-    lines.append(f"Cards moved: {solution.cards_moved}")
-    lines.append(f"Moves ({len(solution.moves)}):")
+        lines.append(word("opens", language))
+    lines.append(f"{heading('moved', language)} {solution.cards_moved}")
+    lines.append(heading("moves", language, len(solution.moves)))
     if solution.moves:
         width = len(str(len(solution.moves)))
         lines.extend(
-            f"  {number:>{width}}. {move.text}"
+            f"  {number:>{width}}. {move.said(language)}"
             for number, move in enumerate(solution.moves, start=1)
         )
     else:
-        lines.append("  (none: nothing can be played)")
+        lines.append(f"  {word('no move', language)}")
     return lines
 
 
-def achievable(solution: Solution) -> Hint:
+def achievable(solution: Solution, language: Language = ENGLISH) -> Hint:
     """Level 1: what the best turn achieves, without saying how."""
     position = solution.position
     in_hand = len(position.hand)
     played = solution.cards_played
     shed = solution.penalty_before - solution.penalty_after
     opens = solution.opened and not position.opened
-    if played == 0:
+    if language is FRENCH:
+        text = _achievable_in_french(solution, in_hand, played, shed, opens)
+    elif played == 0:
         text = "You cannot open this turn." if not position.opened else (
             "No card can be played this turn."
         )
     else:
-        points = _plural(shed, "point")
+        points = plural(shed, "point")
         if not solution.hand and played == in_hand:
             phrase = f"play all {played} cards" if played > 1 else "play your only card"
         elif not solution.hand:
-            phrase = f"go out: play {_plural(played, 'card')} and discard the last one"
+            phrase = f"go out: play {plural(played, 'card')} and discard the last one"
         elif solution.objective.value == "cards":
-            phrase = f"play {played} of {_plural(in_hand, 'card')} (shedding {points})"
+            phrase = f"play {played} of {plural(in_hand, 'card')} (shedding {points})"
         else:
-            phrase = f"shed {points} (play {played} of {_plural(in_hand, 'card')})"
+            phrase = f"shed {points} (play {played} of {plural(in_hand, 'card')})"
         text = f"You can {'open and ' if opens else ''}{phrase}."
     data = {
         "can_open": opens,
@@ -139,6 +183,26 @@ def achievable(solution: Solution) -> Hint:
         "points_shed": shed,
     }
     return Hint(1, text, data)
+
+
+def _achievable_in_french(
+    solution: Solution, in_hand: int, played: int, shed: int, opens: bool
+) -> str:
+    if played == 0:
+        return ("Vous ne pouvez pas ouvrir ce tour-ci." if not solution.position.opened
+                else "Aucune carte ne peut être jouée ce tour-ci.")
+    points = plural(shed, "point", FRENCH)
+    cards = plural(in_hand, "carte", FRENCH)
+    if not solution.hand and played == in_hand:
+        phrase = f"jouer vos {played} cartes" if played > 1 else "jouer votre seule carte"
+    elif not solution.hand:
+        phrase = (f"sortir : jouer {plural(played, 'carte', FRENCH)} et défausser la "
+                  "dernière")
+    elif solution.objective.value == "cards":
+        phrase = f"jouer {played} de vos {cards} (et vous défaire de {points})"
+    else:
+        phrase = f"vous défaire de {points} (jouer {played} de vos {cards})"
+    return f"Vous pouvez {'ouvrir et ' if opens else ''}{phrase}."
 
 
 def touches_table(move: Move) -> bool:
@@ -156,29 +220,31 @@ def key_move(solution: Solution) -> tuple[int, Move] | None:
     return None
 
 
-def first_key_move(solution: Solution) -> Hint:
+def first_key_move(solution: Solution, language: Language = ENGLISH) -> Hint:
     """Level 2: the one move that unlocks the turn."""
     found = key_move(solution)
     if found is None:
-        text = achievable(solution).text
+        text = achievable(solution, language).text
         return Hint(2, text, {"move": None, "move_number": None, "moves_total": 0})
     index, move = found
-    text = f"Key move: {move.text}"
-    data = {"move": move.to_json(), "move_number": index + 1, "moves_total": len(solution.moves)}
+    text = f"{heading('key move', language)} {move.said(language)}"
+    data = {"move": move.to_json(language), "move_number": index + 1,
+            "moves_total": len(solution.moves)}
     return Hint(2, text, data)
 
 
-def full_solution(solution: Solution) -> Hint:
+def full_solution(solution: Solution, language: Language = ENGLISH) -> Hint:
     """Level 3: the whole turn, as ``rami solve`` reports it."""
-    return Hint(3, "\n".join(solution_lines(solution)), {"solution": solution.to_json()})
+    return Hint(3, "\n".join(solution_lines(solution, language)),
+                {"solution": solution.to_json(language)})
 
 
-def make_hint(solution: Solution, level: int) -> Hint:
-    """The hint of ``level`` (1, 2 or 3) for this solution."""
+def make_hint(solution: Solution, level: int, language: Language = ENGLISH) -> Hint:
+    """The hint of ``level`` (1, 2 or 3) for this solution, its sentences in ``language``."""
     if level == 1:
-        return achievable(solution)
+        return achievable(solution, language)
     if level == 2:
-        return first_key_move(solution)
+        return first_key_move(solution, language)
     if level == 3:
-        return full_solution(solution)
+        return full_solution(solution, language)
     raise ValueError(f"hint level must be 1, 2 or 3, got {level!r}")

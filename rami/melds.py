@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from rami.cards import JOKER, RANK_LETTERS, Card, Suit, format_cards, parse_cards
 from rami.errors import NotationError
+from rami.lang import ENGLISH, Language
 from rami.rules import Ruleset
 
 MIN_MELD = 3
@@ -46,8 +47,8 @@ class Meld:
         return cls(cards, MeldKind(kind))
 
     @classmethod
-    def parse(cls, text: str) -> Meld:
-        """Parse ``"7H 8H 9H"``, ``"QS QD QC"`` or ``"set: 7H * *"``."""
+    def parse(cls, text: str, language: Language = ENGLISH) -> Meld:
+        """Parse ``"7H 8H 9H"``, ``"QS QD QC"`` or ``"set: 7H * *"`` (cards in ``language``)."""
         body = text.strip()
         kind: MeldKind | None = None
         head, colon, rest = body.partition(":")
@@ -59,7 +60,7 @@ class Meld:
                     f"unknown meld kind {head.strip()!r} in {text!r}: use 'run:' or 'set:'"
                 ) from None
             body = rest
-        cards = parse_cards(body)
+        cards = parse_cards(body, language)
         if not cards:
             raise NotationError(f"empty meld in {text!r}")
         return cls.of(cards, kind)
@@ -77,8 +78,12 @@ class Meld:
         return infer_kind(self.cards) is not self.kind
 
     def __str__(self) -> str:
-        text = format_cards(self.cards)
-        return f"{self.kind.value}: {text}" if self.needs_kind_marker else text
+        return self.text()
+
+    def text(self, language: Language = ENGLISH) -> str:
+        """The meld in a language's notation; it parses back to this meld."""
+        cards = format_cards(self.cards, language)
+        return f"{self.kind.value}: {cards}" if self.needs_kind_marker else cards
 
     def __repr__(self) -> str:
         return f"Meld.parse({str(self)!r})"

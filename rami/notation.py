@@ -28,6 +28,7 @@ from typing import Any
 
 from rami.cards import Card
 from rami.errors import Loc, NotationError, RamiError, UnknownRulesetError, shown
+from rami.lang import ENGLISH, Language
 from rami.melds import Meld, MeldKind
 from rami.position import (
     BOM,
@@ -99,7 +100,9 @@ def meld_to_json(meld: Meld) -> list[str] | dict[str, Any]:
     return cards
 
 
-def _cards_from_json(value: Any, where: str, loc: Loc = ()) -> tuple[Card, ...]:
+def _cards_from_json(
+    value: Any, where: str, loc: Loc = (), language: Language = ENGLISH
+) -> tuple[Card, ...]:
     if not isinstance(value, list):
         raise NotationError(
             f"{where}: expected a list of cards, got {type(value).__name__}", loc=loc
@@ -111,13 +114,15 @@ def _cards_from_json(value: Any, where: str, loc: Loc = ()) -> tuple[Card, ...]:
                 f"{where}[{index}]: expected a card string, got {shown(item)}", loc=(*loc, index)
             )
         try:
-            cards.append(Card.parse(item))
+            cards.append(Card.parse(item, language))
         except NotationError as error:
             raise NotationError(f"{where}[{index}]: {error}", loc=(*loc, index)) from None
     return tuple(cards)
 
 
-def meld_from_json(value: Any, where: str = "meld", loc: Loc | None = None) -> Meld:
+def meld_from_json(
+    value: Any, where: str = "meld", loc: Loc | None = None, language: Language = ENGLISH
+) -> Meld:
     """A meld of the JSON form: a list of cards, ``{"kind", "cards"}`` or a text string."""
     at: Loc = loc if loc is not None else ()
     if isinstance(value, Mapping):
@@ -132,16 +137,16 @@ def meld_from_json(value: Any, where: str = "meld", loc: Loc | None = None) -> M
             raise NotationError(
                 f"{where}.kind: expected 'run' or 'set', got {shown(kind)}", loc=(*at, "kind")
             )
-        cards = _cards_from_json(value.get("cards"), f"{where}.cards", (*at, "cards"))
+        cards = _cards_from_json(value.get("cards"), f"{where}.cards", (*at, "cards"), language)
         if not cards:
             raise NotationError(f"{where}: empty meld", loc=at)
         return Meld(cards, MeldKind(kind))
     if isinstance(value, str):
         try:
-            return Meld.parse(value)
+            return Meld.parse(value, language)
         except NotationError as error:
             raise NotationError(f"{where}: {error}", loc=at) from None
-    cards = _cards_from_json(value, where, at)
+    cards = _cards_from_json(value, where, at, language)
     if not cards:
         raise NotationError(f"{where}: empty meld", loc=at)
     return Meld.of(cards)
@@ -150,8 +155,8 @@ def meld_from_json(value: Any, where: str = "meld", loc: Loc | None = None) -> M
 POSITION_FIELDS = {"rules", "table", "hand", "opened", "taken_discard"}
 
 
-def position_from_json(data: Any) -> Position:
-    """Build a position from the JSON form (already decoded)."""
+def position_from_json(data: Any, language: Language = ENGLISH) -> Position:
+    """Build a position from the JSON form (already decoded), cards in ``language``."""
     if not isinstance(data, Mapping):
         raise NotationError(f"a JSON position is an object, got {type(data).__name__}")
     unknown = set(data) - POSITION_FIELDS
@@ -176,10 +181,10 @@ def position_from_json(data: Any) -> Position:
             f"table: expected a list of melds, got {type(table_data).__name__}", loc=("table",)
         )
     table = tuple(
-        meld_from_json(meld, f"table[{index}]", ("table", index))
+        meld_from_json(meld, f"table[{index}]", ("table", index), language)
         for index, meld in enumerate(table_data)
     )
-    hand = _cards_from_json(data.get("hand", []), "hand", ("hand",))
+    hand = _cards_from_json(data.get("hand", []), "hand", ("hand",), language)
     opened = data.get("opened", False)
     if not isinstance(opened, bool):
         raise NotationError(f"opened: expected true or false, got {shown(opened)}",
@@ -189,13 +194,14 @@ def position_from_json(data: Any) -> Position:
         raise NotationError(f"taken_discard: expected a card string, got {shown(taken_raw)}",
                             loc=("taken_discard",))
     try:
-        taken = Card.parse(taken_raw) if taken_raw is not None else None
+        taken = Card.parse(taken_raw, language) if taken_raw is not None else None
     except NotationError as error:
         raise NotationError(f"taken_discard: {error}", loc=("taken_discard",)) from None
     return Position(table, hand, opened, rules, taken)
 
 
 def position_to_json(position: Position) -> dict[str, Any]:
+    """The JSON form; its cards are always the canonical English codes (the contract's)."""
     data: dict[str, Any] = {
         "rules": position.rules.option_string,
         "table": [meld_to_json(meld) for meld in position.table],
@@ -236,13 +242,14 @@ def json_value_kind(text: str) -> str | None:
         return None
 
 
-def parse_position_any(text: str) -> Position:
-    """Parse either form: JSON when the text starts with ``{``, the text notation otherwise."""
+def parse_position_any(text: str, language: Language = ENGLISH) -> Position:
+    """Parse either form: JSON when the text starts with ``{``, the text notation otherwise;
+    cards in ``language``."""
     stripped = text.strip().lstrip(BOM).strip()
     if not stripped:
         raise NotationError("empty position")
     if stripped.startswith("{"):
-        return position_from_json(loads_json(stripped))
+        return position_from_json(loads_json(stripped), language)
     # No text position starts with '[': that is JSON (or malformed JSON), never the notation.
     kind = _json_kind(loads_json(stripped)) if stripped.startswith("[") else (
         json_value_kind(stripped)
@@ -252,4 +259,4 @@ def parse_position_any(text: str) -> Position:
             f"a JSON {kind} is not a position: expected 'TABLE / HAND [/ SETTINGS]' "
             "or a JSON object"
         )
-    return parse_position(stripped)
+    return parse_position(stripped, language)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from rami.cards import JOKER, Card, format_cards, parse_cards, sort_cards
 from rami.errors import InvalidPositionError, Loc, NotationError, UnknownRulesetError, quote
+from rami.lang import ENGLISH, Language
 from rami.melds import Meld, meld_problems
 from rami.rules import DEFAULT_RULES, PRESETS, Ruleset, get_ruleset
 
@@ -56,11 +57,14 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.parse({str(self)!r})"
 
+    def text(self, language: Language = ENGLISH) -> str:
+        """The one-line text notation, cards in ``language`` (docs/notation.md)."""
+        return format_position(self, language)
 
     @classmethod
-    def parse(cls, text: str) -> Position:
-        """Read the one-line text notation (docs/notation.md)."""
-        return parse_position(text)
+    def parse(cls, text: str, language: Language = ENGLISH) -> Position:
+        """Read the one-line text notation, cards in ``language`` (docs/notation.md)."""
+        return parse_position(text, language)
 
 
 def count_problems(cards: Iterable[Card], rules: Ruleset) -> list[str]:
@@ -111,14 +115,14 @@ EMPTY = "-"
 BOM = "\ufeff"
 
 
-def _meld_text(chunk: str, loc: Loc) -> Meld:
+def _meld_text(chunk: str, loc: Loc, language: Language) -> Meld:
     try:
-        return Meld.parse(chunk)
+        return Meld.parse(chunk, language)
     except NotationError as error:
         raise NotationError(str(error), loc=loc) from None
 
 
-def parse_table(text: str) -> tuple[Meld, ...]:
+def parse_table(text: str, language: Language = ENGLISH) -> tuple[Meld, ...]:
     text = text.strip()
     if text in ("", EMPTY):
         return ()
@@ -128,21 +132,23 @@ def parse_table(text: str) -> tuple[Meld, ...]:
             raise NotationError(f"meld {number} is empty in table {quote(text)}",
                                 loc=("table", number - 1))
         try:
-            melds.append(_meld_text(chunk, ("table", number - 1)))
+            melds.append(_meld_text(chunk, ("table", number - 1), language))
         except NotationError as error:
             raise NotationError(f"meld {number} ({quote(chunk.strip())}): {error}",
                                 loc=error.loc) from None
     return tuple(melds)
 
 
-def format_table(table: tuple[Meld, ...] | list[Meld]) -> str:
-    return " | ".join(str(meld) for meld in table) if table else EMPTY
+def format_table(table: tuple[Meld, ...] | list[Meld], language: Language = ENGLISH) -> str:
+    return " | ".join(meld.text(language) for meld in table) if table else EMPTY
 
 
 _SETTINGS_HELP = "settings are a ruleset, 'opened' (or 'not-opened') and 'discard=CARD'"
 
 
-def _settings(words: Sequence[str]) -> tuple[Ruleset, bool, Card | None]:
+def _settings(
+    words: Sequence[str], language: Language = ENGLISH
+) -> tuple[Ruleset, bool, Card | None]:
     rules: Ruleset | None = None
     opened: str | None = None
     taken: str | None = None
@@ -164,7 +170,7 @@ def _settings(words: Sequence[str]) -> tuple[Ruleset, bool, Card | None]:
                 )
             taken = word
             try:
-                card = Card.parse(word.split("=", 1)[1])
+                card = Card.parse(word.split("=", 1)[1], language)
             except NotationError as error:
                 raise NotationError(str(error), loc=("settings",)) from None
         elif rules is None:
@@ -185,8 +191,9 @@ def _settings(words: Sequence[str]) -> tuple[Ruleset, bool, Card | None]:
     return rules or DEFAULT_RULES, opened == "opened", card
 
 
-def parse_position(text: str) -> Position:
-    """Parse the one-line text notation. Raises NotationError with the part at fault."""
+def parse_position(text: str, language: Language = ENGLISH) -> Position:
+    """Parse the one-line text notation, cards in ``language``. Raises NotationError with the
+    part at fault."""
     if text.startswith(BOM):
         text = text[1:]
     if "\n" in text.strip():
@@ -196,22 +203,23 @@ def parse_position(text: str) -> Position:
         raise NotationError(
             f"expected 'TABLE / HAND [/ SETTINGS]' with '/' between sections, got {quote(text)}"
         )
-    table = parse_table(sections[0])
+    table = parse_table(sections[0], language)
     hand_text = sections[1].strip()
     try:
-        hand = () if hand_text in ("", EMPTY) else parse_cards(hand_text)
+        hand = () if hand_text in ("", EMPTY) else parse_cards(hand_text, language)
     except NotationError as error:
         raise NotationError(f"hand: {error}", loc=("hand",)) from None
     words = sections[2].split() if len(sections) == 3 else []
-    rules, opened, taken = _settings(words)
+    rules, opened, taken = _settings(words, language)
     return Position(table, hand, opened, rules, taken)
 
 
-def format_position(position: Position) -> str:
+def format_position(position: Position, language: Language = ENGLISH) -> str:
+    """The text notation, cards in ``language``; it parses back to the position."""
     settings = [position.rules.option_string]
     if position.opened:
         settings.append("opened")
     if position.taken_discard is not None:
-        settings.append(f"discard={position.taken_discard}")
-    hand = format_cards(position.hand) if position.hand else EMPTY
-    return f"{format_table(position.table)} / {hand} / {' '.join(settings)}"
+        settings.append(f"discard={position.taken_discard.text(language)}")
+    hand = format_cards(position.hand, language) if position.hand else EMPTY
+    return f"{format_table(position.table, language)} / {hand} / {' '.join(settings)}"

@@ -13,6 +13,7 @@ from typing import Any
 
 from rami.cli.inputs import CliError, Source, check, parse_source
 from rami.errors import InvalidPositionError, RamiError, SolverBugError
+from rami.lang import ENGLISH, Language
 from rami.position import Position
 from rami.solver.api import Objective
 
@@ -20,14 +21,16 @@ Solver = Callable[[Position, Objective, float, bool], Any]
 
 
 def solve_line(number: int, line: str, objective: Objective, time_limit: float,
-               min_moves: bool, solver: Solver) -> tuple[dict[str, Any], bool]:
-    """The result object of one line, and whether its failure is internal (a bug)."""
+               min_moves: bool, solver: Solver,
+               language: Language = ENGLISH) -> tuple[dict[str, Any], bool]:
+    """The result object of one line (cards read in ``language``, texts said in it), and
+    whether its failure is internal (a bug)."""
     result: dict[str, Any] = {"line": number}
     internal = False
     try:
-        parsed = check(parse_source(Source("", line)))
+        parsed = check(parse_source(Source("", line), language), "", language)
         solution = solver(parsed, objective, time_limit, min_moves)
-        result.update(solution.to_json())
+        result.update(solution.to_json(language))
     except CliError as error:
         result["error"] = " ".join([error.message, "; ".join(error.problems)]).strip()
         if error.problems:
@@ -54,9 +57,10 @@ def _solve_in_worker(position: Position, objective: Objective, time_limit: float
 
 
 def solve_task(payload: dict[str, Any]) -> dict[str, Any]:
-    """``{"line", "text", "objective", "time_limit", "min_moves"}`` in,
+    """``{"line", "text", "objective", "time_limit", "min_moves", "language"}`` in,
     ``{"result", "internal"}`` out (the position is read and the model built in the worker)."""
     result, internal = solve_line(payload["line"], payload["text"],
                                   Objective(payload["objective"]), payload["time_limit"],
-                                  payload["min_moves"], _solve_in_worker)
+                                  payload["min_moves"], _solve_in_worker,
+                                  Language(payload.get("language", ENGLISH)))
     return {"result": result, "internal": internal}

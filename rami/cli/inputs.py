@@ -12,14 +12,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
+
+from rami.cards import localize_cards
 from rami.errors import InvalidPositionError, RamiError, shorten
+from rami.lang import ENGLISH, LANG_VARIABLE, Language
 from rami.notation import json_value_kind, parse_position_any
 from rami.position import Position
 from rami.textfile import MAX_FILE_BYTES, MAX_POSITION_BYTES, read_stdin, read_text_file
 
 STDIN = "-"
+
+LangOpt = Annotated[
+    Language,
+    typer.Option("--lang", envvar=LANG_VARIABLE, case_sensitive=False,
+                 help="The cards' notation and the texts' language: 'en' (KH, TD) or 'fr' "
+                      "(R♥ or RC, 10♦ or 10K); default from RAMI_LANG, else en."),
+]
 
 #: The text notation never holds a dot, so a dotted word is a file name (``demo.txt``).
 _FILE_LIKE = re.compile(r"\S*\.[A-Za-z0-9]+")
@@ -72,9 +83,11 @@ class CliError(RamiError):
 class Source:
     """Where a position came from (``label`` prefixes messages; empty for inline text)."""
 
-    def __init__(self, label: str, text: str) -> None:
+    def __init__(self, label: str, text: str, *, canonical: bool = False) -> None:
         self.label = label
         self.text = text
+        #: Written by rami itself (a shipped puzzle): canonical cards whatever the language.
+        self.canonical = canonical
 
     def prefix(self, message: str) -> str:
         return f"{shorten(self.label)}: {message}" if self.label else message
@@ -126,7 +139,7 @@ def _puzzle_source(puzzle_id: str) -> Source:
     from rami.puzzles.record import position_text
 
     try:
-        return Source(puzzle_id, position_text(puzzle_id))
+        return Source(puzzle_id, position_text(puzzle_id), canonical=True)
     except RamiError as error:
         raise CliError.from_error(error) from None
 
@@ -138,8 +151,9 @@ def _exists(argument: str) -> bool:
         return False
 
 
-def parse_source(source: Source) -> Position:
-    """Parse one position; NotationError and friends become a CliError naming the input."""
+def parse_source(source: Source, language: Language = ENGLISH) -> Position:
+    """Parse one position, cards in ``language``; NotationError and friends become a CliError
+    naming the input."""
     text = source.text.strip().lstrip("\ufeff")
     if text.startswith("["):
         raise CliError(
@@ -150,7 +164,7 @@ def parse_source(source: Source) -> Position:
             type_name="NotationError",
         )
     try:
-        return parse_position_any(text)
+        return parse_position_any(text, ENGLISH if source.canonical else language)
     except RamiError as error:
         message = str(error)
         if "Extra data" in message:
@@ -158,9 +172,10 @@ def parse_source(source: Source) -> Position:
         raise CliError.from_error(error, source.prefix(message)) from None
 
 
-def check(position: Position, label: str = "") -> Position:
-    """Return the position, or raise a CliError listing every problem it has."""
-    problems = position.problems()
+def check(position: Position, label: str = "", language: Language = ENGLISH) -> Position:
+    """Return the position, or raise a CliError listing every problem it has (their cards in
+    ``language``)."""
+    problems = [localize_cards(problem, language) for problem in position.problems()]
     if problems:
         count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
         raise CliError(
@@ -171,11 +186,13 @@ def check(position: Position, label: str = "") -> Position:
     return position
 
 
-def load_position(argument: str, *, checked: bool = True) -> Position:
-    """Read, parse and (by default) validate the POSITION argument of a command."""
+def load_position(
+    argument: str, *, checked: bool = True, language: Language = ENGLISH
+) -> Position:
+    """Read, parse (cards in ``language``) and by default validate a command's POSITION."""
     source = resolve(argument)
-    position = parse_source(source)
-    return check(position, source.label) if checked else position
+    position = parse_source(source, language)
+    return check(position, source.label, language) if checked else position
 
 
 def invalid_problems(error: Exception) -> list[str]:

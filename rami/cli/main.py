@@ -20,11 +20,11 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from rami import __version__
-from rami.cards import format_cards
+from rami.cards import Card, format_cards, localize_cards
 from rami.cli import game as game_commands
 from rami.cli import interrupt
 from rami.cli import review as review_commands
-from rami.cli.inputs import CliError, batch_lines, load_position
+from rami.cli.inputs import CliError, LangOpt, batch_lines, load_position
 from rami.cli.output import (
     INTERRUPTED,
     echo_error,
@@ -46,6 +46,7 @@ from rami.errors import (
     exit_code,
     shorten,
 )
+from rami.lang import Language
 from rami.position import Position, hand_penalty
 from rami.rules import DISCARD_ONLY, OPTIONS, PRESETS, get_ruleset
 from rami.solver.api import Objective
@@ -221,6 +222,7 @@ def _plural(count: int, word: str) -> str:
 
 
 def _summary(position: Position) -> dict[str, Any]:
+    """The JSON summary of ``rami validate`` (its cards in the contract's codes)."""
     table_cards = position.table_size
     return {
         "position": str(position),
@@ -234,32 +236,34 @@ def _summary(position: Position) -> dict[str, Any]:
 
 
 @app.command(**POSITION_COMMAND)
-def validate(position: PositionArg, json_output: JsonOpt = False) -> None:
+def validate(
+    position: PositionArg, json_output: JsonOpt = False, lang: LangOpt = Language.EN
+) -> None:
     """Check a position: exit 0 with a summary, or exit 2 listing every problem."""
     if json_output:
-        _validate_json(position)
+        _validate_json(position, lang)
         return
     with reporting_errors():
-        parsed = load_position(position)
+        parsed = load_position(position, language=lang)
     info = _summary(parsed)
-    hand = f"{_plural(info['hand_cards'], 'card')}: {format_cards(parsed.hand)}"
+    hand = f"{_plural(info['hand_cards'], 'card')}: {format_cards(parsed.hand, lang)}"
     lines = [
         "Valid position",
-        f"Position: {info['position']}",
+        f"Position: {parsed.text(lang)}",
         f"Rules: {info['rules']}",
         f"Table: {_plural(info['melds'], 'meld')}, {_plural(info['table_cards'], 'card')}",
         f"Hand: {hand if parsed.hand else 'empty'}",
         f"Opened: {_yes_no(parsed.opened)}",
     ]
     if parsed.taken_discard is not None:
-        lines.append(f"Taken from the discard pile: {parsed.taken_discard}")
+        lines.append(f"Taken from the discard pile: {parsed.taken_discard.text(lang)}")
     lines.append(f"Hand penalty: {info['hand_penalty']}")
     echo_lines(lines)
 
 
-def _validate_json(position: str) -> None:
+def _validate_json(position: str, lang: Language) -> None:
     try:
-        parsed = load_position(position, checked=False)
+        parsed = load_position(position, checked=False, language=lang)
     except RamiError as error:
         # A position that cannot even be read: the verdict's fields, and the JSON error.
         failure = CliError.from_error(error)
@@ -269,17 +273,19 @@ def _validate_json(position: str) -> None:
              "exit_code": code}
         )
         raise typer.Exit(code) from None
-    problems = parsed.problems()
+    problems = [localize_cards(problem, lang) for problem in parsed.problems()]
     echo_json({"valid": not problems, "problems": problems, **_summary(parsed)})
     if problems:
         raise typer.Exit(EXIT_BAD_INPUT)
 
 
 @app.command(**POSITION_COMMAND)
-def score(position: PositionArg, json_output: JsonOpt = False) -> None:
+def score(
+    position: PositionArg, json_output: JsonOpt = False, lang: LangOpt = Language.EN
+) -> None:
     """Hand penalty of the player to move, under the position's rules."""
     with reporting_errors(json_output):
-        parsed = load_position(position)
+        parsed = load_position(position, language=lang)
     rules = parsed.rules
     per_card = [(str(card), rules.card_penalty(card.rank)) for card in parsed.hand]
     cards_total = sum(points for _, points in per_card)
@@ -305,7 +311,8 @@ def score(position: PositionArg, json_output: JsonOpt = False) -> None:
             f"Not opened: {rules.name} counts a flat {penalty} instead of the cards' {cards_total}."
         )
     if per_card:
-        lines.append("  " + "  ".join(f"{card} {points}" for card, points in per_card))
+        lines.append("  " + "  ".join(f"{Card.parse(card).text(lang)} {points}"
+                                      for card, points in per_card))
     else:
         lines.append("  (empty hand)")
     echo_lines(lines)
@@ -414,6 +421,7 @@ def solve(
         typer.Option("--top", metavar="K", min=1, max=50,
                      help="The K best turns with distinct signatures, best first."),
     ] = 1,
+    lang: LangOpt = Language.EN,
 ) -> None:
     """Best play for the player to move: the new table, cards played, penalty and moves."""
     with reporting_errors(json_output):
@@ -427,28 +435,28 @@ def solve(
         if ray is not None and batch is None:
             raise CliError("--ray runs a --batch FILE on a cluster; one POSITION solves here")
     if batch is not None:
-        _solve_batch(batch, objective, time_limit, not no_min_moves, ray)
+        _solve_batch(batch, objective, time_limit, not no_min_moves, ray, lang)
         return
     assert position is not None
     if top > 1:
         with reporting_errors(json_output):
-            parsed = load_position(position)
+            parsed = load_position(position, language=lang)
         review_commands.solve_top_command(parsed, top, objective, time_limit, not no_min_moves,
-                                          json_output)
+                                          json_output, lang)
         return
     with reporting_errors(json_output):
-        parsed = load_position(position)
+        parsed = load_position(position, language=lang)
         solution = _run_solver(parsed, objective, time_limit, not no_min_moves, json_output)
     if json_output:
-        echo_json(solution.to_json())
+        echo_json(solution.to_json(lang))
         return
     from rami.hints import solution_lines
 
-    echo_lines(solution_lines(solution))
+    echo_lines(solution_lines(solution, lang))
 
 
 def _solve_batch(path: str, objective: Objective, time_limit: float, min_moves: bool,
-                 ray: str | None = None) -> None:
+                 ray: str | None = None, lang: Language = Language.EN) -> None:
     from rami.cli.batch import solve_line, solve_task
     from rami.cli.scale import RetryLog, executor_for
     from rami.scale.executor import LocalExecutor
@@ -462,11 +470,12 @@ def _solve_batch(path: str, objective: Objective, time_limit: float, min_moves: 
     with reporting_errors(), executor, Progress(len(lines), "solving") as progress:
         if ray is None:
             # In this process, one line after another (Ctrl-C stops the solve in hand).
-            results = (solve_line(number, line, objective, time_limit, min_moves, _run_solver)
-                       for number, line in lines)
+            results = (solve_line(number, line, objective, time_limit, min_moves, _run_solver,
+                                  lang) for number, line in lines)
         else:
             jobs = ({"line": number, "text": line, "objective": objective.value,
-                     "time_limit": time_limit, "min_moves": min_moves} for number, line in lines)
+                     "time_limit": time_limit, "min_moves": min_moves, "language": lang.value}
+                    for number, line in lines)
             results = ((item["result"], item["internal"]) for item in executor.ordered(
                 solve_task, jobs, on_retry=RetryLog(progress, "line")))
         for result, bug in results:
@@ -494,15 +503,16 @@ def hint(
     json_output: JsonOpt = False,
     objective: ObjectiveOpt = Objective.POINTS,
     time_limit: TimeLimitOpt = 10.0,
+    lang: LangOpt = Language.EN,
 ) -> None:
     """A hint for the player to move, from a nudge (level 1) to the whole turn (level 3)."""
     from rami.hints import make_hint
 
     with reporting_errors(json_output):
         _check_time_limit(time_limit)
-        parsed = load_position(position)
+        parsed = load_position(position, language=lang)
         solution = _run_solver(parsed, objective, time_limit, True, json_output)
-    given = make_hint(solution, level)
+    given = make_hint(solution, level, lang)
     if json_output:
         echo_json(given.to_json())
         return

@@ -17,10 +17,10 @@ import typer
 
 from rami.errors import RamiError, SolverBugError
 
-#: Red suits, in the notation (7H, TD) and as symbols.
-_RED_CARD = r"\b(?:10|[A2-9TJQK])[HD](?![A-Za-z])|(?:10|[A2-9TJQK])[♥♦]"
-_BLACK_CARD = r"\b(?:10|[A2-9TJQK])[SC](?![A-Za-z])|(?:10|[A2-9TJQK])[♠♣]"
-_HEADING = r"^[A-Z][A-Za-z ]*(?: \(\d+[^)]*\))?:"
+#: Red suits, in the notation (7H, TD) and as symbols (French ranks too: R♥, D♦).
+_RED_CARD = r"\b(?:10|[A2-9TJQK])[HD](?![A-Za-z])|(?:10|[A2-9TJQKVDR])[♥♦]"
+_BLACK_CARD = r"\b(?:10|[A2-9TJQK])[SC](?![A-Za-z])|(?:10|[A2-9TJQKVDR])[♠♣]"
+_HEADING = r"^[A-ZÀ-Ý][\w ]*(?: \(\d+[^)]*\))? ?:"
 
 
 def use_colour() -> bool:

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from rami.cli import interrupt
-from rami.cli.inputs import CliError, load_position, read_text
+from rami.cli.inputs import CliError, LangOpt, load_position, read_text
 from rami.cli.output import INTERRUPTED, echo_json, echo_lines, report_failure, reporting_errors
 from rami.errors import NotationError
+from rami.lang import Language
 from rami.solver.solution import Objective
 
 if TYPE_CHECKING:
@@ -49,25 +50,38 @@ def guarded(json_output: bool, work: Callable[[], T]) -> T:
 # -- rami solve --top K -----------------------------------------------------------------------
 
 
-def top_lines(alternatives: Alternatives) -> list[str]:
+def top_lines(alternatives: Alternatives, language: Language = Language.EN) -> list[str]:
     """The answers as ``rami solve --top`` prints them: a header, then each answer's report."""
     from rami.hints import solution_lines
+    from rami.phrases import plural
 
-    lines = [f"Answers: {alternatives.message} ({alternatives.solve_ms:.1f} ms)"]
+    french = language is Language.FR
+    header = "Réponses :" if french else "Answers:"
+    lines = [f"{header} {alternatives.said(language)} ({alternatives.solve_ms:.1f} ms)"]
     count = len(alternatives.solutions)
     for rank, solution in enumerate(alternatives.solutions, start=1):
         lines.append("")
-        lines.append(
-            f"Answer {rank} of {count}: {solution.penalty_after} points left, "
-            f"{solution.cards_played} card{'' if solution.cards_played == 1 else 's'} played, "
-            f"{solution.cards_moved} moved"
-        )
-        lines.extend(f"  {line}" for line in solution_lines(solution))
+        played = solution.cards_played
+        if french:
+            lines.append(
+                f"Réponse {rank} sur {count} : {plural(solution.penalty_after, 'point', language)}"
+                f" restant{'s' if solution.penalty_after > 1 else ''}, "
+                f"{plural(played, 'carte', language)} jouée{'s' if played > 1 else ''}, "
+                f"{solution.cards_moved} déplacée{'s' if solution.cards_moved > 1 else ''}"
+            )
+        else:
+            lines.append(
+                f"Answer {rank} of {count}: {solution.penalty_after} points left, "
+                f"{played} card{'' if played == 1 else 's'} played, "
+                f"{solution.cards_moved} moved"
+            )
+        lines.extend(f"  {line}" for line in solution_lines(solution, language))
     return lines
 
 
 def solve_top_command(position: Position, top: int, objective: Objective, time_limit: float,
-                      min_moves: bool, json_output: bool) -> None:
+                      min_moves: bool, json_output: bool,
+                      language: Language = Language.EN) -> None:
     """What ``rami solve POSITION --top K`` does."""
     from rami.solver.alternatives import solve_top
 
@@ -76,15 +90,15 @@ def solve_top_command(position: Position, top: int, objective: Objective, time_l
             position, top, objective=objective, min_moves=min_moves, time_limit=time_limit
         ))
     if json_output:
-        echo_json(found.to_json())
+        echo_json(found.to_json(language))
     else:
-        echo_lines(top_lines(found))
+        echo_lines(top_lines(found, language))
 
 
 # -- rami review ------------------------------------------------------------------------------
 
 
-def parse_table_text(text: str) -> tuple[Meld, ...]:
+def parse_table_text(text: str, language: Language = Language.EN) -> tuple[Meld, ...]:
     """The table after the turn: the text notation (``3H 4H 5H | QS QD QC``, ``-`` empty) or a
     JSON list of melds."""
     from rami.notation import loads_json, meld_from_json
@@ -95,18 +109,19 @@ def parse_table_text(text: str) -> tuple[Meld, ...]:
         data = loads_json(stripped, "--table")
         if not isinstance(data, list):  # pragma: no cover - a JSON text starting with '['
             raise NotationError("--table: expected a list of melds")
-        return tuple(meld_from_json(item, f"--table[{n}]") for n, item in enumerate(data))
+        return tuple(meld_from_json(item, f"--table[{n}]", None, language)
+                     for n, item in enumerate(data))
     try:
-        return parse_table(stripped)
+        return parse_table(stripped, language)
     except NotationError as error:
         raise NotationError(f"--table: {error}") from None
 
 
-def _cards(text: str, option: str) -> tuple[Card, ...]:
+def _cards(text: str, option: str, language: Language) -> tuple[Card, ...]:
     from rami.cards import parse_cards
 
     try:
-        return tuple(parse_cards(text)) if text.strip() not in ("", "-") else ()
+        return tuple(parse_cards(text, language)) if text.strip() not in ("", "-") else ()
     except NotationError as error:
         raise NotationError(f"{option}: {error}") from None
 
@@ -146,6 +161,7 @@ def review(
                      help="Seconds the solver may search for the best turn (each turn with "
                           "--game)."),
     ] = 10.0,
+    lang: LangOpt = Language.EN,
 ) -> None:
     """Review a turn played: legal or not, how it compares with the best turn, the key move it
     missed and its grade (best, good, inaccuracy, mistake, blunder)."""
@@ -165,20 +181,20 @@ def review(
     from rami.review import review as review_turn
 
     with reporting_errors(json_output):
-        before = load_position(position)
-        after = parse_table_text(table)
-        laid = _cards(played, "--played") if played is not None else None
+        before = load_position(position, language=lang)
+        after = parse_table_text(table, lang)
+        laid = _cards(played, "--played", lang) if played is not None else None
         try:
-            thrown = Card.parse(discard.strip()) if discard is not None else None
+            thrown = Card.parse(discard.strip(), lang) if discard is not None else None
         except NotationError as error:
             raise NotationError(f"--discard: {error}") from None
         result = guarded(json_output, lambda: review_turn(
             before, after, laid, thrown, objective=objective, time_limit=time_limit
         ))
     if json_output:
-        echo_json(result.to_json())
+        echo_json(result.to_json(lang))
     else:
-        echo_lines(result.text_lines())
+        echo_lines(result.text_lines(lang))
 
 
 def _review_games(path: str, json_output: bool, time_limit: float) -> None:

@@ -15,8 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rami.cards import Card
+from rami.cards import Card, localize_cards
+from rami.lang import ENGLISH, FRENCH, Language
 from rami.melds import Meld
+from rami.phrases import plural
 from rami.position import Position, hand_penalty
 from rami.referee import TurnVerdict, validate_turn
 from rami.solver.solution import Move, MoveKind, Objective, Solution, Status
@@ -99,33 +101,51 @@ class Review:
         lost = self.points_lost
         return lost is not None and lost < 0
 
-    def text_lines(self) -> list[str]:
-        """The review as a person reads it."""
+    def text_lines(self, language: Language = ENGLISH) -> list[str]:
+        """The review as a person reads it, in ``language``."""
+        def say(english: str, french: str) -> str:
+            return french if language is FRENCH else english
+
+        colon = say(":", " :")
         if not self.legal:
-            lines = ["Illegal turn:", *(f"  - {problem}" for problem in self.verdict.problems)]
+            lines = [say("Illegal turn:", "Tour illégal :"),
+                     *(f"  - {localize_cards(problem, language)}"
+                       for problem in self.verdict.problems)]
         else:
             lost = self.points_lost
-            lines = [f"Grade: {self.grade} ({_points_lost_text(lost or 0)})"]
-            best = self.best
-            lines.append(f"Penalty left: {self.verdict.penalty_after} (best {best.penalty_after})")
-            lines.append(f"Cards played: {len(self.played)} (best {self.best.cards_played})")
-            lines.append(f"Cards moved: {self.verdict.cards_moved} (best {self.best.cards_moved})")
+            grade = GRADE_WORDS[self.grade][language is FRENCH] if self.grade else ""
+            lines = [f"{say('Grade', 'Appréciation')}{colon} {grade} "
+                     f"({_points_lost_text(lost or 0, language)})"]
+            best, than = self.best, say("best", "meilleur")
+            for label, mine, theirs in (
+                (say("Penalty left", "Pénalité restante"), self.verdict.penalty_after,
+                 best.penalty_after),
+                (say("Cards played", "Cartes jouées"), len(self.played), best.cards_played),
+                (say("Cards moved", "Cartes déplacées"), self.verdict.cards_moved,
+                 best.cards_moved),
+            ):
+                lines.append(f"{label}{colon} {mine} ({than} {theirs})")
         if self.missed is not None:
-            lines.append(f"Missed: {self.missed.text}")
+            lines.append(f"{say('Missed', 'Manqué')}{colon} {self.missed.said(language)}")
         if self.best.status is not Status.OPTIMAL:
-            lines.append("The best turn was not proved optimal within the time limit.")
-        count = len(self.best.moves)
-        lines.append(f"Best turn ({count} move{'' if count == 1 else 's'}):")
-        lines.extend(f"  {number}. {move.text}" for number, move in enumerate(self.best.moves, 1))
+            lines.append(say("The best turn was not proved optimal within the time limit.",
+                             "Le meilleur tour n'a pas été prouvé optimal dans le temps "
+                             "imparti."))
+        moves = plural(len(self.best.moves), "move", language, "coup")
+        lines.append(f"{say('Best turn', 'Meilleur tour')} ({moves}){colon}")
+        lines.extend(f"  {number}. {move.said(language)}"
+                     for number, move in enumerate(self.best.moves, 1))
         if not self.best.moves:
-            lines.append("  (none: nothing can be played)")
+            lines.append(say("  (none: nothing can be played)",
+                             "  (aucun : rien ne peut être joué)"))
         return lines
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, language: Language = ENGLISH) -> dict[str, Any]:
+        """Cards in the contract's codes; the texts meant for people in ``language``."""
         verdict = self.verdict
         return {
             "legal": self.legal,
-            "problems": list(verdict.problems),
+            "problems": [localize_cards(problem, language) for problem in verdict.problems],
             "grade": self.grade,
             "points_lost": self.points_lost,
             "turn": {
@@ -135,15 +155,31 @@ class Review:
                 "cards_played": len(self.played),
                 "cards_moved": verdict.cards_moved if self.legal else None,
                 "opened_after": verdict.opened_after if self.legal else None,
-                "moves": [move.to_json() for move in self.moves],
+                "moves": [move.to_json(language) for move in self.moves],
             },
-            "best": self.best.to_json(),
-            "missed": self.missed.to_json() if self.missed is not None else None,
+            "best": self.best.to_json(language),
+            "missed": self.missed.to_json(language) if self.missed is not None else None,
             "grades": {name: most for name, most in GRADES},
         }
 
 
-def _points_lost_text(lost: int) -> str:
+#: The grades as a person reads them: English, French.
+GRADE_WORDS: dict[str, tuple[str, str]] = {
+    "best": ("best", "meilleur coup"),
+    "good": ("good", "bon coup"),
+    "inaccuracy": ("inaccuracy", "imprécision"),
+    "mistake": ("mistake", "erreur"),
+    "blunder": ("blunder", "gaffe"),
+}
+
+
+def _points_lost_text(lost: int, language: Language = ENGLISH) -> str:
+    if language is FRENCH:
+        if lost < 0:
+            return f"{plural(-lost, 'point', language)} de mieux que le meilleur tour trouvé"
+        if lost == 0:
+            return "aucun point perdu"
+        return f"{plural(lost, 'point', language)} perdu{'s' if lost > 1 else ''}"
     if lost < 0:
         return f"{-lost} point{'' if lost == -1 else 's'} better than the best found"
     if lost == 0:

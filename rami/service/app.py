@@ -20,7 +20,9 @@ from starlette.middleware.cors import CORSMiddleware
 
 import rami.service.schemas as schemas
 from rami import __version__
+from rami.cards import localize_cards
 from rami.errors import UnknownRulesetError
+from rami.lang import Language
 from rami.position import hand_penalty
 from rami.referee import validate_turn
 from rami.rules import PRESETS, get_ruleset
@@ -185,8 +187,9 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         A position that does not parse is a 422 naming the field; one that parses but cannot
         occur (three copies of a card, an illegal meld) is ``valid: false`` with its problems.
         """
-        position = parse_position_field(request.position)
-        problems = position.problems()
+        language = Language(request.lang)
+        position = parse_position_field(request.position, language=language)
+        problems = [localize_cards(problem, language) for problem in position.problems()]
         return {"valid": not problems, "problems": problems, **_summary(position)}
 
     @app.post(
@@ -200,12 +203,13 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         proved so far: ``status`` is then ``feasible`` instead of ``optimal``. The limit used is
         in the ``X-Rami-Time-Limit`` response header.
         """
-        position = checked_position(request.position)
+        language = Language(request.lang)
+        position = checked_position(request.position, language=language)
         solution, time_limit = await run_solve(
             position, request.objective, request.min_moves, request.time_limit
         )
         response.headers[TIME_LIMIT_HEADER] = f"{time_limit:g}"
-        return solution_json(solution)
+        return solution_json(solution, language)
 
     @app.post(
         "/hint", response_model=schemas.HintOut, tags=["solver"], responses=_SOLVE_ERRORS
@@ -213,12 +217,13 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
     async def hint(request: schemas.HintRequest, response: Response) -> dict[str, Any]:
         """A hint (as ``rami hint --json``): 1 what is achievable, 2 the first key move,
         3 the full solution."""
-        position = checked_position(request.position)
+        language = Language(request.lang)
+        position = checked_position(request.position, language=language)
         solution, time_limit = await run_solve(
             position, request.objective, True, request.time_limit
         )
         response.headers[TIME_LIMIT_HEADER] = f"{time_limit:g}"
-        return hint_json(solution, request.level)
+        return hint_json(solution, request.level, language)
 
     @app.post(
         "/validate-turn", response_model=schemas.TurnOut, tags=["referee"],
@@ -226,11 +231,13 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
     )
     async def validate_turn_endpoint(request: schemas.TurnRequest) -> dict[str, Any]:
         """The referee: is this turn legal, and every reason it is not."""
-        position = checked_position(request.position)
-        table_after = parse_melds_field(request.table_after, "table_after")
-        played = parse_cards_field(request.played, "played")
+        language = Language(request.lang)
+        position = checked_position(request.position, language=language)
+        table_after = parse_melds_field(request.table_after, "table_after", language)
+        played = parse_cards_field(request.played, "played", language)
         discard = (
-            None if request.discard is None else parse_card_field(request.discard, "discard")
+            None if request.discard is None
+            else parse_card_field(request.discard, "discard", language)
         )
         verdict = await pool.run(
             validate_turn, position, table_after, played, discard,
@@ -238,7 +245,7 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         )
         return {
             "legal": verdict.legal,
-            "problems": list(verdict.problems),
+            "problems": [localize_cards(problem, language) for problem in verdict.problems],
             "hand_after": [str(card) for card in verdict.hand_after],
             "penalty_after": verdict.penalty_after,
             "cards_moved": verdict.cards_moved,

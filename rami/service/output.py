@@ -11,6 +11,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from rami.hints import make_hint
+from rami.lang import ENGLISH, Language
 
 if TYPE_CHECKING:
     from rami.melds import Meld
@@ -22,20 +23,20 @@ def meld_json(meld: Meld) -> dict[str, Any]:
     return {"kind": meld.kind.value, "cards": [str(card) for card in meld.cards]}
 
 
-def solution_json(solution: Solution) -> dict[str, Any]:
+def solution_json(solution: Solution, language: Language = ENGLISH) -> dict[str, Any]:
     """``Solution.to_json()`` with melds as objects, ``discard`` and ``bounds`` always there."""
-    data = solution.to_json()
+    data = solution.to_json(language)
     data["table"] = [meld_json(meld) for meld in solution.table]
     data.setdefault("discard", None if solution.discard is None else str(solution.discard))
     data["bounds"] = dict(data["bounds"]) if data.get("bounds") else None
     return data
 
 
-def hint_json(solution: Solution, level: int) -> dict[str, Any]:
+def hint_json(solution: Solution, level: int, language: Language = ENGLISH) -> dict[str, Any]:
     """``Hint.to_json()``; level 3 carries the solution as :func:`solution_json` gives it."""
-    data = make_hint(solution, level).to_json()
+    data = make_hint(solution, level, language).to_json()
     if "solution" in data:
-        data["solution"] = solution_json(solution)
+        data["solution"] = solution_json(solution, language)
     return data
 
 

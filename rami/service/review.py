@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import Field, StrictBool, StrictInt
 
 import rami.service.schemas as schemas
+from rami.lang import Language
 from rami.position import Position
 from rami.service.inputs import (
     checked_position,
@@ -37,6 +38,7 @@ class ReviewRequest(schemas._Body):
     discard: schemas.CardOrNull = Field(None, description="The card that ended the turn")
     objective: schemas.Objective = "points"
     time_limit: schemas.TimeLimit = None
+    lang: schemas.Lang = "en"
 
 
 class AlternativesRequest(schemas._Body):
@@ -46,6 +48,7 @@ class AlternativesRequest(schemas._Body):
     objective: schemas.Objective = "points"
     min_moves: StrictBool = Field(True, description="Minimise the table cards moved (level 3)")
     time_limit: schemas.TimeLimit = None
+    lang: schemas.Lang = "en"
 
 
 class TurnPlayedOut(schemas._Out):
@@ -89,24 +92,24 @@ class AlternativesOut(schemas._Out):
 
 
 def review_job(position: Position, table: Any, played: Any, discard: Any, objective: str,
-               time_limit: float) -> dict[str, Any]:
+               time_limit: float, language: str = "en") -> dict[str, Any]:
     """In a solver process: the review as the service sends it."""
     from rami.review import review
 
     result = review(position, table, played, discard, objective=objective,
                     time_limit=time_limit)
-    data = result.to_json()
-    data["best"] = solution_json(result.best)
+    data = result.to_json(Language(language))
+    data["best"] = solution_json(result.best, Language(language))
     return data
 
 
 def alternatives_job(position: Position, top: int, objective: str, min_moves: bool,
-                     time_limit: float) -> dict[str, Any]:
+                     time_limit: float, language: str = "en") -> dict[str, Any]:
     from rami.solver.alternatives import solve_top
 
     found = solve_top(position, top, objective=objective, min_moves=min_moves,
                       time_limit=time_limit)
-    data = found.to_json()
+    data = found.to_json(Language(language))
     for item, solution in zip(data["solutions"], found.solutions, strict=True):
         item["table"] = [meld_json(meld) for meld in solution.table]
     return data
@@ -123,13 +126,16 @@ async def review_endpoint(body: ReviewRequest, request: Request,
     """Review a turn played (as ``rami review --json``): legal or the referee's reasons, the
     comparison with the best turn at every level, the key move missed, and a grade."""
     settings, pool = request.app.state.settings, request.app.state.pool
-    position = checked_position(body.position)
-    table = parse_melds_field(body.table_after, "table_after")
-    played = None if body.played is None else parse_cards_field(body.played, "played")
-    discard = None if body.discard is None else parse_card_field(body.discard, "discard")
+    language = Language(body.lang)
+    position = checked_position(body.position, language=language)
+    table = parse_melds_field(body.table_after, "table_after", language)
+    played = (None if body.played is None
+              else parse_cards_field(body.played, "played", language))
+    discard = (None if body.discard is None
+               else parse_card_field(body.discard, "discard", language))
     time_limit = settings.time_limit(body.time_limit)
     data: dict[str, Any] = await pool.run(
-        review_job, position, table, played, discard, body.objective, time_limit,
+        review_job, position, table, played, discard, body.objective, time_limit, body.lang,
         deadline=settings.deadline(time_limit),
     )
     response.headers[TIME_LIMIT_HEADER] = f"{time_limit:g}"
@@ -143,10 +149,11 @@ async def alternatives_endpoint(body: AlternativesRequest, request: Request,
     """The ``top`` best turns with distinct signatures, best first (as ``rami solve --top K
     --json``); fewer when fewer exist (``exhausted``). The time limit covers the whole search."""
     settings, pool = request.app.state.settings, request.app.state.pool
-    position = checked_position(body.position)
+    position = checked_position(body.position, language=Language(body.lang))
     time_limit = settings.time_limit(body.time_limit)
     data: dict[str, Any] = await pool.run(
         alternatives_job, position, body.top, body.objective, body.min_moves, time_limit,
+        body.lang,
         deadline=settings.deadline(time_limit),
     )
     response.headers[TIME_LIMIT_HEADER] = f"{time_limit:g}"

@@ -92,12 +92,21 @@ Objective = Annotated[
 ]
 
 
+Lang = Annotated[
+    Literal["en", "fr"],
+    Field(description="The cards' notation in the request and the language of the texts in "
+                      "the answer: 'en' (KH, TD) or 'fr' (R♥ or RC, 10♦ or 10K). Card codes in "
+                      "the answer are the contract's (KH) whatever the language"),
+]
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class PositionRequest(_Body):
     position: PositionField
+    lang: Lang = "en"
 
 
 class SolveRequest(_Body):
@@ -105,6 +114,7 @@ class SolveRequest(_Body):
     objective: Objective = "points"
     min_moves: StrictBool = Field(True, description="Minimise the table cards moved (level 3)")
     time_limit: TimeLimit = None
+    lang: Lang = "en"
 
 
 class HintRequest(_Body):
@@ -114,6 +124,7 @@ class HintRequest(_Body):
     )
     objective: Objective = "points"
     time_limit: TimeLimit = None
+    lang: Lang = "en"
 
 
 class TurnRequest(_Body):
@@ -121,6 +132,7 @@ class TurnRequest(_Body):
     table_after: MeldList = Field(description="The whole table after the turn")
     played: CardList = Field(description="The cards that left the hand for the table")
     discard: CardOrNull = Field(None, description="The card discarded, where the preset discards")
+    lang: Lang = "en"
 
 
 # ------------------------------------------------------------------ responses

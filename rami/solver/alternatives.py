@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rami.errors import UnsupportedError
+from rami.lang import ENGLISH, FRENCH, Language
 from rami.position import Position
 from rami.signature import Signature, answer_signature
 from rami.solver.answer import build_solution, costliest_discard, why_nothing
@@ -46,7 +47,13 @@ class Alternatives:
 
     @property
     def message(self) -> str:
+        return self.said()
+
+    def said(self, language: Language = ENGLISH) -> str:
+        """How many answers were found and why not more, in ``language``."""
         found = len(self.solutions)
+        if language is FRENCH:
+            return _said_in_french(found, self.top, self.exhausted, self.stopped)
         if self.exhausted:
             return (f"only {found} distinct answer{'' if found == 1 else 's'} exist"
                     f"{'' if found == 1 else ', all listed'} (asked for {self.top})")
@@ -54,21 +61,33 @@ class Alternatives:
             return f"{found} of {self.top} answers found before the time limit"
         return f"the {found} best answer{'' if found == 1 else 's'}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, language: Language = ENGLISH) -> dict[str, Any]:
+        """Cards in the contract's codes; the texts meant for people in ``language``."""
         return {
             "top": self.top,
             "found": len(self.solutions),
             "exhausted": self.exhausted,
             "stopped": self.stopped,
-            "message": self.message,
+            "message": self.said(language),
             "ms": round(self.solve_ms, 3),
             "solutions": [
-                {"rank": rank, "signature": str(sig), **solution.to_json()}
+                {"rank": rank, "signature": str(sig), **solution.to_json(language)}
                 for rank, (solution, sig) in enumerate(
                     zip(self.solutions, self.signatures, strict=True), start=1
                 )
             ],
         }
+
+
+def _said_in_french(found: int, top: int, exhausted: bool, stopped: bool) -> str:
+    many = "s" if found > 1 else ""
+    if exhausted:
+        if found <= 1:
+            return f"{'une seule' if found else 'aucune'} réponse distincte ({top} demandées)"
+        return f"seulement {found} réponses distinctes existent, toutes listées ({top} demandées)"
+    if stopped:
+        return f"{found} réponse{many} sur {top} trouvée{many} avant la limite de temps"
+    return "la meilleure réponse" if found == 1 else f"les {found} meilleures réponses"
 
 
 def rank_key(solution: Solution) -> tuple[int, ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+import rami.phrases as phrases
 from rami.cards import JOKER, Card
 from rami.errors import IllegalTurnError, SolverBugError
 from rami.melds import Meld
@@ -73,53 +74,12 @@ def honest_status(
 
 def why_nothing(position: Position) -> str:
     """Why a turn plays no card."""
-    if not position.hand:
-        return "the hand is empty"
-    if not position.opened:
-        if position.rules.opening_pure_run:
-            return "no opening possible: the hand holds no pure run (3+ in a row, no joker)"
-        if position.rules.opening_points:
-            return (
-                f"no opening possible: the hand cannot make {position.rules.opening_points} "
-                "points of melds"
-            )
-    return "no card of the hand can be played"
-
-
-def _cards(count: int) -> str:
-    return f"{count} card{'' if count == 1 else 's'}"
-
-
-def summary(
-    position: Position, played: Sequence[Card], hand_after: Sequence[Card], penalty_after: int,
-    opened_after: bool, discard: Card | None, reason: str | None = None,
-) -> str:
-    """The one-line note on a turn: what was played, what is left, the discard; ``reason`` says
-    why nothing is played where the backend knows better than :func:`why_nothing`."""
-    total = len(position.hand)
-    if not played:
-        parts = [reason or why_nothing(position)]
-    elif not hand_after:
-        if discard is not None or position.rules.discard:
-            how = f"discard {discard}" if discard is not None else "the last card laid"
-            return f"goes out: {len(played)} of {_cards(total)} played, {how}"
-        return "the only card played" if total == 1 else f"all {total} cards played"
-    else:
-        parts = [f"{len(played)} of {_cards(total)} played"]
-    if not opened_after and position.rules.unopened_flat_penalty is not None:
-        parts.append(f"not opened: flat {penalty_after}")
-    elif played:
-        parts.append(f"{penalty_after} points left")
-    if discard is not None:
-        parts.append(f"discard {discard}")
-    return ", ".join(parts)
+    return phrases.why_nothing(position)
 
 
 def discard_move(discard: Card, hand_after: Sequence[Card]) -> Move:
-    text = f"discard {discard}" + (
-        " to end your turn" if hand_after else ": your hand is empty, you go out"
-    )
-    return Move(MoveKind.DISCARD, (discard,), None, None, text)
+    said = phrases.DISCARD if hand_after else phrases.DISCARD_GOING_OUT
+    return Move(MoveKind.DISCARD, (discard,), None, None, said.say(card=discard))
 
 
 def build_solution(
@@ -160,7 +120,8 @@ def build_solution(
         objective=objective,
         min_moves=min_moves,
         bounds=bounds,
-        message=summary(position, played, hand, penalty_after, opened, discard, reason),
+        message=phrases.turn_note(position, played, hand, penalty_after, opened, discard,
+                                  reason or None),
         discard=discard,
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+import rami.phrases as phrases
 from rami.cards import Card, format_cards
 from rami.errors import SolverBugError
 from rami.matching import match_melds
@@ -116,7 +117,7 @@ def explain_moves(
         if is_new and list(groups) == [None]:
             cards = tuple(after[index].cards)
             creating.append(Move(MoveKind.LAY, cards, None, number,
-                                 f"lay {format_cards(cards)} from your hand as meld {number}"))
+                                 phrases.LAY.say(cards=format_cards(cards), target=number)))
             continue
         first = True
         for donor in sorted(groups, key=lambda d: (d is None, d or 0)):
@@ -124,7 +125,7 @@ def explain_moves(
             text_cards = format_cards(cards)
             if donor is None:
                 adding.append(Move(MoveKind.ADD, cards, None, number,
-                                   f"add {text_cards} from your hand to meld {number}"))
+                                   phrases.ADD.say(cards=text_cards, target=number)))
                 continue
             original = before[donor - 1]
             block = _end_block(original, Counter(cards)) if is_new and first else None
@@ -134,13 +135,14 @@ def explain_moves(
                 piece = Meld(original.cards[low:high], MeldKind.RUN)
                 creating.append(Move(
                     MoveKind.SPLIT, tuple(original.cards[low:high]), donor, number,
-                    f"split {_span(original)} (meld {donor}) after {cut}: "
-                    f"{_span(piece)} becomes meld {number}",
+                    phrases.SPLIT.say(run=_span(original), source=donor, cut=cut,
+                                      piece=_span(piece), target=number),
                 ))
             else:
                 moves = creating if is_new and first else moving
                 moves.append(Move(MoveKind.MOVE, cards, donor, number,
-                                   f"move {text_cards} from meld {donor} to meld {number}"))
+                                   phrases.MOVE.say(cards=text_cards, source=donor,
+                                                    target=number)))
             first = False
     # Hand cards go down before table cards leave a meld, so melds shrink as little as possible.
     return tuple(creating + adding + moving)

@@ -11,7 +11,9 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from rami.cards import Card
+from rami.lang import ENGLISH, Language
 from rami.melds import Meld
+from rami.phrases import leading_phrase, translate, turn_note
 from rami.position import Position
 
 
@@ -58,13 +60,18 @@ class Move:
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", MoveKind(self.kind))
 
-    def to_json(self) -> dict[str, Any]:
+    def said(self, language: Language = ENGLISH) -> str:
+        """The move as a person reads it, in ``language``."""
+        return translate(self.text, language)
+
+    def to_json(self, language: Language = ENGLISH) -> dict[str, Any]:
+        """Cards in the contract's codes whatever the language; ``text`` in ``language``."""
         return {
             "kind": self.kind.value,
             "cards": [str(card) for card in self.cards],
             "from": self.source,
             "to": self.target,
-            "text": self.text,
+            "text": self.said(language),
         }
 
 
@@ -98,7 +105,17 @@ class Solution:
     def cards_played(self) -> int:
         return len(self.played)
 
-    def to_json(self) -> dict[str, Any]:
+    def note(self, language: Language = ENGLISH) -> str:
+        """``message`` in ``language``."""
+        if language is ENGLISH:
+            return self.message
+        reason = None if self.played else leading_phrase(self.message) or self.message
+        return turn_note(self.position, self.played, self.hand, self.penalty_after, self.opened,
+                         self.discard, reason, language)
+
+    def to_json(self, language: Language = ENGLISH) -> dict[str, Any]:
+        """The contract's JSON: cards in their codes whatever the language, the texts meant
+        for people (``moves[].text``, ``message``) in ``language``."""
         data: dict[str, Any] = {
             "status": self.status.value,
             "rules": self.position.rules.option_string,
@@ -112,9 +129,9 @@ class Solution:
             "penalty_after": self.penalty_after,
             "cards_played": self.cards_played,
             "cards_moved": self.cards_moved,
-            "moves": [move.to_json() for move in self.moves],
+            "moves": [move.to_json(language) for move in self.moves],
             "discard": str(self.discard) if self.discard is not None else None,
-            "message": self.message,
+            "message": self.note(language),
             "ms": round(self.solve_ms, 3),
             "bounds": dict(self.bounds) if self.bounds else None,
             "stopped_by_clock": self.stopped_by_clock,

@@ -53,6 +53,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+import rami.phrases as phrases
 from rami.cards import JOKER, Card
 from rami.errors import SolverBugError, UnsupportedError
 from rami.melds import Meld, MeldKind, stands_for
@@ -192,12 +193,12 @@ def _moves(position: Position, answer: Answer, table: list[Meld]) -> tuple[Move,
             reals = [*meld.real_cards, card]
             cards = (*reals, *(JOKER,) * (meld.jokers - 1))
         before[number - 1] = Meld(cards, meld.kind)
-        then = (
-            "the joker goes to your hand" if rules.table_joker is TableJoker.SWAP_TO_HAND
-            else "lay the joker again this turn"
+        swap = (
+            phrases.SWAP_TO_HAND if rules.table_joker is TableJoker.SWAP_TO_HAND
+            else phrases.SWAP_AND_RELAY
         )
         moves.append(Move(MoveKind.SWAP, (card,), None, number,
-                          f"put {card} in place of the joker in meld {number}: {then}"))
+                          swap.say(card=card, target=number)))
     after_counts: Counter[Card] = Counter()
     for meld in table:
         after_counts.update(meld.cards)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rami.cards import JOKER
+import rami.phrases as phrases
+from rami.cards import JOKER, format_cards
 from rami.melds import Meld, MeldKind, joker_cards
 from rami.position import Position
 from rami.rules import TableJoker
@@ -53,8 +54,8 @@ def _joker_shifts(
         was, now = joker_cards(before, position.rules), joker_cards(meld, position.rules)
         if was == now:
             continue
-        text = (f"in meld {number}, slide the joker{'s' if len(now) > 1 else ''} to stand for "
-                f"{' '.join(map(str, now))} (not {' '.join(map(str, was))})")
+        slide = phrases.SLIDE_JOKERS if len(now) > 1 else phrases.SLIDE_JOKER
+        text = slide.say(target=number, now=format_cards(now), was=format_cards(was))
         first = next((n for n, move in enumerate(steps) if move.target == number), len(steps))
         steps.insert(first, Move(MoveKind.SHIFT, (JOKER,) * len(now), number, number, text))
     return tuple(steps)
@@ -75,8 +76,7 @@ def _replacements_first(position: Position, moves: tuple[Move, ...]) -> tuple[Mo
             step = steps[later]
             if (step.kind is MoveKind.ADD and step.source is None and step.target == move.source
                     and len(step.cards) == 1 and step.cards[0].index in stood_for):
-                text = (f"put {step.cards[0]} from your hand in place of the joker in meld "
-                        f"{move.source}")
+                text = phrases.REPLACE_JOKER.say(card=step.cards[0], target=move.source)
                 steps.pop(later)
                 steps.insert(steps.index(move), replace(step, kind=MoveKind.REPLACE, text=text))
                 break

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
+import rami.phrases as phrases
 from rami.cards import Card
 from rami.errors import SolverBugError
 from rami.matching import cards_kept, cards_moved
@@ -134,7 +135,7 @@ def search(
     else:
         return Turn(
             list(position.table), Counter(), fallback_discard(position), False, bounds,
-            message="no play found within the time limit",
+            message=phrases.NOTHING_IN_TIME.say(),
         )
     decoded = decode(model, solver)
     best_play = round(solver.objective_value) // scale

@@ -1,0 +1,197 @@
+"""The phrase book: every sentence the solver says about a turn, in English and in French.
+
+The solver writes its moves in English through :meth:`Phrase.say` (the contract's ``text``), and
+:func:`translate` turns any such sentence into another language: each English template is also
+the pattern that reads it back, so a sentence and its translation cannot drift apart. Card
+fields are written in the language's notation (``3H..9H`` becomes ``3♥..9♥``); number fields
+stay as they are.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rami.cards import Card, localize_cards
+from rami.lang import ENGLISH, FRENCH, Language
+
+if TYPE_CHECKING:
+    from rami.position import Position
+
+#: Fields holding numbers (meld numbers, points); every other field holds cards.
+_NUMBER_FIELDS = frozenset({"source", "target", "points"})
+
+
+@dataclass(frozen=True)
+class Phrase:
+    english: str
+    french: str
+    pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        parts = []
+        for literal, name, _, _ in string.Formatter().parse(self.english):
+            parts.append(re.escape(literal))
+            if name:
+                parts.append(rf"(?P<{name}>\d+)" if name in _NUMBER_FIELDS else rf"(?P<{name}>.+?)")
+        object.__setattr__(self, "pattern", re.compile("".join(parts)))
+
+    def say(self, language: Language = ENGLISH, **fields: object) -> str:
+        """The sentence in ``language``; card fields are given in canonical English."""
+        if language is ENGLISH:
+            return self.english.format(**fields)
+        return self.french.format(**{
+            name: value if name in _NUMBER_FIELDS else localize_cards(str(value), language)
+            for name, value in fields.items()
+        })
+
+
+LAY = Phrase("lay {cards} from your hand as meld {target}",
+             "posez {cards} de votre main comme combinaison {target}")
+ADD = Phrase("add {cards} from your hand to meld {target}",
+             "ajoutez {cards} de votre main à la combinaison {target}")
+SPLIT = Phrase("split {run} (meld {source}) after {cut}: {piece} becomes meld {target}",
+               "coupez {run} (combinaison {source}) après {cut} : {piece} devient la "
+               "combinaison {target}")
+MOVE = Phrase("move {cards} from meld {source} to meld {target}",
+              "déplacez {cards} de la combinaison {source} vers la combinaison {target}")
+SLIDE_JOKER = Phrase("in meld {target}, slide the joker to stand for {now} (not {was})",
+                     "dans la combinaison {target}, faites glisser le joker pour qu'il "
+                     "remplace {now} (et non plus {was})")
+SLIDE_JOKERS = Phrase("in meld {target}, slide the jokers to stand for {now} (not {was})",
+                      "dans la combinaison {target}, faites glisser les jokers pour qu'ils "
+                      "remplacent {now} (et non plus {was})")
+REPLACE_JOKER = Phrase("put {card} from your hand in place of the joker in meld {target}",
+                       "mettez {card} de votre main à la place du joker dans la combinaison "
+                       "{target}")
+SWAP_TO_HAND = Phrase("put {card} in place of the joker in meld {target}: the joker goes to "
+                      "your hand",
+                      "mettez {card} à la place du joker dans la combinaison {target} : le "
+                      "joker va dans votre main")
+SWAP_AND_RELAY = Phrase("put {card} in place of the joker in meld {target}: lay the joker "
+                        "again this turn",
+                        "mettez {card} à la place du joker dans la combinaison {target} : "
+                        "reposez le joker pendant ce tour")
+DISCARD = Phrase("discard {card} to end your turn", "défaussez {card} pour finir votre tour")
+DISCARD_GOING_OUT = Phrase("discard {card}: your hand is empty, you go out",
+                           "défaussez {card} : votre main est vide, vous sortez")
+EMPTY_HAND = Phrase("the hand is empty", "la main est vide")
+NO_PURE_RUN = Phrase("no opening possible: the hand holds no pure run (3+ in a row, no joker)",
+                     "pas d'ouverture possible : la main n'a pas de suite pure (3 cartes "
+                     "qui se suivent ou plus, sans joker)")
+NO_OPENING_POINTS = Phrase("no opening possible: the hand cannot make {points} points of melds",
+                           "pas d'ouverture possible : la main ne fait pas {points} points de "
+                           "combinaisons")
+NOTHING_PLAYABLE = Phrase("no card of the hand can be played",
+                          "aucune carte de la main ne peut être jouée")
+NOTHING_IN_TIME = Phrase("no play found within the time limit",
+                         "aucun coup trouvé dans le temps imparti")
+
+PHRASES: tuple[Phrase, ...] = (
+    LAY, ADD, SPLIT, MOVE, SLIDE_JOKER, SLIDE_JOKERS, REPLACE_JOKER, SWAP_TO_HAND,
+    SWAP_AND_RELAY, DISCARD, DISCARD_GOING_OUT, EMPTY_HAND, NO_PURE_RUN, NO_OPENING_POINTS,
+    NOTHING_PLAYABLE, NOTHING_IN_TIME,
+)
+
+
+def phrase_of(text: str) -> tuple[Phrase, dict[str, str]] | None:
+    """The phrase an English sentence was said with, and its fields (None: not in the book)."""
+    for phrase in PHRASES:
+        match = phrase.pattern.fullmatch(text)
+        if match is not None:
+            return phrase, match.groupdict()
+    return None
+
+
+def leading_phrase(text: str) -> str | None:
+    """The sentence of the book that starts ``text`` and ends it or a part of it (a note:
+    ``"no card of the hand can be played, discard KD"``), None if none does."""
+    for phrase in PHRASES:
+        match = phrase.pattern.match(text)
+        if match is None:
+            continue
+        rest = text[match.end():]
+        if not rest or rest.startswith(", "):
+            return match.group(0)
+    return None
+
+
+def translate(text: str, language: Language) -> str:
+    """An English sentence of the book in ``language``; a sentence the book does not hold
+    keeps its words, its cards written in ``language``."""
+    if language is ENGLISH:
+        return text
+    found = phrase_of(text)
+    if found is None:
+        return localize_cards(text, language)
+    phrase, fields = found
+    return phrase.say(language, **fields)
+
+
+def plural(count: int, english: str, language: Language = ENGLISH, french: str = "") -> str:
+    """``1 card``, ``2 cards``; in French ``0 carte``, ``1 carte``, ``2 cartes`` (0 and 1 are
+    singular there)."""
+    if language is FRENCH:
+        word = french or english
+        return f"{count} {word}{'' if count <= 1 else 's'}"
+    return f"{count} {english}{'' if count == 1 else 's'}"
+
+
+def turn_note(
+    position: Position, played: Sequence[Card], hand_after: Sequence[Card], penalty_after: int,
+    opened_after: bool, discard: Card | None, reason: str | None = None,
+    language: Language = ENGLISH,
+) -> str:
+    """The one-line note on a turn: what was played, what is left, the discard; ``reason`` (an
+    English sentence of the book) says why nothing is played."""
+    french = language is FRENCH
+    total = len(position.hand)
+    cards = plural(total, "card", language, "carte")
+    laid = f"{plural(len(played), 'carte', language)} jouée{'s' if len(played) > 1 else ''}"
+    discard_text = discard.text(language) if discard is not None else ""
+    if not played:
+        parts = [translate(reason or why_nothing(position), language)]
+    elif not hand_after:
+        if discard is not None or position.rules.discard:
+            if french:
+                how = f"défausse {discard_text}" if discard is not None else (
+                    "la dernière carte posée")
+                return f"sortie : {laid} sur {total}, {how}"
+            how = f"discard {discard_text}" if discard is not None else "the last card laid"
+            return f"goes out: {len(played)} of {cards} played, {how}"
+        if french:
+            return "la seule carte jouée" if total == 1 else f"les {total} cartes jouées"
+        return "the only card played" if total == 1 else f"all {total} cards played"
+    else:
+        parts = [f"{laid} sur {total}" if french
+                 else f"{len(played)} of {cards} played"]
+    flat = position.rules.unopened_flat_penalty
+    if not opened_after and flat is not None:
+        parts.append(f"pas ouvert : forfait de {penalty_after}" if french
+                     else f"not opened: flat {penalty_after}")
+    elif played:
+        parts.append(f"{plural(penalty_after, 'point', language)} restant"
+                     f"{'s' if penalty_after > 1 else ''}" if french
+                     else f"{penalty_after} points left")
+    if discard is not None:
+        parts.append(f"défausse {discard_text}" if french else f"discard {discard_text}")
+    return ", ".join(parts)
+
+
+def why_nothing(position: Position) -> str:
+    """Why a turn plays no card (in English: the book translates it)."""
+    if not position.hand:
+        return EMPTY_HAND.say()
+    if not position.opened:
+        if position.rules.opening_pure_run:
+            return NO_PURE_RUN.say()
+        if position.rules.opening_points:
+            return NO_OPENING_POINTS.say(points=position.rules.opening_points)
+    return NOTHING_PLAYABLE.say()
+
+
+__all__ = ["PHRASES", "Phrase", "leading_phrase", "phrase_of", "plural", "translate", "turn_note",
+           "why_nothing"]
