@@ -299,6 +299,16 @@ def test_rami_review_in_french() -> None:
     assert "Manqué : ajoutez 2♥ 6♥ de votre main à la combinaison 1" in lines
 
 
+def test_rami_solve_top_in_french() -> None:
+    code, output = _run("solve", "--lang", "fr", "--top", "2",
+                        "3C 4C 5C 6C 7C 8C 9C / 6C 2C / rami-chinois opened")
+    assert code == 0, output
+    lines = output.splitlines()
+    assert lines[0].startswith("Réponses : les 2 meilleures réponses (")
+    assert lines[2].startswith("Réponse 1 sur 2 : 0 point restant, 2 cartes jouées, ")
+    assert not any(_ENGLISH_CARD.search(line) for line in lines)
+
+
 def test_a_shipped_puzzle_reads_the_same_in_every_language() -> None:
     """A puzzle id names a position rami wrote, in the contract's codes (9D, TD: no French
     cards), whatever language the person reads."""

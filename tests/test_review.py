@@ -157,6 +157,13 @@ def test_game_record_review(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     data = json.loads(done.stdout)["games"][0]
     assert [p["accuracy"] for p in data["players"]] == [p.accuracy for p in reviewed.players]
+    french = _rami("review", "--game", str(path), "--lang", "fr", "--time-limit", "5")
+    assert french.exit_code == 0, french.output
+    lines = french.stdout.splitlines()
+    assert lines[0].endswith(f": {len(reviewed.turns)} tours revus")
+    assert sum(line.startswith("  manche ") for line in lines) == len(reviewed.turns)
+    assert [line.split(" : précision ")[1].split(" %")[0] for line in lines
+            if " : précision " in line] == [f"{p.accuracy:g}" for p in reviewed.players]
 
 
 def test_a_record_that_does_not_replay_is_refused(tmp_path: Path) -> None:

@@ -174,7 +174,7 @@ def review(
         elif position is None or table is None:
             raise CliError("missing POSITION and --table AFTER (or --game FILE)")
     if game is not None:
-        _review_games(game, json_output, time_limit)
+        _review_games(game, json_output, time_limit, lang)
         return
     assert position is not None and table is not None
     from rami.cards import Card
@@ -197,7 +197,8 @@ def review(
         echo_lines(result.text_lines(lang))
 
 
-def _review_games(path: str, json_output: bool, time_limit: float) -> None:
+def _review_games(path: str, json_output: bool, time_limit: float,
+                  language: Language = Language.EN) -> None:
     from rami.game.record import RecordError, game_label, read_records
     from rami.review.game import review_game
 
@@ -215,8 +216,8 @@ def _review_games(path: str, json_output: bool, time_limit: float) -> None:
         except RecordError as error:
             message = f"{error} (the record does not replay)"
             raise typer.Exit(report_failure(error, json_output, message)) from None
-        reviews.append(reviewed.to_json())
-        lines.extend(reviewed.text_lines())
+        reviews.append(reviewed.to_json(language))
+        lines.extend(reviewed.text_lines(language))
     if json_output:
         echo_json({"games": reviews})
     else:

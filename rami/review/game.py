@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from rami.game.actions import Play
+from rami.lang import ENGLISH, FRENCH, Language
+from rami.phrases import plural
 from rami.position import Position
-from rami.review import GRADE_NAMES, Review, review
+from rami.review import GRADE_NAMES, GRADE_WORDS, Review, review
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,7 @@ class TurnReview:
     seat: int
     review: Review
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, language: Language = ENGLISH) -> dict[str, Any]:
         data = self.review
         return {
             "round": self.round,
@@ -36,7 +38,7 @@ class TurnReview:
             "penalty_after": data.verdict.penalty_after,
             "best_penalty_after": data.best.penalty_after,
             "best_status": data.best.status.value,
-            "missed": data.missed.text if data.missed is not None else None,
+            "missed": data.missed.said(language) if data.missed is not None else None,
         }
 
 
@@ -85,14 +87,16 @@ class GameReview:
     players: tuple[PlayerReview, ...]
     turns: tuple[TurnReview, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, language: Language = ENGLISH) -> dict[str, Any]:
         return {
             "game": self.label,
             "players": [player.to_json() for player in self.players],
-            "turns": [turn.to_json() for turn in self.turns],
+            "turns": [turn.to_json(language) for turn in self.turns],
         }
 
-    def text_lines(self) -> list[str]:
+    def text_lines(self, language: Language = ENGLISH) -> list[str]:
+        if language is FRENCH:
+            return self._french_lines()
         lines = [f"{self.label}: {len(self.turns)} turns reviewed"]
         for turn in self.turns:
             data = turn.review
@@ -108,6 +112,31 @@ class GameReview:
                 f"  seat {player.seat} ({player.name}): accuracy {player.accuracy:g}%, "
                 f"{player.points_lost} points lost over {len(player.turns)} turns"
                 f"{': ' + grades if grades else ''}"
+            )
+        return lines
+
+    def _french_lines(self) -> list[str]:
+        lines = [f"{self.label} : {plural(len(self.turns), 'tour', FRENCH)} "
+                 f"revu{'s' if len(self.turns) > 1 else ''}"]
+        for turn in self.turns:
+            data = turn.review
+            lost = data.points_lost or 0
+            grade = GRADE_WORDS[data.grade][1] if data.grade else ""
+            line = f"  manche {turn.round}, tour {turn.turn}, place {turn.seat} : {grade}"
+            if lost > 0:
+                line += f" ({plural(lost, 'point', FRENCH)} perdu{'s' if lost > 1 else ''})"
+            if data.missed is not None and lost > 0:
+                line += f" ; manqué : {data.missed.said(FRENCH)}"
+            lines.append(line)
+        for player in self.players:
+            grades = ", ".join(f"{count} {GRADE_WORDS[name][1]}"
+                               for name, count in player.grades.items() if count)
+            lines.append(
+                f"  place {player.seat} ({player.name}) : précision {player.accuracy:g} %, "
+                f"{plural(player.points_lost, 'point', FRENCH)} perdu"
+                f"{'s' if player.points_lost > 1 else ''} en "
+                f"{plural(len(player.turns), 'tour', FRENCH)}"
+                f"{' : ' + grades if grades else ''}"
             )
         return lines
 
