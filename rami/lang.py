@@ -6,7 +6,6 @@ A leaf module: the card notation, the phrase book and the front ends all name a 
 
 from __future__ import annotations
 
-import os
 from enum import StrEnum
 
 from rami.errors import NotationError
@@ -22,7 +21,7 @@ class Language(StrEnum):
 ENGLISH = Language.EN
 FRENCH = Language.FR
 
-#: The environment variable the command line reads its default language from.
+#: The environment variable the command line reads its default language from (``--lang``).
 LANG_VARIABLE = "RAMI_LANG"
 
 
@@ -40,9 +39,4 @@ def language(value: str | Language | None) -> Language:
         ) from None
 
 
-def default_language() -> Language:
-    """The language of ``RAMI_LANG`` (English when unset or empty)."""
-    return language(os.environ.get(LANG_VARIABLE) or None)
-
-
-__all__ = ["ENGLISH", "FRENCH", "LANG_VARIABLE", "Language", "default_language", "language"]
+__all__ = ["ENGLISH", "FRENCH", "LANG_VARIABLE", "Language", "language"]
