@@ -50,6 +50,60 @@ def test_ray_tasks_give_the_local_results_in_order(ray_cluster):
     assert [o["record"] for o in remote] == [o["record"] for o in local]
 
 
+def _descendants(root: int) -> set[int]:
+    """``root`` and every process started under it (Ray's GCS, raylet and workers)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    family = {root}
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in family and pid not in family:
+                family.add(pid)
+                grew = True
+    return family
+
+
+def _listening_addresses(pids: set[int]) -> list[str]:
+    """The local addresses (hex, as /proc/net/tcp writes them) of the TCP sockets these
+    processes listen on."""
+    inodes: set[str] = set()
+    for pid in pids:
+        try:
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                target = os.readlink(fd)
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+        except OSError:
+            continue
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:  # 0A: LISTEN
+                found.append(fields[1].rsplit(":", 1)[0])
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads Linux's /proc")
+def test_the_local_cluster_listens_on_the_loopback_only(ray_cluster):
+    """docs/scale.md: the cluster rami starts (and the test session's) binds its servers to
+    127.0.0.1, not to every interface: RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 makes the node's
+    address the loopback one, and Ray binds its gRPC servers to the node's address."""
+    loopback = {"0100007F", "0000000000000000FFFF00000100007F", "00000000000000000000000001000000"}
+    addresses = _listening_addresses(_descendants(os.getpid()))
+    assert len(addresses) >= 3  # the GCS, the raylet, this driver's core worker at least
+    assert set(addresses) <= loopback, addresses
+    assert ray_cluster.startswith("127.0.0.1:")
+
+
 def test_a_crashed_task_is_sent_again_and_said(ray_cluster, tmp_path):
     marks = tmp_path
 
