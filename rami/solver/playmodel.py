@@ -44,6 +44,23 @@ class PlayVariables:
     indices: tuple[Sequence[int], Sequence[int], Sequence[int]] = ((), (), ())
 
 
+@dataclass(frozen=True)
+class PlayBounds:
+    """A position's bounds on the prebuilt model: what :meth:`PlayModel.load` writes."""
+
+    #: Upper bounds of the cards played and of the jokers standing for each type.
+    hand: Sequence[int]
+    jokers: int
+    hand_jokers: int
+    #: Right-hand sides: each type's table cards (the demand rows), the table's jokers.
+    table: Sequence[int]
+    table_jokers: int
+    #: Upper bounds of each template's copies.
+    uses: list[int]
+    #: The jokers-alone row's right-hand side.
+    alone_limit: int
+
+
 class PlayModel:
     """One prebuilt model; ``load(position, weights)`` re-bounds it in place."""
 
@@ -116,32 +133,45 @@ class PlayModel:
             indices=indices,
         )
 
+    def bounds(self, position: Position) -> PlayBounds:
+        """The position's bounds, not yet written into the model (see :meth:`load`)."""
+        counts = CardCounts.of(position)
+        table, hand = counts.table, counts.hand
+        jokers = counts.jokers
+        supply = [table[t] + hand[t] for t in range(NUM_TYPES)]
+        return PlayBounds(
+            hand=hand, table=table, jokers=jokers, hand_jokers=counts.hand_jokers,
+            table_jokers=counts.table_jokers, uses=self._template_bounds(supply, jokers),
+            alone_limit=0 if sum(table) == 0 else MAX_JOKERS,
+        )
+
     def load(
         self,
         position: Position,
         card_weight: list[int],
         joker_weight: int,
         template_bonus: Mapping[Template, int] | None = None,
+        bounds: PlayBounds | None = None,
     ) -> PlayVariables:
-        """Bound the model to ``position``; maximise sum(weight * cards played), plus
-        sum(bonus * uses) over the templates of ``template_bonus``."""
+        """Bound the model to ``position`` (its ``bounds`` if computed already); maximise
+        sum(weight * cards played), plus sum(bonus * uses) over the templates of
+        ``template_bonus``."""
         proto = self.model.proto
         variables = proto.variables
-        counts = CardCounts.of(position)
-        table, hand = counts.table, counts.hand
-        table_jokers, hand_jokers, jokers = counts.table_jokers, counts.hand_jokers, counts.jokers
-        supply = [table[t] + hand[t] for t in range(NUM_TYPES)]
+        if bounds is None:
+            bounds = self.bounds(position)
+        table = bounds.table
         written = self.written
-        _write_changed(self.play_domains, 1, hand, written["play"])
-        _write_changed(self.joker_domains, 1, [jokers] * NUM_TYPES, written["joker_for"])
+        _write_changed(self.play_domains, 1, bounds.hand, written["play"])
+        _write_changed(self.joker_domains, 1, [bounds.jokers] * NUM_TYPES, written["joker_for"])
         _write_changed(self.demand_domains, 0, table, written["demand_low"])
         _write_changed(self.demand_domains, 1, table, written["demand_high"])
-        variables[self.play_jokers.index].domain[1] = hand_jokers
-        self._bound_templates(supply, jokers)
+        variables[self.play_jokers.index].domain[1] = bounds.hand_jokers
+        _write_changed(self.use_domains, 1, bounds.uses, self.written["uses"])
         row = proto.constraints[self.joker_row].linear.domain
-        row[0] = table_jokers
-        row[1] = table_jokers
-        proto.constraints[self.alone_row].linear.domain[1] = 0 if sum(table) == 0 else MAX_JOKERS
+        row[0] = bounds.table_jokers
+        row[1] = bounds.table_jokers
+        proto.constraints[self.alone_row].linear.domain[1] = bounds.alone_limit
         coeffs = proto.objective.coeffs
         # The proto stores a maximisation negated.
         for t, slot in enumerate(self.objective_slots):
@@ -151,14 +181,14 @@ class PlayModel:
             self._set_bonus(template_bonus or {})
         return self.variables
 
-    def _bound_templates(self, supply: list[int], jokers: int) -> None:
+    def _template_bounds(self, supply: list[int], jokers: int) -> list[int]:
         """A template is used at most as often as its scarcest type allows with every joker
         helping, and never when more of its types are missing than there are jokers."""
         available = np.array([*supply, MAX_COPIES + MAX_JOKERS])[self.template_types]
         missing = (available == 0).sum(axis=1)
         most = np.minimum(available.min(axis=1) + jokers, MAX_COPIES + MAX_JOKERS)
-        bounds = np.where(missing <= jokers, most, 0).tolist()
-        _write_changed(self.use_domains, 1, bounds, self.written["uses"])
+        bounds: list[int] = np.where(missing <= jokers, most, 0).tolist()
+        return bounds
 
     def _set_bonus(self, template_bonus: Mapping[Template, int]) -> None:
         objective = self.model.proto.objective

@@ -50,7 +50,11 @@ class Decoded:
 
 
 def decode(model: StageModel | PlayVariables, solver: cp_model.CpSolver) -> Decoded:
-    values = list(solver.response_proto.solution)
+    return decode_values(model, list(solver.response_proto.solution))
+
+
+def decode_values(model: StageModel | PlayVariables, values: list[int]) -> Decoded:
+    """A solution given as every variable's value, in the order of the model's proto."""
     uses, play, joker_for = _counts_read(model, values)
     specs: list[MeldSpec] = []
     for template, var in model.pure:

@@ -17,9 +17,16 @@ from rami.melds import MIN_MELD, Meld
 from rami.position import Position
 from rami.solver.answer import costliest_discard, no_legal_turn, why_nothing
 from rami.solver.cpsat import Clock, stage_solver
+from rami.solver.glpkplay import SMALL_TABLE_CARDS, WALL_CAP_MS, glpk_for
 from rami.solver.in_place import InPlace, lay_whole_hand, searches
-from rami.solver.playmodel import PlayVariables, play_model_for
-from rami.solver.rearrange.decode import decode, realize_relaxed, realize_table, table_pieces
+from rami.solver.playmodel import PlayBounds, PlayModel, PlayVariables, play_model_for
+from rami.solver.rearrange.decode import (
+    decode,
+    decode_values,
+    realize_relaxed,
+    realize_table,
+    table_pieces,
+)
 from rami.solver.rearrange.hints import hint_from_table
 from rami.solver.rearrange.model import StageModel
 from rami.solver.rearrange.objective import play_bounds, play_value, play_weights
@@ -108,7 +115,16 @@ def search(
                 dict.fromkeys(table_pieces(position), 1),
             )
         else:
-            model = play_model_for(position.rules).load(position, *weights)
+            play = play_model_for(position.rules)
+            limits = play.bounds(position)
+            if objective is Objective.CARDS and position.table_size <= SMALL_TABLE_CARDS:
+                # GLPK first (the CP-SAT model is written only where it gives no answer).
+                clock.lap("build_ms")
+                small = _small_table(position, play, limits, weights, clock)
+                clock.lap("search_ms")
+                if small is not None:
+                    return small
+            model = play.load(position, *weights, bounds=limits)
         if not min_moves and position.table_size >= LP_SEARCH_TABLE_CARDS:
             # Measured on this model alone (144 positions of 60-100 cards, 10 interleaved
             # rounds): branching on the LP and no root cut rounds take 12% off the median and
@@ -223,6 +239,28 @@ def search(
             break
     played = Counter(card for meld in table for card in meld.cards) - position.table_cards
     return Turn(table, played, discard, proved, bounds, best_play, expected_moved)
+
+
+def _small_table(
+    position: Position, play: PlayModel, limits: PlayBounds, weights: tuple[list[int], int],
+    clock: Clock,
+) -> Turn | None:
+    """Max-play by cards on a small table, solved by GLPK (:mod:`rami.solver.glpkplay`): the
+    proved optimum's turn, or None where GLPK gave none CP-SAT should not be asked for."""
+    wall = clock.wall_left()
+    cap = None if wall is None else int(min(wall * 1000, WALL_CAP_MS))
+    found = glpk_for(play, position.rules.top_rank).solve(limits, weights, cap)
+    if found is None:
+        return None
+    decoded = decode_values(play.variables, found.values)
+    if not decoded.played:
+        return Turn(list(position.table), Counter(), None, True, {}, found.objective,
+                    message=why_nothing(position))
+    try:
+        table = realize_table(position, decoded, opening=False)
+    except SolverBugError:
+        return None  # the realisation failed on this table: CP-SAT's may not
+    return Turn(table, decoded.played, None, True, {}, found.objective)
 
 
 def fallback_discard(position: Position) -> Card | None:

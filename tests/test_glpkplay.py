@@ -1,0 +1,165 @@
+"""Small tables' max-play stage on GLPK (rami.solver.glpkplay, issue 21): same values as CP-SAT.
+
+Max-play by cards (``objective="cards", min_moves=False``) on tables of at most
+``SMALL_TABLE_CARDS`` cards is solved by GLPK's branch and cut; everything else, and every case
+where GLPK gives no checked optimum, goes to CP-SAT. The tables may differ (equally good turns);
+the cards played, the penalty left and the status may not.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rami.solver.glpkplay as glpkplay
+import rami.solver.rearrange.stages as stages
+from rami.generate import random_position, small_position
+from rami.notation import parse_position
+from rami.position import Position
+from rami.rules import get_ruleset
+from rami.solver.api import solve
+
+RULESETS = ("rummikub", "rami-chinois", "rami-chinois[jokers=0]")
+
+
+def random_small(count: int, seed: str) -> list[Position]:
+    """Opened positions of 0-50 table cards (some tiny ones from the differential tests)."""
+    found: list[Position] = []
+    rng = random.Random(seed)
+    while len(found) < count:
+        rules = get_ruleset(rng.choice(RULESETS))
+        if rng.random() < 0.2:
+            found.append(small_position(rng, rules, opened=True))
+            continue
+        table = rng.choice((0, 3, 6, 9, 12, 15, 20, 25, 30, 35, 40, 45, 50))
+        try:
+            found.append(random_position(
+                rng, rules=rules, table_cards=table, hand_cards=rng.randint(1, 20),
+                jokers=rng.randint(0, min(rules.jokers, 4)),
+            ))
+        except ValueError:
+            continue
+    return found
+
+
+def values(position: Position) -> tuple[int, int, str]:
+    solution = solve(position, objective="cards", min_moves=False)
+    return solution.cards_played, solution.penalty_after, solution.status.value
+
+
+def by_cp_sat(position: Position, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, str]:
+    with monkeypatch.context() as patch:
+        patch.setattr(stages, "SMALL_TABLE_CARDS", -1)
+        return values(position)
+
+
+class Calls:
+    """Counts GLPK's searches (and can replace their answer)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, answer=None) -> None:  # type: ignore[no-untyped-def]
+        self.options: list[dict[str, object]] = []
+        real = glpkplay.glpk.ilp
+
+        def ilp(*args, **kwargs):  # type: ignore[no-untyped-def]
+            self.options.append(kwargs.get("options", {}))
+            found = real(*args, **kwargs)
+            return found if answer is None else answer(found)
+
+        monkeypatch.setattr(glpkplay.glpk, "ilp", ilp)
+
+    @property
+    def count(self) -> int:
+        return len(self.options)
+
+
+def _same_as_cp_sat(positions: list[Position], monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = Calls(monkeypatch)
+    for position in positions:
+        before = calls.count
+        found = values(position)
+        assert calls.count == before + 1, position  # the small-table path ran
+        assert found == by_cp_sat(position, monkeypatch), position
+        assert found[2] == "optimal"
+
+
+def test_same_values_as_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:
+    _same_as_cp_sat(random_small(60, "glpk-play"), monkeypatch)
+
+
+@pytest.mark.slow
+def test_same_values_as_cp_sat_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    _same_as_cp_sat(random_small(600, "glpk-play-slow"), monkeypatch)
+
+
+@pytest.mark.parametrize("text", [
+    "- / * * * / rami-chinois opened",
+    "7H 8H 9H / * * * 5C / rami-chinois opened",
+    "QH QD QC / QS KH QC * / rami-chinois opened",
+    "AH 2H 3H 4H | 5S 6S 7S * / AD 2C 3C / rami-chinois opened",
+    "7S 7H 7D * | 9C TC JC / 7C / rami-chinois opened",
+    "QH KH AH | 2S 3S 4S / JH AS / rami-chinois opened",
+    "- / 9H TH * / rummikub opened",
+])
+def test_known_traps(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    position = parse_position(text)
+    assert values(position) == by_cp_sat(position, monkeypatch)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"objective": "points", "min_moves": False},
+    {"objective": "cards", "min_moves": True},
+    {"objective": "points", "min_moves": True},
+])
+def test_other_objectives_stay_on_cp_sat(kwargs: dict[str, object],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = Calls(monkeypatch)
+    for position in random_small(5, "other-objectives"):
+        solve(position, **kwargs)  # type: ignore[arg-type]
+    assert calls.count == 0
+
+
+def test_large_tables_and_openings_stay_on_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = Calls(monkeypatch)
+    rules = get_ruleset("rummikub")
+    rng = random.Random("large")
+    large = random_position(rng, rules=rules, table_cards=glpkplay.SMALL_TABLE_CARDS + 10,
+                            hand_cards=14, jokers=1)
+    opening = random_position(rng, rules=rules, table_cards=20, hand_cards=14, jokers=0,
+                              opened=False)
+    for position in (large, opening):
+        solve(position, objective="cards", min_moves=False)
+    assert calls.count == 0
+
+
+@pytest.mark.parametrize("answer", [
+    lambda found: ("undefined", None),  # the wall-clock cap reached
+    lambda found: ("optimal", found[1] * 0.5),  # not integral: refused by the check
+    lambda found: ("optimal", found[1] * 0 - 1),  # integral, out of bounds: refused
+])
+def test_no_checked_optimum_falls_back(answer, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    positions = random_small(12, "fallback")
+    expected = [by_cp_sat(position, monkeypatch) for position in positions]
+    calls = Calls(monkeypatch, answer)
+    assert [values(position) for position in positions] == expected
+    assert calls.count == len(positions)
+
+
+def test_wall_cap_only_with_the_wall_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    position = random_small(1, "cap")[0]
+    calls = Calls(monkeypatch)
+    solve(position, objective="cards", min_moves=False)
+    solve(position, objective="cards", min_moves=False, wall_clock=False)
+    assert "tm_lim" in calls.options[0]
+    assert calls.options[0]["tm_lim"] <= glpkplay.WALL_CAP_MS
+    assert "tm_lim" not in calls.options[1]
+
+
+def test_same_answer_every_time() -> None:
+    for position in random_small(10, "determinism"):
+        first = solve(position, objective="cards", min_moves=False)
+        for _ in range(2):
+            again = solve(position, objective="cards", min_moves=False)
+            assert (again.table, again.played, again.moves) == (
+                first.table, first.played, first.moves
+            )
