@@ -41,7 +41,6 @@ SUIT_INPUT = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.
 JOKER_INDEX = 52
 NUM_TYPES = 52
 
-
 _RANK_OF: tuple[int, ...] = (*(index % 13 + 1 for index in range(NUM_TYPES)), 0)
 _SUIT_OF: tuple[Suit | None, ...] = (*(_SUITS[index // 13] for index in range(NUM_TYPES)), None)
 _TEXT_OF: tuple[str, ...] = (
