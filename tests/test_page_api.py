@@ -64,12 +64,12 @@ def assert_no_solution(payload: Any, puzzle_id: str) -> None:
 
 
 def test_daily_endpoint_carries_no_solution(url: str) -> None:
-    # 2026-12-16 draws a mined puzzle: the service serves the CLI's daily from both packs.
-    for day in ("2025-06-01", "2026-01-15", "2026-12-01", "2026-12-16"):
+    # 2026-12-15 draws a mined puzzle: the service serves the CLI's daily from both packs.
+    for day in ("2025-06-01", "2026-01-15", "2026-12-01", "2026-12-15"):
         status, body, _ = get(url, f"/puzzles/daily/{day}")
         assert status == 200
         puzzle = daily(date.fromisoformat(day))
-        assert puzzle.mined is (day == "2026-12-16")
+        assert puzzle.mined is (day == "2026-12-15")
         assert body["id"] == puzzle.id and body["date"] == day
         assert body["tier"] == puzzle.tier and body["themes"] == list(puzzle.themes)
         assert body["goal"]["text"] == puzzle.goal["text"]
