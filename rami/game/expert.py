@@ -1,38 +1,48 @@
 """The expert bot: the decisions the solver does not make.
 
-The solver plays the best turn for the hand held; the expert decides around it, each decision
-by a 1-ply evaluation of the hand left after the turn:
+The solver plays the best turn for the hand held; the expert plays that turn and decides around
+it, starting from the confirmed bot's choices and leaving them only where a sharper look at the
+cards shows a gain (measured in docs/game.md):
 
-    value(hand) = penalty(hand) - (1 - risk) * potential(hand)
-
-``risk`` is the chance that the round ends before the hand can improve (from the smallest hand
-among the opponents and the stock left), ``potential`` the points the hand may still lay: each
-card that starts a meld (a pair of a rank, two of a suit close together, a joker) counts its
-penalty times the chance of drawing a card that completes it among the unseen cards.
-
-- Which pile: the discard is taken when the solver's best turn with it leaves a better value
-  than the mean over sampled stock cards (seeded, drawn from the unseen cards).
-- Which card to discard or keep: every card the rules let go after the solver's turn is tried.
+- Which pile: the confirmed bot's rule (the solver's best turn with the discard lays it and ends
+  lower), and besides it, once opened, a discard that lays at no cost (a lay-off: one card
+  fewer in the hand than a stock card would leave), and, not yet opened where the card taken
+  may stay in the hand (BFmania, Café Rummy), a discard that completes a meld in the hand
+  towards the opening (the first pure run the opening needs, or 10 points more in melds).
+- Which card to discard: the costliest dead card, a card that starts no meld or whose partners
+  are all in sight (no unseen card completes it); when every card is live, the one with the
+  fewest unseen cards to complete it (a meld already complete in the hand is kept), the
+  costliest among equals.
 - Whether to lay now or hold back: in rami fou, a player who could open but not go out holds
   back when the risk is low and every card left is live, to go out in one turn later (rami sec:
   the others' points doubled).
 - Claims (rami fou): claimed when the sampled value with the card and its penalty card beats
-  waiting.
+  waiting, by a 1-ply evaluation of the hand left after the turn:
 
-Deterministic: the sampling stream is seeded from the bot's seed and the view's round, turn,
-phase and seat.
+      value(hand) = penalty(hand) - (1 - risk) * potential(hand)
+
+  ``risk`` is the chance that the round ends before the hand can improve (from the smallest
+  hand among the opponents and the stock left), ``potential`` the points the hand may still
+  lay: each card that starts a meld (a pair of a rank, two of a suit close together, a joker)
+  counts its penalty times the chance of drawing a card that completes it among the unseen
+  cards.
+
+Deterministic: the solver runs under its deterministic time limit only, and the claim's sampling
+stream is seeded from the bot's seed and the view's round, turn, phase and seat.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from rami.cards import JOKER, Card
 from rami.errors import RamiError
 from rami.game.actions import DISCARD, STOCK, Play
 from rami.game.bots import (
+    SOLVER_TIME_LIMIT,
     ConfirmedBot,
     could_use,
     jokers_only_play,
@@ -40,16 +50,23 @@ from rami.game.bots import (
     solver_discard,
 )
 from rami.game.deck import derive_seed
-from rami.game.greedy import allowed_discards
+from rami.game.greedy import allowed_discards, hand_melds, is_useful
+from rami.game.presets import DrawRule, game_rules
 from rami.game.state import View
+from rami.melds import is_pure_run, opening_points
 from rami.position import Position
+from rami.referee import validate_turn
 from rami.rules import Ruleset
+
+#: Points of melds in the hand a discard taken before the opening must add (or the pure run).
+OPENING_GAIN = 10
 
 
 class ExpertBot(ConfirmedBot):
     level = "expert"
 
-    def __init__(self, seed: int = 0, samples: int = 6, time_limit: float = 0.5) -> None:
+    def __init__(self, seed: int = 0, samples: int = 6,
+                 time_limit: float = SOLVER_TIME_LIMIT) -> None:
         super().__init__(seed, time_limit)
         self.samples = samples
 
@@ -121,16 +138,25 @@ class ExpertBot(ConfirmedBot):
         return self.value(left, view)
 
     def choose_discard(self, left: Counter[Card], view: View, taken: Card | None) -> Card | None:
-        allowed = allowed_discards(left, view.rules, taken)
+        """The card to let go from ``left`` (the hand before the discard): the costliest dead
+        card, else the live card with the fewest unseen cards to complete it; jokers kept."""
+        rules = view.rules
+        allowed = allowed_discards(left, rules, taken)
         if not allowed:
             return None
+        pool = [card for card in allowed if not card.is_joker] or allowed
+        unseen = view.unseen()
 
-        def after(card: Card) -> tuple[float, int]:
-            rest = Counter(left)
-            rest[card] -= 1
-            return (self.value(rest, view), -card.index)
+        def key(card: Card) -> tuple[int, int, int, Card]:
+            penalty = rules.card_penalty(card.rank)
+            if card.is_joker:
+                return (0, -100, penalty, card)
+            outs, complete = _outs(card, left, unseen, rules)
+            if not is_useful(card, left) or not (complete or outs):
+                return (1, 0, penalty, card)  # dead: the costliest goes first
+            return (0, -100 if complete else -outs, penalty, card)
 
-        return min(allowed, key=after)
+        return max(pool, key=key)
 
     # ------------------------------------------------------------------ decisions
 
@@ -138,14 +164,20 @@ class ExpertBot(ConfirmedBot):
         top = view.top_discard
         if DISCARD not in view.draws or top is None or not could_use(view, top):
             return STOCK
-        with_top = self.best_value(view, (*view.hand, top), top)
-        if with_top is None:
-            return STOCK
-        values = [v for card in self.sample(view, self.samples)
-                  if (v := self.best_value(view, (*view.hand, card), None)) is not None]
-        if not values:
+        taken = self.with_card(view, top)
+        if taken is not None and top in taken.played and (
+            view.rules.name != "rami-51" or laid_by_rule(
+                taken.position, Play(taken.table, taken.played, taken.discard), top)
+        ):
+            base = self.solve(Position(view.table, view.hand, view.is_opened, view.rules))
+            if taken.penalty_after < base.penalty_after:
+                return DISCARD  # the confirmed bot's rule
+            if view.is_opened and taken.penalty_after <= base.penalty_after:
+                return DISCARD  # laid at no cost: a card fewer than a stock card leaves
+        if not view.is_opened and game_rules(view.rules).draw is DrawRule.FREE and \
+                builds_opening(view.hand, top, view.rules):
             return DISCARD
-        return DISCARD if with_top < sum(values) / len(values) else STOCK
+        return STOCK
 
     def claim(self, view: View) -> bool:
         top = view.claim_card or view.top_discard
@@ -172,20 +204,27 @@ class ExpertBot(ConfirmedBot):
             return stuck
         position = view.position()
         solution = self.solve(position)
-        discard = solver_discard(view, solution)
-        rules = view.rules
-        if discard is not None:
-            left = Counter(solution.hand)
-            left[discard] += 1
-            choice = self.choose_discard(left, view, position.taken_discard)
-            if choice is not None:
-                discard = choice
         if self.holds_back(view, solution):
-            full = Counter(view.hand)
-            choice = self.choose_discard(full, view, position.taken_discard)
+            choice = self.choose_discard(Counter(view.hand), view, position.taken_discard)
             if choice is not None:
                 return Play(view.table, (), choice)
-        return Play(solution.table, solution.played, discard if rules.discard else None)
+        play = Play(solution.table, solution.played, solver_discard(view, solution))
+        return self.keeping_useful_cards(view, play, solution.hand)
+
+    def keeping_useful_cards(self, view: View, play: Play, left: Sequence[Card]) -> Play:
+        """The solver's turn with the expert's discard (going out keeps the solver's; the
+        referee judges the change)."""
+        if play.discard is None or not left:
+            return play
+        kept = Counter(left)
+        kept[play.discard] += 1
+        discard = self.choose_discard(kept, view, view.position().taken_discard)
+        if discard is None or discard == play.discard:
+            return play
+        other = Play(play.table, play.played, discard)
+        if validate_turn(view.position(), other.table, other.played, discard).legal:
+            return other
+        return play
 
     def holds_back(self, view: View, solution: Any) -> bool:
         """Rami fou: hold an opening back for a rami sec when it is cheap to wait."""
@@ -198,6 +237,25 @@ class ExpertBot(ConfirmedBot):
         return all(
             card.is_joker or _outs(card, left, unseen, view.rules)[0] > 0 for card in left
         )
+
+
+def opening_progress(hand: Counter[Card], rules: Ruleset) -> tuple[bool, int]:
+    """The melds a player sees in a hand towards the opening: whether they hold the pure run
+    the opening needs, and their opening points."""
+    melds = hand_melds(Counter(hand), rules)
+    pure = rules.opening_pure_run and any(is_pure_run(meld) for meld in melds)
+    return pure, sum(opening_points(meld, rules) for meld in melds)
+
+
+def builds_opening(hand: Sequence[Card], card: Card, rules: Ruleset) -> bool:
+    """Before the opening: does ``card`` complete a meld in the hand, the first pure run the
+    opening needs or :data:`OPENING_GAIN` points more (a joker counts only for a pure run,
+    which it never makes)?"""
+    pure, points = opening_progress(Counter(hand), rules)
+    pure_with, points_with = opening_progress(Counter((*hand, card)), rules)
+    if pure_with and not pure:
+        return True
+    return pure_with == pure and not card.is_joker and points_with >= points + OPENING_GAIN
 
 
 def _discarder(view: View) -> int:
