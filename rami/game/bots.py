@@ -4,8 +4,10 @@
   never rearranges the table, discards its costliest useless card; never claims.
 - ``confirmed``: the solver's best turn every time (:func:`rami.solve`), takes the discard (or
   claims it) when the solver's best turn with it lays it and ends lower, and the solver's discard.
-- ``expert`` (:mod:`rami.game.expert`): what the solver does not decide: which pile, which
-  card to keep, whether to lay now or hold back, by seeded sampling of the unseen cards.
+- ``expert`` (:mod:`rami.game.expert`): the confirmed bot's turn with what the solver does not
+  decide made sharper: a discard taken when it lays at no cost or builds the opening, the dead
+  card discarded first (else the live card with the fewest outs), rami fou's hold-back and
+  claims weighed on seeded samples of the unseen cards.
 
 :func:`bot_turn` is the stateless entry point for apps: a view (object or JSON) in, an action
 out.
