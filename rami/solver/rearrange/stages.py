@@ -82,8 +82,8 @@ def search(
     opening = not position.opened and not position.rules.open_and_rearrange_same_turn
     # Stage 1 runs on the lean model without slots, prebuilt and re-bounded for an opened
     # player of a preset without discard.
-    solver = stage_solver(time_limit, clock.wall_left())
     no_lay_off = False
+    lp_search = False
     #: Stage 1's objective is the play value times this, plus a bonus below it.
     scale = 1
     model: StageModel | PlayVariables
@@ -132,8 +132,12 @@ def search(
             # proved. On 20-card tables it was up to 25% slower. Max-play only: the table it
             # finds is another of the equally good ones, and as stage 2's hint those made the
             # full objective's tails longer (p99 x1.25 over the suites, one A/B round).
-            solver.parameters.max_cut_rounds_at_level_zero = 0
-            solver.parameters.search_branching = cp_model.LP_SEARCH
+            lp_search = True
+    # Made once the model is known: the small-table path above never needs one.
+    solver = stage_solver(time_limit, clock.wall_left())
+    if lp_search:
+        solver.parameters.max_cut_rounds_at_level_zero = 0
+        solver.parameters.search_branching = cp_model.LP_SEARCH
     clock.lap("build_ms")
     status = clock.rewind(solver).solve(model.model)
     clock.lap("search_ms", solver)
