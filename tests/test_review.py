@@ -16,6 +16,7 @@ from typer.testing import CliRunner, Result
 from rami import parse_position, review, solve
 from rami.cli.main import app
 from rami.game.record import RecordError
+from rami.lang import FRENCH
 from rami.melds import Meld
 from rami.position import parse_table
 from rami.review import GRADES, grade_for, played_from_tables
@@ -153,13 +154,14 @@ def test_game_record_review(tmp_path: Path) -> None:
             assert turn.review.legal
             assert turn.review.grade == grade_for(turn.review.points_lost or 0,
                                                   turn.review.cards_short or 0)
-    done = _rami("review", "--game", str(path), "--json", "--time-limit", "5")
+    done = _rami("review", "--game", str(path), "--json", "--lang", "fr", "--time-limit", "5")
     assert done.exit_code == 0, done.output
     data = json.loads(done.stdout)["games"][0]
     assert [p["accuracy"] for p in data["players"]] == [p.accuracy for p in reviewed.players]
-    french = _rami("review", "--game", str(path), "--lang", "fr", "--time-limit", "5")
-    assert french.exit_code == 0, french.output
-    lines = french.stdout.splitlines()
+    assert [t["missed"] for t in data["turns"]] == [
+        t.review.missed.said(FRENCH) if t.review.missed is not None else None
+        for t in reviewed.turns]
+    lines = reviewed.text_lines(FRENCH)
     assert lines[0].endswith(f": {len(reviewed.turns)} tours revus")
     assert sum(line.startswith("  manche ") for line in lines) == len(reviewed.turns)
     assert [line.split(" : précision ")[1].split(" %")[0] for line in lines
