@@ -233,15 +233,20 @@ class ConfirmedBot(Bot):
         play = Play(solution.table, solution.played, solver_discard(view, solution))
         return self.keeping_useful_cards(view, play, solution.hand)
 
+    def choose_discard(self, left: Counter[Card], view: View, taken: Card | None) -> Card | None:
+        """The card to let go from ``left`` (the hand before the discard): the costliest card
+        that starts no meld (None: the solver's choice stands)."""
+        return costliest_useless(left, view.rules, taken)
+
     def keeping_useful_cards(self, view: View, play: Play, left: Sequence[Card]) -> Play:
-        """The solver's turn, discarding the costliest card that starts no meld instead of the
+        """The solver's turn, with :meth:`choose_discard`'s card instead of the solver's
         costliest card: the solver counts the points left now, a player keeps what may lay next
         turn. Going out keeps the solver's discard; the referee judges the change."""
         if play.discard is None or not left:
             return play
         kept = Counter(left)
         kept[play.discard] += 1
-        discard = costliest_useless(kept, view.rules, view.position().taken_discard)
+        discard = self.choose_discard(kept, view, view.position().taken_discard)
         if discard is None or discard == play.discard:
             return play
         other = Play(play.table, play.played, discard)

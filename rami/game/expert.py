@@ -55,7 +55,6 @@ from rami.game.presets import DrawRule, game_rules
 from rami.game.state import View
 from rami.melds import is_pure_run, opening_points
 from rami.position import Position
-from rami.referee import validate_turn
 from rami.rules import Ruleset
 
 #: Points of melds in the hand a discard taken before the opening must add (or the pure run).
@@ -210,21 +209,6 @@ class ExpertBot(ConfirmedBot):
                 return Play(view.table, (), choice)
         play = Play(solution.table, solution.played, solver_discard(view, solution))
         return self.keeping_useful_cards(view, play, solution.hand)
-
-    def keeping_useful_cards(self, view: View, play: Play, left: Sequence[Card]) -> Play:
-        """The solver's turn with the expert's discard (going out keeps the solver's; the
-        referee judges the change)."""
-        if play.discard is None or not left:
-            return play
-        kept = Counter(left)
-        kept[play.discard] += 1
-        discard = self.choose_discard(kept, view, view.position().taken_discard)
-        if discard is None or discard == play.discard:
-            return play
-        other = Play(play.table, play.played, discard)
-        if validate_turn(view.position(), other.table, other.played, discard).legal:
-            return other
-        return play
 
     def holds_back(self, view: View, solution: Any) -> bool:
         """Rami fou: hold an opening back for a rami sec when it is cheap to wait."""
