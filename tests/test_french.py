@@ -25,6 +25,8 @@ from rami.notation import parse_position_any, position_to_json
 from rami.phrases import PHRASES, phrase_of, translate
 from rami.position import Position
 from rami.rules import PRESETS, get_ruleset
+from rami.service import create_app
+from rami.service.testing import BackgroundServer, post_json
 
 #: A letter that only English cards hold (H, S, D as suits; T J Q K as ranks): none of it may
 #: be left in a French card.
@@ -326,40 +328,24 @@ def test_a_shipped_puzzle_reads_the_same_in_every_language() -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Any:
-    from rami.service import create_app
-    from rami.service.testing import BackgroundServer
-
     with BackgroundServer(create_app()) as running:
         yield running.url
 
 
-def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    import urllib.error
-    import urllib.request
-
-    request = urllib.request.Request(url, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 def test_the_service_reads_and_says_french(server: str) -> None:
-    status, data = _post(server + "/solve", {"position": FRENCH_SPLIT, "lang": "fr"})
+    status, data = post_json(server + "/solve", {"position": FRENCH_SPLIT, "lang": "fr"})
     assert status == 200, data
     assert data["hand"] == ["KS"]
     assert data["moves"][0]["text"].startswith("coupez 3♥..9♥")
-    status, data = _post(server + "/hint", {"position": FRENCH_SPLIT, "lang": "fr",
+    status, data = post_json(server + "/hint", {"position": FRENCH_SPLIT, "lang": "fr",
                                             "level": 2})
     assert status == 200 and data["hint"].startswith("Coup clé : coupez")
-    status, data = _post(server + "/review", {
+    status, data = post_json(server + "/review", {
         "position": "3C 4C 5C / 6C 2C / rami-chinois opened", "lang": "fr",
         "table_after": [["3C", "4C", "5C", "6C"]]})
     assert status == 200 and data["grade"] == "good"
     assert data["missed"]["text"] == "ajoutez 2♥ 6♥ de votre main à la combinaison 1"
-    status, data = _post(server + "/validate-turn", {
+    status, data = post_json(server + "/validate-turn", {
         "position": "3C 4C 5C / 6C / rami-chinois opened", "lang": "fr",
         "table_after": [["3C", "4C", "5C", "6P"]], "played": ["6P"]})
     assert status == 200 and not data["legal"]
@@ -368,10 +354,10 @@ def test_the_service_reads_and_says_french(server: str) -> None:
 
 
 def test_the_service_refuses_a_mix_up_naming_it(server: str) -> None:
-    status, data = _post(server + "/solve", {"position": FRENCH_SPLIT})
+    status, data = post_json(server + "/solve", {"position": FRENCH_SPLIT})
     assert status == 422 and data["field"] == "position"
     assert "reads as French notation" in data["error"]
-    status, data = _post(server + "/solve", {"position": "- / 7H", "lang": "fr"})
+    status, data = post_json(server + "/solve", {"position": "- / 7H", "lang": "fr"})
     assert status == 422 and "reads as English notation" in data["error"]
-    status, data = _post(server + "/solve", {"position": "- / 7H", "lang": "de"})
+    status, data = post_json(server + "/solve", {"position": "- / 7H", "lang": "de"})
     assert status == 422 and data["field"] == "lang"

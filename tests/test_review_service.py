@@ -3,32 +3,19 @@ replayed by test_service.py) do not show: bad input is a 422 naming the field, n
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from rami.service import create_app
-from rami.service.testing import BackgroundServer
+from rami.service.testing import BackgroundServer, post_json
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     with BackgroundServer(create_app()) as running:
         yield running.url
-
-
-def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
 
 
 @pytest.mark.parametrize(("path", "body", "field", "words"), [
@@ -45,14 +32,14 @@ def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
 def test_bad_input_is_a_422_naming_the_field(
     server: str, path: str, body: dict[str, Any], field: str, words: str
 ) -> None:
-    status, data = _post(server + path, body)
+    status, data = post_json(server + path, body)
     assert status == 422, data
     assert data["field"] == field or (field == "top" and "top" in data["field"])
     assert words in data["error"]
 
 
 def test_review_reads_the_cards_played_from_the_tables(server: str) -> None:
-    status, data = _post(server + "/review", {
+    status, data = post_json(server + "/review", {
         "position": "3H 4H 5H / 6H 2H / rami-chinois opened",
         "table_after": [["2H", "3H", "4H", "5H", "6H"]],
     })
@@ -65,7 +52,7 @@ def test_alternatives_match_the_library(server: str) -> None:
     from rami import parse_position, solve_top
 
     text = "3H 4H 5H | 6H 7H 8H / 9H / rami-chinois opened"
-    status, data = _post(server + "/alternatives", {"position": text, "top": 4})
+    status, data = post_json(server + "/alternatives", {"position": text, "top": 4})
     assert status == 200
     found = solve_top(parse_position(text), 4)
     assert [s["signature"] for s in data["solutions"]] == [str(s) for s in found.signatures]

@@ -96,6 +96,17 @@ class BackgroundServer:
         self.stop()
 
 
+def post_json(url: str, body: Any, timeout: float = 60.0) -> tuple[int, Any]:
+    """POST ``body`` as JSON to ``url``: the status and the decoded answer (errors too)."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((LOOPBACK, 0))
