@@ -19,7 +19,7 @@ from rami.cards import ALL_CARDS, JOKER, Card, parse_cards
 from rami.cli.main import app
 from rami.errors import NotationError
 from rami.hints import make_hint, solution_lines
-from rami.lang import ENGLISH, FRENCH, language
+from rami.lang import ENGLISH, FRENCH, Language, language
 from rami.melds import Meld, MeldKind
 from rami.notation import parse_position_any, position_to_json
 from rami.phrases import PHRASES, phrase_of, translate
@@ -83,33 +83,23 @@ def test_the_language_is_named_en_or_fr() -> None:
 # --- Mix-ups: refused, naming the likely cause -----------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "card", "reads_as"), [
-    ("7C 8C 9C / RK", "RK", "French notation (R♦, KD in English): set the language to fr"),
-    ("- / 7C VP", "VP", "French notation (V♠, JS in English)"),
-    ("- / 10T", "10T", "French notation (10♣, TC in English)"),
-    ("DP DK DT / 2H", "DP", "French notation (D♠, QS in English)"),
+@pytest.mark.parametrize(("lang", "text", "card", "reads_as"), [
+    (ENGLISH, "7C 8C 9C / RK", "RK",
+     "French notation (R♦, KD in English): set the language to fr (--lang fr"),
+    (ENGLISH, "- / 7C VP", "VP", "French notation (V♠, JS in English)"),
+    (ENGLISH, "- / 10T", "10T", "French notation (10♣, TC in English)"),
+    (ENGLISH, "DP DK DT / 2H", "DP", "French notation (D♠, QS in English)"),
+    (FRENCH, "- / 7H 8H 9H", "7H",
+     "English notation (7H, 7♥ in French): set the language to en (--lang en"),
+    (FRENCH, "7C 8C 9C / KD", "KD", "English notation (KD, R♦ in French)"),
+    (FRENCH, "QS QD QC / 2C", "QS", "English notation (QS, D♠ in French)"),
+    (FRENCH, "- / TH", "TH", "English notation (TH, 10♥ in French)"),
 ])
-def test_a_french_position_in_english_is_refused_naming_french(
-    text: str, card: str, reads_as: str
+def test_a_position_in_the_other_notation_is_refused_naming_it(
+    lang: Language, text: str, card: str, reads_as: str
 ) -> None:
     with pytest.raises(NotationError) as caught:
-        parse_position(text)
-    assert f"unknown card {card!r}" in str(caught.value)
-    assert reads_as in str(caught.value)
-    assert "--lang fr" in str(caught.value)
-
-
-@pytest.mark.parametrize(("text", "card", "reads_as"), [
-    ("- / 7H 8H 9H", "7H", "English notation (7H, 7♥ in French): set the language to en"),
-    ("7C 8C 9C / KD", "KD", "English notation (KD, R♦ in French)"),
-    ("QS QD QC / 2C", "QS", "English notation (QS, D♠ in French)"),
-    ("- / TH", "TH", "English notation (TH, 10♥ in French)"),
-])
-def test_an_english_position_in_french_is_refused_naming_english(
-    text: str, card: str, reads_as: str
-) -> None:
-    with pytest.raises(NotationError) as caught:
-        parse_position(text, FRENCH)
+        parse_position(text, lang)
     assert f"unknown card {card!r}" in str(caught.value)
     assert reads_as in str(caught.value)
 
