@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rami.cards import JOKER, Card, format_cards, parse_cards, sort_cards
+from rami.cards import JOKER, Card, format_cards, localize_cards, parse_cards, sort_cards
 from rami.errors import InvalidPositionError, Loc, NotationError, UnknownRulesetError, quote
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld, meld_problems
@@ -40,9 +40,11 @@ class Position:
         """How many cards lie on the table, jokers included."""
         return sum(map(len, self.table))
 
-    def problems(self) -> list[str]:
-        """Every reason this position cannot occur under its rules (empty when valid)."""
-        return position_problems(self.table, self.hand, self.rules, self.taken_discard)
+    def problems(self, language: Language = ENGLISH) -> list[str]:
+        """Every reason this position cannot occur under its rules (empty when valid), its
+        cards written in ``language``."""
+        problems = position_problems(self.table, self.hand, self.rules, self.taken_discard)
+        return [localize_cards(problem, language) for problem in problems]
 
     def checked(self) -> Position:
         """Return self, or raise InvalidPositionError listing every problem."""

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from rami.cards import JOKER, Card, format_cards, parse_cards
+from rami.cards import JOKER, Card, format_cards, localize_cards, parse_cards
+from rami.lang import Language
 from rami.matching import cards_moved, max_weight_assignment, overlap
 from rami.melds import (
     Meld,
@@ -34,6 +35,10 @@ class TurnVerdict:
     penalty_after: int = 0
     cards_moved: int = 0
     opened_after: bool = False
+
+    def problems_in(self, language: Language) -> list[str]:
+        """The reasons, their cards written in ``language`` (the words stay English)."""
+        return [localize_cards(problem, language) for problem in self.problems]
 
 
 def _count(count: int, word: str) -> str:

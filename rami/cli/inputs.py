@@ -16,7 +16,6 @@ from typing import Annotated, Any
 
 import typer
 
-from rami.cards import localize_cards
 from rami.errors import InvalidPositionError, RamiError, shorten
 from rami.lang import ENGLISH, LANG_VARIABLE, Language
 from rami.notation import json_value_kind, parse_position_any
@@ -175,7 +174,7 @@ def parse_source(source: Source, language: Language = ENGLISH) -> Position:
 def check(position: Position, label: str = "", language: Language = ENGLISH) -> Position:
     """Return the position, or raise a CliError listing every problem it has (their cards in
     ``language``)."""
-    problems = [localize_cards(problem, language) for problem in position.problems()]
+    problems = position.problems(language)
     if problems:
         count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
         raise CliError(

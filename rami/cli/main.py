@@ -20,7 +20,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from rami import __version__
-from rami.cards import Card, format_cards, localize_cards
+from rami.cards import format_cards
 from rami.cli import game as game_commands
 from rami.cli import interrupt
 from rami.cli import review as review_commands
@@ -273,7 +273,7 @@ def _validate_json(position: str, lang: Language) -> None:
              "exit_code": code}
         )
         raise typer.Exit(code) from None
-    problems = [localize_cards(problem, lang) for problem in parsed.problems()]
+    problems = parsed.problems(lang)
     echo_json({"valid": not problems, "problems": problems, **_summary(parsed)})
     if problems:
         raise typer.Exit(EXIT_BAD_INPUT)
@@ -287,7 +287,7 @@ def score(
     with reporting_errors(json_output):
         parsed = load_position(position, language=lang)
     rules = parsed.rules
-    per_card = [(str(card), rules.card_penalty(card.rank)) for card in parsed.hand]
+    per_card = [(card, rules.card_penalty(card.rank)) for card in parsed.hand]
     cards_total = sum(points for _, points in per_card)
     penalty = hand_penalty(parsed.hand, rules, parsed.opened)
     flat = not parsed.opened and rules.unopened_flat_penalty is not None
@@ -296,11 +296,11 @@ def score(
             {
                 "rules": rules.option_string,
                 "opened": parsed.opened,
-                "hand": [card for card, _ in per_card],
+                "hand": [str(card) for card, _ in per_card],
                 "penalty": penalty,
                 "cards_penalty": cards_total,
                 "flat": flat,
-                "cards": [{"card": card, "penalty": points} for card, points in per_card],
+                "cards": [{"card": str(card), "penalty": points} for card, points in per_card],
             }
         )
         return
@@ -311,7 +311,7 @@ def score(
             f"Not opened: {rules.name} counts a flat {penalty} instead of the cards' {cards_total}."
         )
     if per_card:
-        lines.append("  " + "  ".join(f"{Card.parse(card).text(lang)} {points}"
+        lines.append("  " + "  ".join(f"{card.text(lang)} {points}"
                                       for card, points in per_card))
     else:
         lines.append("  (empty hand)")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rami.cards import Card, localize_cards
+from rami.cards import Card
 from rami.lang import ENGLISH, FRENCH, Language
 from rami.melds import Meld
 from rami.phrases import plural
@@ -109,8 +109,7 @@ class Review:
         colon = say(":", " :")
         if not self.legal:
             lines = [say("Illegal turn:", "Tour illégal :"),
-                     *(f"  - {localize_cards(problem, language)}"
-                       for problem in self.verdict.problems)]
+                     *(f"  - {problem}" for problem in self.verdict.problems_in(language))]
         else:
             lost = self.points_lost
             grade = GRADE_WORDS[self.grade][language is FRENCH] if self.grade else ""
@@ -145,7 +144,7 @@ class Review:
         verdict = self.verdict
         return {
             "legal": self.legal,
-            "problems": [localize_cards(problem, language) for problem in verdict.problems],
+            "problems": verdict.problems_in(language),
             "grade": self.grade,
             "points_lost": self.points_lost,
             "turn": {

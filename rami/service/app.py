@@ -20,7 +20,6 @@ from starlette.middleware.cors import CORSMiddleware
 
 import rami.service.schemas as schemas
 from rami import __version__
-from rami.cards import localize_cards
 from rami.errors import UnknownRulesetError
 from rami.lang import Language
 from rami.position import hand_penalty
@@ -189,7 +188,7 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         """
         language = Language(request.lang)
         position = parse_position_field(request.position, language=language)
-        problems = [localize_cards(problem, language) for problem in position.problems()]
+        problems = position.problems(language)
         return {"valid": not problems, "problems": problems, **_summary(position)}
 
     @app.post(
@@ -245,7 +244,7 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         )
         return {
             "legal": verdict.legal,
-            "problems": [localize_cards(problem, language) for problem in verdict.problems],
+            "problems": verdict.problems_in(language),
             "hand_after": [str(card) for card in verdict.hand_after],
             "penalty_after": verdict.penalty_after,
             "cards_moved": verdict.cards_moved,

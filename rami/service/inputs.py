@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rami.cards import Card, localize_cards
+from rami.cards import Card
 from rami.errors import NotationError, RamiError
 from rami.lang import ENGLISH, FRENCH, Language
 from rami.melds import Meld
@@ -125,7 +125,7 @@ def checked_position(
     """A parsed position that can occur (position.problems() empty), else 422 with every problem
     (their cards in ``language``)."""
     position = parse_position_field(value, field, language)
-    problems = [localize_cards(problem, language) for problem in position.problems()]
+    problems = position.problems(language)
     if problems:
         raise ApiError(422, "invalid position: " + "; ".join(problems), field, problems)
     return position
