@@ -25,6 +25,12 @@ Expr = Any
 SEED = 0
 #: Wall time granted past the deterministic limit of a single solve when no clock is given.
 BACKSTOP_FACTOR, BACKSTOP_S = 3, 5.0
+#: The promise: an answer within ``limit x PROMISE_FACTOR + PROMISE_S`` seconds of wall time.
+PROMISE_FACTOR, PROMISE_S = 1.1, 0.1
+#: What the answer's finish (its melds matched, moves told, the referee's check) costs per card
+#: of the position on a quiet machine, about its p99 over the suites (0.15 ms; 7-15 ms at
+#: 100-120 cards), and the part of the promise's slack kept for the rest of the process.
+FINISH_S_PER_CARD, SLACK_KEPT_S = 0.00015, 0.03
 
 
 def _base(deterministic_limit: float, wall_limit: float | None) -> cp_model.CpSolver:
@@ -74,14 +80,24 @@ def puzzle_solver(deterministic_limit: float) -> cp_model.CpSolver:
     return solver
 
 
+class OutOfTime(Exception):
+    """The promised wall time ran out while a model was being built: the caller answers with
+    what it has (a model that cannot be solved in time is not worth finishing)."""
+
+
 class Clock:
     """Splits a solve's time into model building, CP-SAT search and the rest, and keeps the
     wall-clock promise of its time limit."""
 
-    def __init__(self, time_limit: float | None = None, *, wall_clock: bool = True) -> None:
+    def __init__(
+        self, time_limit: float | None = None, *, wall_clock: bool = True, cards: int = 0
+    ) -> None:
         self.timings = {"build_ms": 0.0, "search_ms": 0.0, "finish_ms": 0.0, "search_dtime": 0.0}
         self.started = self.last = time.perf_counter()
+        self.cpu_started = time.process_time()
         self.time_limit = time_limit
+        #: Cards in the position (table and hand): what the finish's cost grows with.
+        self.cards = cards
         #: False: the limit is CP-SAT's deterministic time only, so the answer never depends on
         #: the machine's load (self-play, whose games must replay the same from their seed).
         self.wall_clock = wall_clock
@@ -109,10 +125,25 @@ class Clock:
         return max(limit - self.timings["search_dtime"], floor)
 
     def wall_left(self) -> float | None:
-        """Seconds of the promised wall time left (None: no promise)."""
+        """Seconds of the promised wall time left for searching (None: no promise): the limit,
+        less what the finish is expected to take beyond the promise's slack."""
         if self.time_limit is None or not self.wall_clock:
             return None
-        return max(self.time_limit - (time.perf_counter() - self.started), 0.0)
+        elapsed = time.perf_counter() - self.started
+        return max(self.time_limit - elapsed - self.finish_reserve(elapsed), 0.0)
+
+    def finish_reserve(self, elapsed: float) -> float:
+        """Seconds to stop searching early so that the finish, which no limit interrupts, ends
+        within the promise: none on a quiet machine (the slack covers it). On a loaded one the
+        finish stretches as everything else did so far, measured by the share of the wall time
+        this process got the CPU for (at load 12 on 2 cores, about a sixth: a 100-card finish
+        took 45-150 ms)."""
+        assert self.time_limit is not None
+        cpu = time.process_time() - self.cpu_started
+        share = 1.0 if elapsed < 0.02 else min(max(cpu / elapsed, 0.05), 1.0)
+        expected = FINISH_S_PER_CARD * self.cards / share
+        slack = (PROMISE_FACTOR - 1) * self.time_limit + PROMISE_S - SLACK_KEPT_S
+        return max(expected - slack, 0.0)
 
     def rewind(self, solver: cp_model.CpSolver) -> cp_model.CpSolver:
         """``solver`` with its wall limit set to what is left now: a solver made before a model
@@ -138,6 +169,13 @@ class Clock:
             self.cut_by_clock = True
             return True
         return False
+
+    def check(self) -> None:
+        """Raise :class:`OutOfTime` once the promised wall time is spent (the steps no CP-SAT
+        limit interrupts call it: building a stage 2 model takes 20-70 ms of Python, several
+        times that on a loaded machine, and rami fou builds up to six)."""
+        if self.out_of_time():
+            raise OutOfTime
 
     def stage(self, profile=stage_solver, floor: float = 0.05) -> cp_model.CpSolver:
         """A solver for the next stage, bounded by both budgets left."""

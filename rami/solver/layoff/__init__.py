@@ -143,7 +143,9 @@ def solve_position(
     wall_clock: bool = True,
 ) -> Solution:
     """Best turn of the player to move for a preset without rearrangement (see the module)."""
-    clock = Clock(time_limit, wall_clock=wall_clock)
+    clock = Clock(
+        time_limit, wall_clock=wall_clock, cards=position.table_size + len(position.hand)
+    )
     fallback = _pass(position)
     try:
         outcome = _run_model(position, opening=not position.opened, objective=objective,

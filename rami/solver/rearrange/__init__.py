@@ -47,7 +47,9 @@ def solve_position(
             f"no legal turn exists: {rules.name} ends every turn with a discard and the hand is "
             "empty"
         ])
-    clock = Clock(time_limit, wall_clock=wall_clock)
+    clock = Clock(
+        time_limit, wall_clock=wall_clock, cards=position.table_size + len(position.hand)
+    )
     if rules.table_joker is TableJoker.REPLACE_AND_RELAY and any(
         meld.jokers for meld in position.table
     ):

@@ -9,7 +9,7 @@ from rami.melds import MeldKind
 from rami.position import Position
 from rami.rules import GoingOut
 from rami.solver.counts import CardCounts
-from rami.solver.cpsat import Expr
+from rami.solver.cpsat import Clock, Expr
 from rami.solver.rearrange.objective import discard_weight, play_weights, template_points
 from rami.solver.rearrange.slotmodel import SlotConstraints
 from rami.solver.rearrange.slots import Slot
@@ -26,8 +26,11 @@ class StageModel(SlotConstraints):
     def __init__(
         self, position: Position, *, with_slots: bool, opening: bool, relaxed: bool = False,
         pinned: bool = False, pinned_whole: bool = False, exact: bool = False,
-        credited: bool = True,
+        credited: bool = True, clock: Clock | None = None,
     ) -> None:
+        """``clock``: building the slots raises :class:`rami.solver.cpsat.OutOfTime` once its
+        wall time is spent."""
+        self.clock = clock
         self.relaxed = relaxed
         #: Rami fou: count the cards kept as a relaxation (SlotConstraints._freed_joker_credit);
         #: False counts them on the slots alone, a restriction that finds tables, not bounds.

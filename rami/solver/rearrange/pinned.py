@@ -15,7 +15,7 @@ from rami.position import Position
 from rami.referee import unpinned_jokers
 from rami.rules import Ruleset
 from rami.solver.answer import why_nothing
-from rami.solver.cpsat import Clock, stage_solver
+from rami.solver.cpsat import Clock, OutOfTime, stage_solver
 from rami.solver.rearrange.decode import Decoded, decode, realize_table, template_of
 from rami.solver.rearrange.hints import hint_from_table, hint_solution
 from rami.solver.rearrange.model import StageModel
@@ -134,7 +134,11 @@ def _pinned_stages(
     turn found; ``hint``'s table hints the search. The turn's ``proved`` says only that its
     search ended."""
     deadline = clock.timings["search_dtime"] + time_limit
-    model = StageModel(position, with_slots=True, opening=False, pinned=True, pinned_whole=whole)
+    try:
+        model = StageModel(position, with_slots=True, opening=False, pinned=True,
+                           pinned_whole=whole, clock=clock)
+    except OutOfTime:
+        return _Pinned(None)
     model.model.maximize(model.play_objective(objective))
     if ceiling is not None:
         model.model.add(model.play_objective(objective) <= ceiling)
@@ -151,7 +155,11 @@ def _pinned_stages(
     proved, best_play, turn, _ = found
     if not proved or (turn is not None and not min_moves) or clock.out_of_time():
         return _Pinned(turn, best_play, proved, rejected=model.rejected)
-    keeper = StageModel(position, with_slots=True, opening=False, pinned=True, pinned_whole=whole)
+    try:
+        keeper = StageModel(position, with_slots=True, opening=False, pinned=True,
+                            pinned_whole=whole, clock=clock)
+    except OutOfTime:
+        return _Pinned(turn, best_play, proved, rejected=model.rejected)
     keeper.add_matching_cuts(model.cut)
     keeper.model.add(keeper.play_objective(objective) == best_play)
     keeper.model.maximize(keeper.kept)
@@ -185,8 +193,11 @@ def _kept_on_slots(
     restriction: every table it finds is a candidate) and keep the turn moving fewer cards."""
     if clock.out_of_time():
         return turn
-    keeper = StageModel(position, with_slots=True, opening=False, pinned=True,
-                        pinned_whole=whole, credited=False)
+    try:
+        keeper = StageModel(position, with_slots=True, opening=False, pinned=True,
+                            pinned_whole=whole, credited=False, clock=clock)
+    except OutOfTime:
+        return turn
     keeper.add_matching_cuts(cuts)
     keeper.model.add(keeper.play_objective(objective) == best_play)
     keeper.model.maximize(keeper.kept)

@@ -10,7 +10,7 @@ from rami.melds import Meld, MeldKind
 from rami.position import Position
 from rami.rules import Ruleset
 from rami.solver.counts import CardCounts
-from rami.solver.cpsat import Expr
+from rami.solver.cpsat import Clock, Expr
 from rami.solver.rearrange.slots import Lane, Slot, slot_options, stood_for_types
 from rami.solver.templates import Template, type_at
 
@@ -42,6 +42,7 @@ class SlotConstraints:
     duals: dict[int, cp_model.IntVar]
     dual_pairs: set[tuple[int, int]]
     kept: Expr
+    clock: Clock | None
 
     def _add_slots(self, cover: list[list]) -> None:
         model = self.model
@@ -49,6 +50,8 @@ class SlotConstraints:
         keep_real_by_type: list[list] = [[] for _ in range(NUM_TYPES)]
         keep_joker_by_type: list[list] = [[] for _ in range(NUM_TYPES)]
         for index, meld in enumerate(self.position.table):
+            if self.clock is not None:
+                self.clock.check()  # OutOfTime: the wall clock of the time limit ran out
             slot = Slot(
                 original=index,
                 real_types=tuple(sorted({card.index for card in meld.real_cards})),

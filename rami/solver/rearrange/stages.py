@@ -16,7 +16,7 @@ from rami.matching import cards_kept, cards_moved
 from rami.melds import MIN_MELD, Meld
 from rami.position import Position
 from rami.solver.answer import costliest_discard, no_legal_turn, why_nothing
-from rami.solver.cpsat import Clock, stage_solver
+from rami.solver.cpsat import Clock, OutOfTime, stage_solver
 from rami.solver.glpkplay import SMALL_TABLE_CARDS, WALL_CAP_MS, glpk_for
 from rami.solver.in_place import InPlace, lay_whole_hand, searches
 from rami.solver.playmodel import PlayBounds, PlayModel, PlayVariables, play_model_for
@@ -38,6 +38,11 @@ LP_SEARCH_TABLE_CARDS = 30
 
 #: From this many table cards on, max-play tries the in-place fast path first (see _in_place).
 IN_PLACE_MAX_PLAY_TABLE_CARDS = 70
+
+#: Loading a stage 2 model costs CP-SAT, before any search, 10-17% of the time Python took to
+#: build it (measured on 100-card tables; 57 ms at load 12): a solve is not started with less
+#: wall time left than this share of the last build, since it could only stop at once.
+SOLVE_LOAD_SHARE = 0.2
 
 
 @dataclass
@@ -77,6 +82,8 @@ def search(
     position: Position, objective: Objective, min_moves: bool, time_limit: float, clock: Clock
 ) -> Turn:
     """Stage 1 (penalty and cards, one exact objective), then stage 2 (cards moved)."""
+    if clock.out_of_time():
+        return nothing_in_time(position)  # (rami fou's last resort, when all time is spent)
     # The opening turn lays new melds from the hand only, unless the decision 1 flag lets the
     # opener rearrange the table in the same turn.
     opening = not position.opened and not position.rules.open_and_rearrange_same_turn
@@ -153,10 +160,7 @@ def search(
         # Playing nothing is always in the model but for the discard: no card may go.
         raise no_legal_turn(position)
     else:
-        return Turn(
-            list(position.table), Counter(), fallback_discard(position), False, bounds,
-            message=phrases.NOTHING_IN_TIME.say(),
-        )
+        return nothing_in_time(position)
     decoded = decode(model, solver)
     best_play = round(solver.objective_value) // scale
     if not decoded.played:
@@ -195,8 +199,16 @@ def search(
         budget = max(time_limit - solver.response_proto.deterministic_time, 0.05)
         solver = stage_solver(budget, clock.wall_left())
         started = time.perf_counter()
-        keeper = StageModel(position, with_slots=True, opening=False, relaxed=relaxed)
+        try:
+            keeper = StageModel(position, with_slots=True, opening=False, relaxed=relaxed,
+                                clock=clock)
+        except OutOfTime:
+            proved = False
+            break
         last_build = time.perf_counter() - started
+        if not clock.affords(SOLVE_LOAD_SHARE * last_build):
+            proved = False  # CP-SAT would spend the time left loading the model
+            break
         keeper.model.add(keeper.play_objective(objective) == best_play)
         keeper.model.maximize(keeper.kept)
         # Elsewhere the model is asked for such a turn first (not where the fast path proved
@@ -215,6 +227,9 @@ def search(
             clock.lap("search_ms", solver)
             domain = keeper.model.proto.variables[untouched.index].domain
             domain[0] = domain[1] = 0
+            if not clock.affords(SOLVE_LOAD_SHARE * last_build):
+                proved = False
+                break
         hint_from_table(keeper, position, table, decoded.played, discard)
         clock.lap("build_ms")
         stage2 = clock.rewind(solver).solve(keeper.model)
@@ -265,6 +280,12 @@ def _small_table(
     except SolverBugError:
         return None  # the realisation failed on this table: CP-SAT's may not
     return Turn(table, decoded.played, None, True, {}, found.objective)
+
+
+def nothing_in_time(position: Position) -> Turn:
+    """No turn found within the time limit: nothing played (and the costliest discard)."""
+    return Turn(list(position.table), Counter(), fallback_discard(position), False, {},
+                message=phrases.NOTHING_IN_TIME.say())
 
 
 def fallback_discard(position: Position) -> Card | None:
