@@ -131,7 +131,7 @@ def solve_top(
         if reason is not None:
             raise UnsupportedError(reason)
     started = time.perf_counter()
-    clock = Clock(time_limit)
+    clock = Clock(time_limit, cards=position.table_size + len(position.hand))
     first = solve(position, objective=objective, min_moves=min_moves, time_limit=time_limit)
     found = [first]
     sigs = [answer_signature(first.table, position.rules)]
