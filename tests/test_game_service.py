@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +11,7 @@ from rami.game import GameOptions, Play, Round, View, deal
 from rami.game.deck import stream
 from rami.rules import get_ruleset
 from rami.service import Settings, create_app
-from rami.service.testing import BackgroundServer
+from rami.service.testing import BackgroundServer, post_json
 
 
 @pytest.fixture(scope="module")
@@ -24,13 +21,7 @@ def server() -> Iterator[str]:
 
 
 def post(base: str, body: Any) -> tuple[int, Any]:
-    request = urllib.request.Request(base + "/bot/turn", data=json.dumps(body).encode(),
-                                     method="POST", headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+    return post_json(base + "/bot/turn", body)
 
 
 def _round(name: str) -> Round:

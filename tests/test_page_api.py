@@ -17,7 +17,7 @@ import pytest
 from rami.puzzles.record import daily, find, select, shipped_packs
 from rami.puzzles.themes import THEMES
 from rami.service import Settings, create_app
-from rami.service.testing import BackgroundServer
+from rami.service.testing import BackgroundServer, post_json
 
 EASY = "rc-b5304c3325"  # TS TD TC | 7C 8C 9C TC / TH 6C 8C
 
@@ -40,13 +40,7 @@ def get(base: str, path: str) -> tuple[int, Any, dict[str, str]]:
 
 
 def post(base: str, path: str, body: Any) -> tuple[int, Any]:
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+    return post_json(base + path, body)
 
 
 def assert_no_solution(payload: Any, puzzle_id: str) -> None:
