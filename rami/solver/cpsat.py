@@ -32,6 +32,8 @@ PROMISE_FACTOR, PROMISE_S = 1.1, 0.1
 #: the slowest suites (0.087 ms a card, 4.9 ms at most), and the part of the promise's slack
 #: kept for the rest of the process.
 FINISH_S_PER_CARD, SLACK_KEPT_S = 0.00015, 0.03
+#: The CPU share a solve is assumed to get at the least (at load 13 on 2 cores it got 0.06).
+LEAST_CPU_SHARE = 0.05
 
 
 def _base(deterministic_limit: float, wall_limit: float | None) -> cp_model.CpSolver:
@@ -140,11 +142,13 @@ class Clock:
         this process got the CPU for (at load 12 on 2 cores, about a sixth: a 100-card finish
         took 45-150 ms)."""
         assert self.time_limit is not None
-        cpu = time.process_time() - self.cpu_started
-        share = 1.0 if elapsed < 0.02 else min(max(cpu / elapsed, 0.05), 1.0)
-        expected = FINISH_S_PER_CARD * self.cards / share
         slack = (PROMISE_FACTOR - 1) * self.time_limit + PROMISE_S - SLACK_KEPT_S
-        return max(expected - slack, 0.0)
+        quiet = FINISH_S_PER_CARD * self.cards
+        if elapsed < 0.02 or quiet / LEAST_CPU_SHARE <= slack:
+            return 0.0  # too soon to judge, or the slack holds the finish at any load
+        cpu = time.process_time() - self.cpu_started
+        share = min(max(cpu / elapsed, LEAST_CPU_SHARE), 1.0)
+        return max(quiet / share - slack, 0.0)
 
     def rewind(self, solver: cp_model.CpSolver) -> cp_model.CpSolver:
         """``solver`` with its wall limit set to what is left now: a solver made before a model
