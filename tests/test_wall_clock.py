@@ -74,8 +74,29 @@ def test_the_finish_is_reserved_only_where_the_promise_s_slack_cannot_hold_it(
     gets the whole limit. Where this process got a tenth of the CPU so far, a 1,000-card finish
     (0.15 s quiet, 1.5 s now) would break a 1 s promise: the search stops that much earlier."""
     clock = Clock(1.0, cards=1000)
+    half_a_second_on = clock.solve_started + 0.5
+    monkeypatch.setattr(time, "perf_counter", lambda: half_a_second_on)
     monkeypatch.setattr(time, "process_time", lambda: clock.cpu_started + 0.05)
-    assert clock.finish_reserve(0.5) == pytest.approx(1.5 - 0.17)
+    assert clock.finish_reserve() == pytest.approx(1.5 - 0.17)
     monkeypatch.setattr(time, "process_time", lambda: clock.cpu_started + 0.5)
-    assert clock.finish_reserve(0.5) == 0.0
-    assert Clock(1.0, cards=100).finish_reserve(0.001) == 0.0  # too soon to judge: as quiet
+    assert clock.finish_reserve() == 0.0
+    soon = Clock(1.0, cards=1000)
+    monkeypatch.setattr(time, "process_time", lambda: soon.cpu_started)
+    monkeypatch.setattr(time, "perf_counter", lambda: soon.solve_started + 0.001)
+    assert soon.finish_reserve() == 0.0  # too soon to judge: as on a quiet machine
+
+
+def test_time_spent_before_the_solve_counts_against_the_limit_twice() -> None:
+    """A service request that waited 0.3 s of a 1 s promise: 0.3 s are gone, and 0.3 s more are
+    kept for answering it, so the search has 0.4 s; once the wait exceeds half of the limit, no
+    time is left and the answer says so at once."""
+    clock = Clock(1.0, spent=0.3)
+    left = clock.wall_left()
+    assert left is not None and 0.35 < left <= 0.4
+    position = parse_position(REARRANGE)
+    from rami.solver.api import solve
+
+    late = solve(position, time_limit=1.0, started_at=time.time() - 0.6)
+    assert late.status is Status.FEASIBLE and late.stopped_by_clock and not late.played
+    on_time = solve(position, time_limit=1.0, started_at=time.time())
+    assert on_time.status is Status.OPTIMAL and on_time.played

@@ -11,6 +11,7 @@ loop, and ``/health``, stay responsive, and a solve nobody waits for is stopped.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -135,6 +136,7 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
     async def run_solve(
         position: Position, objective: str, min_moves: bool, requested: float | None
     ) -> tuple[Solution, float]:
+        received = time.time()
         time_limit = settings.time_limit(requested)
         solution = await pool.run(
             call_solve,
@@ -143,6 +145,7 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
             objective,
             min_moves,
             time_limit,
+            received,
             deadline=settings.deadline(time_limit),
         )
         return solution, time_limit

@@ -46,10 +46,14 @@ def library_solve(position: Position, **options: Any) -> Solution:
 
 
 def call_solve(
-    solve: Any, position: Position, objective: str, min_moves: bool, time_limit: float
+    solve: Any, position: Position, objective: str, min_moves: bool, time_limit: float,
+    started_at: float | None = None,
 ) -> Solution:
+    """``started_at``: when the request arrived (``time.time()``), so that its time in the queue
+    and on the way counts against the wall-clock promise of its time limit."""
     result: Solution = solve(
-        position, objective=objective, min_moves=min_moves, time_limit=time_limit
+        position, objective=objective, min_moves=min_moves, time_limit=time_limit,
+        started_at=started_at,
     )
     return result
 

@@ -93,10 +93,16 @@ class Clock:
     wall-clock promise of its time limit."""
 
     def __init__(
-        self, time_limit: float | None = None, *, wall_clock: bool = True, cards: int = 0
+        self, time_limit: float | None = None, *, wall_clock: bool = True, cards: int = 0,
+        spent: float = 0.0,
     ) -> None:
         self.timings = {"build_ms": 0.0, "search_ms": 0.0, "finish_ms": 0.0, "search_dtime": 0.0}
-        self.started = self.last = time.perf_counter()
+        self.last = time.perf_counter()
+        #: ``spent``: seconds of the promise gone before this solve (a service request's wait
+        #: and reading); as many are kept back for the caller's answering after it.
+        self.started = self.last - spent
+        self.kept_after = spent
+        self.solve_started = self.last
         self.cpu_started = time.process_time()
         self.time_limit = time_limit
         #: Cards in the position (table and hand): what the finish's cost grows with.
@@ -133,9 +139,10 @@ class Clock:
         if self.time_limit is None or not self.wall_clock:
             return None
         elapsed = time.perf_counter() - self.started
-        return max(self.time_limit - elapsed - self.finish_reserve(elapsed), 0.0)
+        reserve = self.finish_reserve() + self.kept_after
+        return max(self.time_limit - elapsed - reserve, 0.0)
 
-    def finish_reserve(self, elapsed: float) -> float:
+    def finish_reserve(self) -> float:
         """Seconds to stop searching early so that the finish, which no limit interrupts, ends
         within the promise: none on a quiet machine (the slack covers it). On a loaded one the
         finish stretches as everything else did so far, measured by the share of the wall time
@@ -144,6 +151,7 @@ class Clock:
         assert self.time_limit is not None
         slack = (PROMISE_FACTOR - 1) * self.time_limit + PROMISE_S - SLACK_KEPT_S
         quiet = FINISH_S_PER_CARD * self.cards
+        elapsed = time.perf_counter() - self.solve_started
         if elapsed < 0.02 or quiet / LEAST_CPU_SHARE <= slack:
             return 0.0  # too soon to judge, or the slack holds the finish at any load
         cpu = time.process_time() - self.cpu_started

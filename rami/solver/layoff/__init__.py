@@ -140,11 +140,12 @@ def _opening_key(position: Position, answer: Answer, objective: Objective) -> tu
 
 def solve_position(
     position: Position, objective: Objective, *, min_moves: bool, time_limit: float,
-    wall_clock: bool = True,
+    wall_clock: bool = True, spent: float = 0.0,
 ) -> Solution:
     """Best turn of the player to move for a preset without rearrangement (see the module)."""
     clock = Clock(
-        time_limit, wall_clock=wall_clock, cards=position.table_size + len(position.hand)
+        time_limit, wall_clock=wall_clock, cards=position.table_size + len(position.hand),
+        spent=spent,
     )
     fallback = _pass(position)
     try:

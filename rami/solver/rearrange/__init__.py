@@ -38,7 +38,7 @@ from rami.solver.solution import Objective, Solution
 
 def solve_position(
     position: Position, objective: Objective, *, min_moves: bool, time_limit: float,
-    wall_clock: bool = True,
+    wall_clock: bool = True, spent: float = 0.0,
 ) -> Solution:
     """The best turn of an opened player (or the opening turn) of a rearranging preset."""
     rules = position.rules
@@ -48,7 +48,8 @@ def solve_position(
             "empty"
         ])
     clock = Clock(
-        time_limit, wall_clock=wall_clock, cards=position.table_size + len(position.hand)
+        time_limit, wall_clock=wall_clock, cards=position.table_size + len(position.hand),
+        spent=spent,
     )
     if rules.table_joker is TableJoker.REPLACE_AND_RELAY and any(
         meld.jokers for meld in position.table
