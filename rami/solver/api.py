@@ -22,6 +22,10 @@ __all__ = ["BACKENDS", "Backend", "Move", "MoveKind", "Objective", "Solution", "
 
 SolveFunction = Callable[..., Solution]
 
+#: Of a limit that started before the solve (``started_at``), at most this share is counted
+#: as spent: the search always keeps a tenth.
+LEAST_SEARCH_SHARE_LEFT = 0.9
+
 
 def _takes_layoff(position: Position) -> bool:
     # Rami 51, BFmania 51/30, Café Rummy: lay-offs (and joker swaps) only, then a discard;
@@ -83,15 +87,17 @@ def solve(
     within ``time_limit x 1.1 + 0.1`` s (docs/solver.md); with ``wall_clock=False`` only the
     deterministic limit counts, so the answer is the same however loaded the machine.
     ``started_at``: the ``time.time()`` at which the caller's promise began (a service request's
-    arrival); the seconds since count against the limit, and as many again are kept back for
-    the caller's own work after the solve. Every answer is checked by the referee before it is
-    returned.
+    arrival): the seconds since count against the limit, up to nine tenths of it (a request
+    that waited longer still gets a tenth of its limit to search, a late answer being worth
+    more than none). Every answer is checked by the referee before it is returned.
     """
     position = position.checked()
     solve_position = backend_for(position).solver()
     _freeze_imported_objects()
     started = time.perf_counter()
-    spent = 0.0 if started_at is None else min(max(time.time() - started_at, 0.0), time_limit)
+    spent = 0.0 if started_at is None else min(
+        max(time.time() - started_at, 0.0), LEAST_SEARCH_SHARE_LEFT * time_limit
+    )
     solution = solve_position(
         position, Objective(objective), min_moves=min_moves, time_limit=time_limit,
         wall_clock=wall_clock, spent=spent,

@@ -99,9 +99,8 @@ class Clock:
         self.timings = {"build_ms": 0.0, "search_ms": 0.0, "finish_ms": 0.0, "search_dtime": 0.0}
         self.last = time.perf_counter()
         #: ``spent``: seconds of the promise gone before this solve (a service request's wait
-        #: and reading); as many are kept back for the caller's answering after it.
+        #: and reading); the promise's slack covers the caller's answering after it.
         self.started = self.last - spent
-        self.kept_after = spent
         self.solve_started = self.last
         self.cpu_started = time.process_time()
         self.time_limit = time_limit
@@ -139,8 +138,7 @@ class Clock:
         if self.time_limit is None or not self.wall_clock:
             return None
         elapsed = time.perf_counter() - self.started
-        reserve = self.finish_reserve() + self.kept_after
-        return max(self.time_limit - elapsed - reserve, 0.0)
+        return max(self.time_limit - elapsed - self.finish_reserve(), 0.0)
 
     def finish_reserve(self) -> float:
         """Seconds to stop searching early so that the finish, which no limit interrupts, ends
