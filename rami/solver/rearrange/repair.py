@@ -1,11 +1,13 @@
 """A table moving one table card, found without a model: stage 2's shortcut.
 
 Where stage 1's cards cannot all be laid without moving a table card, the fewest cards moved is
-often one (on the suites, 22 of the 165 positions that reach stage 2, most of them at 60-100
-table cards, where stage 2 is slowest). Such a table takes one card off a meld that stays legal
+often one: on the suites, 22 of the 165 positions that reach stage 2, most of them at 60-100
+table cards, where stage 2 is slowest. Such a table takes one card off a meld that stays legal
 without it (a run's end, a card of a set of four, a joker at a run's end) and lays that card
-with the played ones in place. :func:`one_move_table` tries those cards with the in-place
-search (:mod:`rami.solver.in_place`), nearest the hand cards that have no place first.
+with the played ones in place. :func:`one_move_table` tries a few such cards with the in-place
+search (:mod:`rami.solver.in_place`): cards that could share a meld with a played card that has
+no place on the table as it is, jokers first, then from the longest melds. It finds 10 of the
+22 on the suites.
 
 A table found this way is a heuristic's answer, never a bound: the engine returns it as optimal
 only where a table moving nothing is known not to exist (the in-place search ran to its end, or
@@ -23,8 +25,9 @@ from rami.melds import Meld, is_valid
 from rami.position import Position
 from rami.solver.in_place import _Search, lay_whole_hand
 
-#: Cards taken off the table and tried, at most (the nearest to a card with no place first).
-MAX_TRIES = 12
+#: Cards taken off the table and tried, at most (jokers first, then from the longest melds).
+#: On the suites 6 finds the same 10 tables as 12, in 200 instead of 250 ms of failed tries.
+MAX_TRIES = 6
 #: Hand cards left with no place once the card is in the hand, at most (see lay_whole_hand).
 MAX_UNPLACED: int | None = 0
 #: Tried only where 1 to this many of the played cards have no place on the table as it is.
@@ -89,7 +92,7 @@ def one_move_table(position: Position, played: Counter[Card]) -> list[Meld] | No
     # most easily.
     candidates.sort(key=lambda entry: (not entry[2].is_joker, -len(entry[1].cards)))
     for index, rest, card in candidates[:MAX_TRIES]:
-        table = position.table[:index] + (rest,) + position.table[index + 1:]
+        table = (*position.table[:index], rest, *position.table[index + 1:])
         laid = lay_whole_hand(
             replace(position, table=table, hand=(*hand, card)), max_unplaced=MAX_UNPLACED
         )
