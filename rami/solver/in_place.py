@@ -413,6 +413,13 @@ def searches(position: Position) -> bool:
     )
 
 
+def cards_without_place(position: Position) -> list[Card]:
+    """The hand's real cards (each once) that have no place on the table as it is: no lay-off,
+    and no new meld with other hand cards (stage 2's shortcut starts from them)."""
+    search = _Search(position)
+    return [card for card in search.hand if not search.options(card)]
+
+
 def lay_whole_hand(position: Position, *, max_unplaced: int | None = None) -> InPlace:
     """A turn laying every hand card with no table card moved, if the search finds one (this
     is a fast path: where it gives up, there may still be one).

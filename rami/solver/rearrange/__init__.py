@@ -19,6 +19,7 @@ The stages, one module each:
 * :mod:`.objective`: the levels of decision 6 folded into one integer;
 * :mod:`.decode`: a CP-SAT solution read back as melds;
 * :mod:`.hints`: warm starts from a known table;
+* :mod:`.repair`: a table moving one card, found without a model (stage 2's shortcut);
 * :mod:`.stages`: stage 1 then stage 2;
 * :mod:`.pinned`: rami fou's search around its pinned jokers;
 * :mod:`.narrate`: the answer, its moves told step by step, the referee's check.

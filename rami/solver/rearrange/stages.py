@@ -30,6 +30,7 @@ from rami.solver.rearrange.decode import (
 from rami.solver.rearrange.hints import hint_from_table
 from rami.solver.rearrange.model import StageModel
 from rami.solver.rearrange.objective import play_bounds, play_value, play_weights
+from rami.solver.rearrange.repair import one_move_table
 from rami.solver.solution import Objective
 
 #: From this many table cards on, max-play's stage 1 branches on its LP (see ``search``).
@@ -190,6 +191,17 @@ def search(
         if laid.table is not None:
             clock.lap("search_ms")
             return Turn(laid.table, decoded.played, None, True, {}, best_play, 0)
+    # A table moving one card, where taking one card off a meld lets the rest go down in place
+    # (repair.py): optimal at once where no table moves nothing (the fast path ran to its end
+    # on the whole hand, which is then the only play of this value: every card weighs), else
+    # the untouched question below decides, and else it is the hint.
+    one_move = one_move_table(position, decoded.played) if searches(position) else None
+    if one_move is not None:
+        moved_one = cards_moved(position.table, one_move)
+        if moved_one == 0 or (whole_hand and no_lay_off):
+            clock.lap("search_ms")
+            return Turn(one_move, decoded.played, None, True, {}, best_play, moved_one)
+        table, discard = one_move, None
     #: Seconds the last model took to build: stage 2's are larger than stage 1's.
     last_build = clock.timings["build_ms"] / 1000
     for relaxed in (True, False):
@@ -213,11 +225,20 @@ def search(
         keeper.model.maximize(keeper.kept)
         # Elsewhere the model is asked for such a turn first (not where the fast path proved
         # there is none): far quicker, when there is one, than letting the search climb there.
-        ask_untouched = relaxed and not (no_lay_off if whole_hand else part_in_place)
+        # Where a one-move table is known, the question also proves it optimal (infeasible: a
+        # relaxation of every table moving nothing).
+        ask_untouched = relaxed and (
+            one_move is not None or not (no_lay_off if whole_hand else part_in_place)
+        )
         if ask_untouched:
             untouched = keeper.nothing_moves()
             clock.lap("build_ms")
-            if clock.rewind(solver).solve(keeper.model) == cp_model.OPTIMAL:
+            asked = clock.rewind(solver).solve(keeper.model)
+            if asked == cp_model.INFEASIBLE and one_move is not None:
+                clock.lap("search_ms", solver)
+                expected_moved = 1
+                break
+            if asked == cp_model.OPTIMAL:
                 clock.lap("search_ms", solver)
                 decoded_keep = decode(keeper, solver)
                 candidate = realize_relaxed(position, decoded_keep)
