@@ -152,30 +152,38 @@ def _inside(meld: Meld, target: list[Meld]) -> int:
     return found
 
 
+#: ``_CARDS_AT[suit][position]``: the card at run position 1..14 of a suit (index 0 unused).
+_CARDS_AT: tuple[tuple[Card, ...], ...] = tuple(
+    (JOKER, *(_card_at(position, suit) for position in range(1, 15))) for suit in range(4)
+)
+
+
 def _melds_with(first: Card, cards: Counter[Card], jokers: int, rules: Ruleset,
                 max_run: int) -> list[Meld]:
-    """Valid melds holding ``first`` and other cards of ``cards`` (jokers fill gaps only)."""
+    """Valid melds holding ``first`` and other cards of ``cards`` (jokers fill gaps only).
+
+    Runs come by position of ``first``, then length, then start; then sets by size (the order
+    matters: the re-split shuffles this list with the candidate's random generator).
+    """
     found: list[Meld] = []
     suit = first.index // 13
-    own = (1, 14) if first.rank == 1 and rules.top_rank == 14 else (first.rank,)
+    top = rules.top_rank
+    row = _CARDS_AT[suit]
+    own = (1, 14) if first.rank == 1 and top == 14 else (first.rank,)
     for position in own:
+        # Which run positions hold a card of ``cards`` (``first``'s own always does).
+        held = [False, *(cards[row[p]] > 0 or p == position for p in range(1, top + 1))]
         for length in range(3, max_run + 1):
-            for start in range(position - length + 1, position + 1):
+            for start in range(max(1, position - length + 1), position + 1):
                 end = start + length - 1
-                if start < 1 or end > rules.top_rank:
+                if end > top:
+                    break
+                if not (held[start] and held[end]):
                     continue
-                laid = []
-                used = 0
-                for p in range(start, end + 1):
-                    card = _card_at(p, suit)
-                    if p == position or cards[card] > 0:
-                        laid.append(card)
-                    else:
-                        laid.append(JOKER)
-                        used += 1
-                if used > jokers or laid[0].is_joker or laid[-1].is_joker:
+                if length - sum(held[start : end + 1]) > jokers:
                     continue
-                meld = Meld(tuple(laid), MeldKind.RUN)
+                meld = Meld(tuple(row[p] if held[p] else JOKER for p in range(start, end + 1)),
+                            MeldKind.RUN)
                 if is_valid(meld, rules):
                     found.append(meld)
     others = [s for s in range(4) if s != suit and cards[Card.of(first.rank, s)] > 0]
@@ -306,8 +314,13 @@ def candidate(seed: int, *, tier: str, jokers: int, kind: str | None = None) -> 
         _add_jokers(rng, target, deck, rng.choice((1, 1, 2)))
     pool = [card for meld in target for card in meld.cards]
 
+    avoided: dict[Meld, int] = {}
+
     def avoid(meld: Meld) -> int:
-        return _inside(meld, target)
+        found = avoided.get(meld)
+        if found is None:
+            found = avoided[meld] = _inside(meld, target)
+        return found
 
     table: list[Meld] | None = None
     for _ in range(HAND_TRIES):
