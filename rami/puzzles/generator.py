@@ -355,6 +355,8 @@ class Attempt:
     tier: str
     jokers: int
     kind: str | None
+    #: The only tier kept (None: any). The judge stops as soon as the candidate cannot be of it.
+    wanted: str | None = None
 
 
 @dataclass(frozen=True)
@@ -374,7 +376,7 @@ def run_attempt(attempt: Attempt) -> Outcome:
     if position is None:
         return Outcome(attempt, None, "draw failed", time.perf_counter() - started)
     try:
-        evaluation = evaluate(position, attempt.kind)
+        evaluation = evaluate(position, attempt.kind, tier=attempt.wanted)
     except Rejected as error:
         return Outcome(attempt, None, str(error), time.perf_counter() - started)
     except SolverBugError as error:  # never taken for a puzzle; reported by the CLI
@@ -389,7 +391,7 @@ def attempts(seed: int, *, tier: str | None, jokers: int, kind: str | None) -> I
         cseed = candidate_seed(seed, index)
         # Without a tier request, the profile cycles through the tiers (a mix of sizes).
         drawn = tier if tier is not None else TIERS[index % len(TIERS)]
-        yield Attempt(index, cseed, drawn, jokers, kind)
+        yield Attempt(index, cseed, drawn, jokers, kind, tier)
         index += 1
 
 
