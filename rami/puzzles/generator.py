@@ -196,6 +196,15 @@ def _melds_with(first: Card, cards: Counter[Card], jokers: int, rules: Ruleset,
     return found
 
 
+#: The cards whose presence decides :func:`_melds_with`'s list for a card: its suit's, and its
+#: rank's in the other suits.
+_NEIGHBOURS: dict[Card, tuple[Card, ...]] = {
+    card: (*(Card(card.index // 13 * 13 + rank) for rank in range(13)),
+           *(Card.of(card.rank, suit) for suit in range(4) if suit != card.index // 13))
+    for card in (Card(index) for index in range(52))
+}
+
+
 class _OutOfBudget(Exception):
     pass
 
@@ -207,27 +216,45 @@ def resplit(rng: random.Random, cards: Counter[Card], jokers: int, rules: Rulese
     Melds are tried in random order, those with a higher ``avoid(meld)`` last.
     """
     nodes = 0
+    # A card's melds depend only on which cards of its suit and of its rank are left (and on the
+    # jokers left): the search meets the same few patterns again and again.
+    listed: dict[tuple[Card, int, int], list[tuple[Meld, tuple[Card, ...], int]]] = {}
 
-    def search(left: Counter[Card], jokers_left: int) -> list[Meld] | None:
+    def search(left: dict[Card, int], jokers_left: int) -> list[Meld] | None:
+        """``left``: the cards still to place, each with a positive count."""
         nonlocal nodes
         nodes += 1
         if nodes > SPLIT_BUDGET:
             raise _OutOfBudget
-        left = +left
         if not left:
             return [] if jokers_left == 0 else None
         first = min(left)
-        options = _melds_with(first, left, jokers_left, rules, max_run)
+        pattern = 0
+        for card in _NEIGHBOURS[first]:
+            pattern = pattern * 2 + (card in left)
+        key = (first, jokers_left, pattern)
+        melds = listed.get(key)
+        if melds is None:
+            melds = listed[key] = [
+                (meld, meld.real_cards, meld.jokers)
+                for meld in _melds_with(first, Counter(left), jokers_left, rules, max_run)
+            ]
+        options = list(melds)
         rng.shuffle(options)
-        options.sort(key=lambda meld: avoid(meld))
-        for meld in options:
-            rest = left - Counter(meld.real_cards)
-            found = search(rest, jokers_left - meld.jokers)
+        options.sort(key=lambda option: avoid(option[0]))
+        for meld, used, jokers in options:
+            rest = dict(left)
+            for card in used:  # a meld holds each card once
+                if rest[card] > 1:
+                    rest[card] -= 1
+                else:
+                    del rest[card]
+            found = search(rest, jokers_left - jokers)
             if found is not None:
                 return [meld, *found]
         return None
 
-    real = Counter({card: n for card, n in cards.items() if not card.is_joker})
+    real = {card: n for card, n in cards.items() if not card.is_joker and n > 0}
     # Jokers that find no gap go to the ends of runs or into sets afterwards.
     for placed in range(jokers, -1, -1):
         try:
