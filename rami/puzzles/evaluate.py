@@ -373,10 +373,10 @@ def _evaluate(position: Position, kind: str | None, *, prune: bool,
     _check_tier(tier, score_bounds(position, kind, solution.cards_moved, fails, near))
     metrics = _metrics(position, goal, tuple(solution.table), tuple(solution.played),
                        solution.cards_moved, fails, near)
-    # A position without a superfluous meld is judged by the same tests again, which it passes:
-    # its plays are this position's plays without the meld (so it needs a rearrangement, and
-    # one signature reaches the goal), its goal and fewest moves are the same, and its metrics
-    # come with the test that found the meld superfluous.
+    # The position with a superfluous meld taken off is not put through the tests again: it
+    # passes them (each of its plays with the meld added is a play of this position, so it needs
+    # a rearrangement and one signature reaches the goal; its goal and fewest moves are the
+    # same), and its solve and metrics come from the test that found the meld superfluous.
     while prune:
         smaller = _prune(position, solution, metrics)
         if smaller is None:
