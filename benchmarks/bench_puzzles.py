@@ -1,7 +1,8 @@
 """Puzzle benchmarks: re-verify the whole shipped pack, and measure generation throughput.
 
 Run with ``make bench`` (pytest-benchmark), or directly: ``python benchmarks/bench_puzzles.py
-[--throughput]`` prints the same figures without pytest.
+[--throughput [--verify]]`` prints the same figures without pytest (``--verify``: and re-verifies
+every puzzle made).
 
 * ``test_full_pack_reverifies``: every puzzle of ``rami/data/puzzles.jsonl`` is legal, solvable,
   unique, has no superfluous meld, and its metrics reproduce (the test suite checks a sample).
@@ -19,7 +20,7 @@ import pytest
 
 from rami.puzzles.evaluate import TIERS
 from rami.puzzles.generator import generate
-from rami.puzzles.record import shipped_pack, verify
+from rami.puzzles.record import Puzzle, shipped_pack, verify
 
 #: Puzzles generated per (tier, jokers) cell in the throughput benchmark.
 THROUGHPUT_COUNT = 6
@@ -37,7 +38,10 @@ def check_pack() -> tuple[int, dict[str, list[str]]]:
 
 
 def throughput(tier: str, jokers: int, count: int = THROUGHPUT_COUNT,
-               workers: int = THROUGHPUT_WORKERS, seed: int = 1) -> dict[str, float]:
+               workers: int = THROUGHPUT_WORKERS, seed: int = 1,
+               check: bool = False) -> dict[str, float]:
+    """Sound puzzles of ``tier`` per minute; with ``check``, every puzzle made is re-verified
+    afterwards (``verify_failures``, not timed)."""
     judged = 0
 
     def seen(_outcome: object, _accepted: int) -> None:
@@ -48,10 +52,15 @@ def throughput(tier: str, jokers: int, count: int = THROUGHPUT_COUNT,
     records = list(generate(count, seed=seed, tier=tier, jokers=jokers, workers=workers,
                             on_outcome=seen))
     elapsed = time.perf_counter() - started
-    return {
+    result: dict[str, float] = {
         "tier": tier, "jokers": jokers, "puzzles": len(records), "candidates": judged,
         "seconds": round(elapsed, 1), "per_minute": round(len(records) / elapsed * 60, 1),
     }
+    if check:
+        result["verify_failures"] = sum(
+            1 for record in records
+            if verify(Puzzle.from_record(record)) or record["difficulty"]["tier"] != tier)
+    return result
 
 
 def test_full_pack_reverifies(benchmark) -> None:
@@ -72,7 +81,7 @@ def main(argv: list[str]) -> int:
     if "--throughput" in argv:
         for jokers in (0, 4):
             for tier in TIERS:
-                print(throughput(tier, jokers), flush=True)
+                print(throughput(tier, jokers, check="--verify" in argv), flush=True)
         return 0
     started = time.perf_counter()
     checked, failures = check_pack()

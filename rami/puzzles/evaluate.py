@@ -236,14 +236,23 @@ def solutions_up_to(position: Position, kind: str, goal: dict[str, Any], limit: 
     return count_signatures(_goal_model(position, kind, goal), limit=limit)
 
 
-def near_solutions(position: Position, cards_played: int) -> int:
+def near_solutions(position: Position, cards_played: int, limit: int = NEAR_CAP) -> int:
+    """Signatures that play one card fewer than ``cards_played``, counted up to ``limit``."""
     from rami.puzzles.model import PlayModel, count_signatures
 
     if cards_played <= 1:
         return 0
     model = PlayModel(position)
     model.require_played(cards_played - 1)
-    return len(count_signatures(model, limit=NEAR_CAP))
+    return len(count_signatures(model, limit=limit))
+
+
+def greedy_fails(position: Position, goal: dict[str, Any]) -> bool:
+    """Whether the greedy player (rami.puzzles.greedy) falls short of the goal."""
+    from rami.puzzles.greedy import greedy_play
+
+    greedy = greedy_play(position, stop_at_penalty=goal["penalty_after"])
+    return greedy.penalty_after > goal["penalty_after"]
 
 
 def measure(
@@ -254,14 +263,17 @@ def measure(
     cards_moved: int,
 ) -> Metrics:
     """The difficulty metrics of a sound puzzle whose intended final table is ``table``."""
-    from rami.puzzles.greedy import greedy_play
+    return _metrics(position, goal, table, played, cards_moved,
+                    greedy_fails(position, goal), near_solutions(position, goal["cards_played"]))
 
-    greedy = greedy_play(position, stop_at_penalty=goal["penalty_after"])
+
+def _metrics(position: Position, goal: dict[str, Any], table: tuple[Meld, ...],
+             played: tuple[Card, ...], cards_moved: int, fails: bool, near: int) -> Metrics:
     return Metrics(
         cards_moved=cards_moved,
         melds_broken=melds_broken(position.table, table),
-        greedy_fails=greedy.penalty_after > goal["penalty_after"],
-        near_solutions=near_solutions(position, goal["cards_played"]),
+        greedy_fails=fails,
+        near_solutions=near,
         jokers_involved=sum(card.is_joker for card in played)
         + _moved_jokers(position.table, table),
         cards_played=goal["cards_played"],
@@ -276,42 +288,111 @@ def _measure_solution(position: Position, goal: dict[str, Any], solution) -> Met
                    solution.cards_moved)
 
 
-def evaluate(position: Position, kind: str | None = None, *, prune: bool = True) -> Evaluation:
+def evaluate(position: Position, kind: str | None = None, *, prune: bool = True,
+             tier: str | None = None) -> Evaluation:
     """Judge a position; raise :class:`Rejected` unless it is a sound puzzle.
 
     With ``prune``, untouched melds that are not decoys are taken off the table first (the
     returned evaluation is of the pruned position). A solve that hits its time limit rejects
     the position (undecided is never taken for sound).
+
+    With ``tier``, a sound puzzle of another tier is rejected too, as early as bounds on its
+    score allow (:func:`score_bounds`): the generator asking for one tier stops judging a
+    candidate as soon as it cannot be of that tier, never one that would be.
     """
     from rami.puzzles.model import UndecidedError
 
+    if tier is not None and tier not in TIERS:
+        raise ValueError(f"unknown tier {tier!r}: choose from {', '.join(TIERS)}")
     try:
-        return _evaluate(position, kind, prune=prune)
+        return _evaluate(position, kind, prune=prune, tier=tier)
     except UndecidedError as error:
         raise Rejected(f"undecided: {error}") from None
 
 
-def _evaluate(position: Position, kind: str | None, *, prune: bool) -> Evaluation:
+def score_bounds(position: Position, kind: str, cards_moved: int, fails: bool | None = None,
+                 near: int | None = None) -> tuple[int, int]:
+    """The least and the most difficulty score a candidate can be judged to have, from its
+    solve (kind, fewest cards moved) and, when known, the greedy player's fate and the
+    near-solutions (None: not known yet).
+
+    Taking superfluous melds away (``prune``) changes neither the goal nor the fewest cards
+    moved (a meld the solution keeps whole adds nothing to a play and moves nothing), nor the
+    greedy player's fate or the near-solutions (a meld that changes them is a decoy and stays).
+    What may change is which melds count as broken and which jokers as involved, so those are
+    bounded: each broken meld has a card that moved, and a move breaks some meld, so
+    ``min(cards_moved, 1) <= melds_broken <= cards_moved``; the jokers involved are at most
+    the position's jokers, and at least the hand's when the whole hand is played.
+    """
+    jokers = sum(meld.jokers for meld in position.table) + sum(
+        card.is_joker for card in position.hand)
+    hand_jokers = sum(card.is_joker for card in position.hand) if kind == "empty-hand" else 0
+    fixed = cards_moved + (min(near, NEAR_CAP) // 3 if near is not None else 0)
+    low = fixed + 2 * min(cards_moved, 1) + 2 * hand_jokers
+    high = fixed + 2 * cards_moved + 2 * jokers
+    if fails is None:
+        high += 5
+    elif fails:
+        low += 5
+        high += 5
+    if near is None:
+        high += NEAR_CAP // 3
+    return low, high
+
+
+def _tier_range(tier: str) -> tuple[int, int | None]:
+    """The scores of a tier: from its floor up to the next tier's floor (exclusive)."""
+    floor = TIER_FLOORS.get(tier, 0)
+    above = [TIER_FLOORS[name] for name in TIERS[TIERS.index(tier) + 1 :]]
+    return floor, (above[0] - 1 if above else None)
+
+
+def _check_tier(tier: str | None, bounds: tuple[int, int]) -> None:
+    if tier is None:
+        return
+    low, high = bounds
+    floor, ceiling = _tier_range(tier)
+    if high < floor or (ceiling is not None and low > ceiling):
+        raise Rejected(f"not {tier}: its score can only be {low}..{high}")
+
+
+def _evaluate(position: Position, kind: str | None, *, prune: bool,
+              tier: str | None) -> Evaluation:
     _check_position(position)
     kind, goal, solution = solve_goal(position, kind)
     if goal["cards_played"] < 2 and kind == "best-score":
         raise Rejected("the best play lays a single card")
+    _check_tier(tier, score_bounds(position, kind, solution.cards_moved))
     check_needs_rearrangement(position, kind, goal)
     intended = signature(solution.table, position.rules)
     if other_solutions(position, kind, goal, intended):
         raise Rejected("cooked: a second solution reaches the goal")
-    metrics = _measure_solution(position, goal, solution)
-    if prune:
-        pruned = _prune(position, solution, metrics)
-        if pruned is not None:
-            return _evaluate(pruned, kind, prune=True)
+    fails = greedy_fails(position, goal)
+    _check_tier(tier, score_bounds(position, kind, solution.cards_moved, fails))
+    near = near_solutions(position, goal["cards_played"])
+    _check_tier(tier, score_bounds(position, kind, solution.cards_moved, fails, near))
+    metrics = _metrics(position, goal, tuple(solution.table), tuple(solution.played),
+                       solution.cards_moved, fails, near)
+    # The position with a superfluous meld taken off is not put through the tests again: it
+    # passes them (each of its plays with the meld added is a play of this position, so it needs
+    # a rearrangement and one signature reaches the goal; its goal and fewest moves are the
+    # same), and its solve and metrics come from the test that found the meld superfluous.
+    while prune:
+        smaller = _prune(position, solution, metrics)
+        if smaller is None:
+            break
+        position, found, goal, solution, metrics = smaller
+        if found != kind:  # pragma: no cover - the goal is the same (see above)
+            raise Rejected(f"the position is a {found} puzzle, not {kind}")
+    if tier is not None and metrics.tier != tier:
+        raise Rejected(f"not {tier}: a {metrics.tier} puzzle (score {metrics.score})")
     return Evaluation(
         position=position,
         kind=kind,
         goal=goal,
         solution=tuple(solution.table),
         played=tuple(solution.played),
-        signature=intended,
+        signature=signature(solution.table, position.rules),
         metrics=metrics,
     )
 
@@ -320,8 +401,15 @@ def _decoy_profile(metrics: Metrics) -> tuple[int, bool]:
     return metrics.near_solutions, metrics.greedy_fails
 
 
-def _prune(position: Position, solution, metrics: Metrics) -> Position | None:
-    """The position without its first superfluous meld, or None when none is superfluous."""
+def _prune(position: Position, solution, metrics: Metrics):
+    """The position without its first superfluous meld (with its kind, goal, solution and
+    metrics), or None when none is superfluous.
+
+    A meld is superfluous when taking it away keeps the greedy player's fate and the number of
+    near-solutions (:func:`_decoy_profile`). The greedy player is asked first (it is cheaper);
+    the near-solutions are counted only up to this position's count: every near-solution of
+    the smaller position is one of this position's with the meld added, so it has no more.
+    """
     for index in _untouched(position.table, tuple(solution.table)):
         table = position.table[:index] + position.table[index + 1 :]
         if not table:
@@ -329,12 +417,19 @@ def _prune(position: Position, solution, metrics: Metrics) -> Position | None:
         smaller = replace(position, table=table)
         try:
             _check_position(smaller)
-            _kind, goal, smaller_solution = solve_goal(smaller)
+            found, goal, smaller_solution = solve_goal(smaller)
         except Rejected:
             continue
-        smaller_metrics = _measure_solution(smaller, goal, smaller_solution)
-        if _decoy_profile(smaller_metrics) == _decoy_profile(metrics):
-            return smaller
+        fails = greedy_fails(smaller, goal)
+        if fails != metrics.greedy_fails:
+            continue
+        near = near_solutions(smaller, goal["cards_played"], limit=metrics.near_solutions)
+        if near != metrics.near_solutions:
+            continue
+        smaller_metrics = _metrics(smaller, goal, tuple(smaller_solution.table),
+                                   tuple(smaller_solution.played), smaller_solution.cards_moved,
+                                   fails, near)
+        return smaller, found, goal, smaller_solution, smaller_metrics
     return None
 
 

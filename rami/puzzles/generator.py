@@ -152,30 +152,38 @@ def _inside(meld: Meld, target: list[Meld]) -> int:
     return found
 
 
+#: ``_CARDS_AT[suit][position]``: the card at run position 1..14 of a suit (index 0 unused).
+_CARDS_AT: tuple[tuple[Card, ...], ...] = tuple(
+    (JOKER, *(_card_at(position, suit) for position in range(1, 15))) for suit in range(4)
+)
+
+
 def _melds_with(first: Card, cards: Counter[Card], jokers: int, rules: Ruleset,
                 max_run: int) -> list[Meld]:
-    """Valid melds holding ``first`` and other cards of ``cards`` (jokers fill gaps only)."""
+    """Valid melds holding ``first`` and other cards of ``cards`` (jokers fill gaps only).
+
+    Runs come by position of ``first``, then length, then start; then sets by size (the order
+    matters: the re-split shuffles this list with the candidate's random generator).
+    """
     found: list[Meld] = []
     suit = first.index // 13
-    own = (1, 14) if first.rank == 1 and rules.top_rank == 14 else (first.rank,)
+    top = rules.top_rank
+    row = _CARDS_AT[suit]
+    own = (1, 14) if first.rank == 1 and top == 14 else (first.rank,)
     for position in own:
+        # Which run positions hold a card of ``cards`` (``first``'s own always does).
+        held = [False, *(cards[row[p]] > 0 or p == position for p in range(1, top + 1))]
         for length in range(3, max_run + 1):
-            for start in range(position - length + 1, position + 1):
+            for start in range(max(1, position - length + 1), position + 1):
                 end = start + length - 1
-                if start < 1 or end > rules.top_rank:
+                if end > top:
+                    break
+                if not (held[start] and held[end]):
                     continue
-                laid = []
-                used = 0
-                for p in range(start, end + 1):
-                    card = _card_at(p, suit)
-                    if p == position or cards[card] > 0:
-                        laid.append(card)
-                    else:
-                        laid.append(JOKER)
-                        used += 1
-                if used > jokers or laid[0].is_joker or laid[-1].is_joker:
+                if length - sum(held[start : end + 1]) > jokers:
                     continue
-                meld = Meld(tuple(laid), MeldKind.RUN)
+                meld = Meld(tuple(row[p] if held[p] else JOKER for p in range(start, end + 1)),
+                            MeldKind.RUN)
                 if is_valid(meld, rules):
                     found.append(meld)
     others = [s for s in range(4) if s != suit and cards[Card.of(first.rank, s)] > 0]
@@ -186,6 +194,15 @@ def _melds_with(first: Card, cards: Counter[Card], jokers: int, rules: Ruleset,
                     real = sorted([first, *(Card.of(first.rank, s) for s in chosen)])
                     found.append(Meld((*real, *(JOKER,) * extra), MeldKind.SET))
     return found
+
+
+#: The cards whose presence decides :func:`_melds_with`'s list for a card: its suit's, and its
+#: rank's in the other suits.
+_NEIGHBOURS: dict[Card, tuple[Card, ...]] = {
+    card: (*(Card(card.index // 13 * 13 + rank) for rank in range(13)),
+           *(Card.of(card.rank, suit) for suit in range(4) if suit != card.index // 13))
+    for card in (Card(index) for index in range(52))
+}
 
 
 class _OutOfBudget(Exception):
@@ -199,27 +216,45 @@ def resplit(rng: random.Random, cards: Counter[Card], jokers: int, rules: Rulese
     Melds are tried in random order, those with a higher ``avoid(meld)`` last.
     """
     nodes = 0
+    # A card's melds depend only on which cards of its suit and of its rank are left (and on the
+    # jokers left): the search meets the same few patterns again and again.
+    listed: dict[tuple[Card, int, int], list[tuple[Meld, tuple[Card, ...], int]]] = {}
 
-    def search(left: Counter[Card], jokers_left: int) -> list[Meld] | None:
+    def search(left: dict[Card, int], jokers_left: int) -> list[Meld] | None:
+        """``left``: the cards still to place, each with a positive count."""
         nonlocal nodes
         nodes += 1
         if nodes > SPLIT_BUDGET:
             raise _OutOfBudget
-        left = +left
         if not left:
             return [] if jokers_left == 0 else None
         first = min(left)
-        options = _melds_with(first, left, jokers_left, rules, max_run)
+        pattern = 0
+        for card in _NEIGHBOURS[first]:
+            pattern = pattern * 2 + (card in left)
+        key = (first, jokers_left, pattern)
+        melds = listed.get(key)
+        if melds is None:
+            melds = listed[key] = [
+                (meld, meld.real_cards, meld.jokers)
+                for meld in _melds_with(first, Counter(left), jokers_left, rules, max_run)
+            ]
+        options = list(melds)
         rng.shuffle(options)
-        options.sort(key=lambda meld: avoid(meld))
-        for meld in options:
-            rest = left - Counter(meld.real_cards)
-            found = search(rest, jokers_left - meld.jokers)
+        options.sort(key=lambda option: avoid(option[0]))
+        for meld, used, jokers in options:
+            rest = dict(left)
+            for card in used:  # a meld holds each card once
+                if rest[card] > 1:
+                    rest[card] -= 1
+                else:
+                    del rest[card]
+            found = search(rest, jokers_left - jokers)
             if found is not None:
                 return [meld, *found]
         return None
 
-    real = Counter({card: n for card, n in cards.items() if not card.is_joker})
+    real = {card: n for card, n in cards.items() if not card.is_joker and n > 0}
     # Jokers that find no gap go to the ends of runs or into sets afterwards.
     for placed in range(jokers, -1, -1):
         try:
@@ -306,8 +341,13 @@ def candidate(seed: int, *, tier: str, jokers: int, kind: str | None = None) -> 
         _add_jokers(rng, target, deck, rng.choice((1, 1, 2)))
     pool = [card for meld in target for card in meld.cards]
 
+    avoided: dict[Meld, int] = {}
+
     def avoid(meld: Meld) -> int:
-        return _inside(meld, target)
+        found = avoided.get(meld)
+        if found is None:
+            found = avoided[meld] = _inside(meld, target)
+        return found
 
     table: list[Meld] | None = None
     for _ in range(HAND_TRIES):
@@ -342,6 +382,8 @@ class Attempt:
     tier: str
     jokers: int
     kind: str | None
+    #: The only tier kept (None: any). The judge stops as soon as the candidate cannot be of it.
+    wanted: str | None = None
 
 
 @dataclass(frozen=True)
@@ -361,7 +403,7 @@ def run_attempt(attempt: Attempt) -> Outcome:
     if position is None:
         return Outcome(attempt, None, "draw failed", time.perf_counter() - started)
     try:
-        evaluation = evaluate(position, attempt.kind)
+        evaluation = evaluate(position, attempt.kind, tier=attempt.wanted)
     except Rejected as error:
         return Outcome(attempt, None, str(error), time.perf_counter() - started)
     except SolverBugError as error:  # never taken for a puzzle; reported by the CLI
@@ -376,7 +418,7 @@ def attempts(seed: int, *, tier: str | None, jokers: int, kind: str | None) -> I
         cseed = candidate_seed(seed, index)
         # Without a tier request, the profile cycles through the tiers (a mix of sizes).
         drawn = tier if tier is not None else TIERS[index % len(TIERS)]
-        yield Attempt(index, cseed, drawn, jokers, kind)
+        yield Attempt(index, cseed, drawn, jokers, kind, tier)
         index += 1
 
 
