@@ -120,7 +120,7 @@ def _solver_plays_all(position: Position) -> bool:
     from rami.puzzles.model import UndecidedError
     from rami.solver.api import Status, solve
 
-    solution = solve(position, min_moves=False, time_limit=FITS_LIMIT)
+    solution = solve(position, min_moves=False, time_limit=FITS_LIMIT, wall_clock=False)
     if not solution.hand:
         return True
     if solution.status is not Status.OPTIMAL:
