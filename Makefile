@@ -30,13 +30,23 @@ browser:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; \
 	fi
 
+# The suite runs on one pytest-xdist worker per core, at most 4 (each holds OR-Tools, Ray's
+# client and a browser); tests/conftest.py keeps what is set up once in one worker. The
+# service's fuzzing runs apart, without workers (see SERIAL_ONLY in tests/conftest.py).
+TEST_WORKERS := $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
+FUZZ_TESTS := tests/test_service_fuzz.py
+PARALLEL_PYTEST := $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup --ignore=$(FUZZ_TESTS)
+REQUIRED := RAMI_BROWSER_TESTS=required RAMI_RAY_TESTS=required
+
 test: $(STAMP) browser
 	$(BIN)/ruff check rami tests benchmarks
 	$(BIN)/mypy
-	RAMI_BROWSER_TESTS=required RAMI_RAY_TESTS=required $(BIN)/pytest -q
+	$(REQUIRED) $(PARALLEL_PYTEST)
+	$(REQUIRED) $(BIN)/pytest -q $(FUZZ_TESTS)
 
 test-slow: $(STAMP)
-	$(BIN)/pytest -q -m slow
+	$(PARALLEL_PYTEST) -m slow
+	$(BIN)/pytest -q -m slow $(FUZZ_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check rami tests benchmarks

@@ -9,6 +9,37 @@ from support.checks import checked_solve
 
 from rami.solver.solution import Solution
 
+#: schemathesis gives every test it generates the node id of their one function, and
+#: pytest-xdist runs one test per node id: under ``-n`` this file ran 1 of its 26 operations.
+SERIAL_ONLY = "test_service_fuzz.py"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``pytest -n`` (make test), keep together what is set up once: every test of a file
+    with a module fixture (a server, a browser, games played once) runs in one worker, and
+    every file using the session's Ray cluster in the same one (one local cluster, not one per
+    worker). Other tests are spread one by one (``--dist loadgroup``)."""
+    if hasattr(config, "workerinput") and any(item.path.name == SERIAL_ONLY for item in items):
+        raise pytest.UsageError(
+            f"tests/{SERIAL_ONLY} cannot run under pytest -n (xdist would run one of its "
+            f"operations): pass --ignore=tests/{SERIAL_ONLY} and run it without -n, as make "
+            "test does"
+        )
+    set_up_once: dict[str, str] = {}
+    for item in items:
+        # pytest has no public accessor for the fixture definitions an item resolved.
+        info = getattr(item, "_fixtureinfo", None)
+        chains = info.name2fixturedefs.values() if info is not None else ()
+        scopes = {definition.scope for chain in chains for definition in chain}
+        if "ray_cluster" in item.fixturenames:
+            set_up_once[str(item.path)] = "ray"
+        elif "module" in scopes:  # (tmp_path brings pytest's own session fixtures)
+            set_up_once.setdefault(str(item.path), item.path.stem)
+    for item in items:
+        group = set_up_once.get(str(item.path))
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
 
 @pytest.fixture
 def solved() -> Callable[..., Solution]:
