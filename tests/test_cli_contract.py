@@ -393,6 +393,9 @@ def test_sigint_after_a_solve_is_python_s_again() -> None:
     """CP-SAT leaves SIGINT at its default action after a solve: the CLI puts Python's back."""
     code = (
         "import signal, os, time\n"
+        # Python's handler, as where Python starts in a terminal: a child of a process ignoring
+        # SIGINT (a pytest-xdist worker) starts with it ignored, and Python then installs none.
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from rami.cli import interrupt\n"
         "from rami.notation import parse_position\n"
         "from rami.solver.api import solve\n"
