@@ -19,12 +19,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     with a module fixture (a server, a browser, games played once) runs in one worker, and
     every file using the session's Ray cluster in the same one (one local cluster, not one per
     worker). Other tests are spread one by one (``--dist loadgroup``)."""
-    if hasattr(config, "workerinput") and any(item.path.name == SERIAL_ONLY for item in items):
-        raise pytest.UsageError(
-            f"tests/{SERIAL_ONLY} cannot run under pytest -n (xdist would run one of its "
-            f"operations): pass --ignore=tests/{SERIAL_ONLY} and run it without -n, as make "
-            "test does"
+    if hasattr(config, "workerinput"):
+        # Said, not run: make test runs the file apart, without -n.
+        serial_only = pytest.mark.skip(
+            reason=f"tests/{SERIAL_ONLY} runs without -n (xdist would run one of its "
+            "operations), as make test runs it"
         )
+        for item in items:
+            if item.path.name == SERIAL_ONLY:
+                item.add_marker(serial_only)
     set_up_once: dict[str, str] = {}
     for item in items:
         # pytest has no public accessor for the fixture definitions an item resolved.
