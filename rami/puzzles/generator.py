@@ -89,7 +89,7 @@ PROFILES: dict[str, Profile] = {
     "expert-2": Profile(melds=(5, 6), hand=(4, 5), width=(5, 7), suits=(4, 4), set_share=0.6,
                         max_run=7, decoy=0.0, extra=(2, 3),
                         with_jokers=Profile(melds=(5, 5), hand=(4, 6), width=(5, 7),
-                                            suits=(4, 4), set_share=0.6, max_run=7, decoy=0.0,
+                                            suits=(4, 4), set_share=0.75, max_run=7, decoy=0.0,
                                             extra=(2, 3), joker_cards=(1,))),
 }
 
