@@ -1,8 +1,9 @@
 """Puzzle benchmarks: re-verify the whole shipped pack, and measure generation throughput.
 
 Run with ``make bench`` (pytest-benchmark), or directly: ``python benchmarks/bench_puzzles.py
-[--throughput [--verify]]`` prints the same figures without pytest (``--verify``: and re-verifies
-every puzzle made).
+[--throughput [--verify] [--original]]`` prints the same figures without pytest (``--verify``:
+and re-verifies every puzzle made; ``--original``: candidates drawn by the original profiles,
+``easy`` .. ``expert``, instead of each tier's default, docs/puzzles.md "Profiles").
 
 * ``test_full_pack_reverifies``: every puzzle of ``rami/data/puzzles.jsonl`` is legal, solvable,
   unique, has no superfluous meld, and its metrics reproduce (the test suite checks a sample).
@@ -19,7 +20,7 @@ from collections import Counter
 import pytest
 
 from rami.puzzles.evaluate import TIERS
-from rami.puzzles.generator import generate
+from rami.puzzles.generator import generate, profile_of
 from rami.puzzles.record import Puzzle, shipped_pack, verify
 
 #: Puzzles generated per (tier, jokers) cell in the throughput benchmark.
@@ -39,9 +40,10 @@ def check_pack() -> tuple[int, dict[str, list[str]]]:
 
 def throughput(tier: str, jokers: int, count: int = THROUGHPUT_COUNT,
                workers: int = THROUGHPUT_WORKERS, seed: int = 1,
-               check: bool = False) -> dict[str, float]:
-    """Sound puzzles of ``tier`` per minute; with ``check``, every puzzle made is re-verified
-    afterwards (``verify_failures``, not timed)."""
+               check: bool = False, profile: str | None = None) -> dict[str, float | str]:
+    """Sound puzzles of ``tier`` per minute (candidates drawn by ``profile``, by default the
+    tier's); with ``check``, every puzzle made is re-verified afterwards (``verify_failures``,
+    not timed)."""
     judged = 0
 
     def seen(_outcome: object, _accepted: int) -> None:
@@ -50,10 +52,11 @@ def throughput(tier: str, jokers: int, count: int = THROUGHPUT_COUNT,
 
     started = time.perf_counter()
     records = list(generate(count, seed=seed, tier=tier, jokers=jokers, workers=workers,
-                            on_outcome=seen))
+                            profile=profile, on_outcome=seen))
     elapsed = time.perf_counter() - started
-    result: dict[str, float] = {
-        "tier": tier, "jokers": jokers, "puzzles": len(records), "candidates": judged,
+    result: dict[str, float | str] = {
+        "tier": tier, "profile": profile or profile_of(tier), "jokers": jokers,
+        "puzzles": len(records), "candidates": judged,
         "seconds": round(elapsed, 1), "per_minute": round(len(records) / elapsed * 60, 1),
     }
     if check:
@@ -81,7 +84,9 @@ def main(argv: list[str]) -> int:
     if "--throughput" in argv:
         for jokers in (0, 4):
             for tier in TIERS:
-                print(throughput(tier, jokers, check="--verify" in argv), flush=True)
+                profile = tier if "--original" in argv else None
+                print(throughput(tier, jokers, check="--verify" in argv, profile=profile),
+                      flush=True)
         return 0
     started = time.perf_counter()
     checked, failures = check_pack()

@@ -123,13 +123,25 @@ def generate(
                      help="Give up after N candidates (exit 1 if fewer puzzles were found).",
                      show_default=False),
     ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option("--profile", metavar="NAME",
+                     help="Draw every candidate with this profile (default: each tier's own; "
+                          "easy, medium, hard and expert are the original ones, which made "
+                          "the shipped pack).",
+                     show_default=False),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
     ray: RayOpt = None,
 ) -> None:
     """Generate sound puzzles (unique solution, rated) as JSON lines."""
+    from rami.puzzles.generator import PROFILES
+
     with _reporting():
         if jokers not in (0, 4):
             raise _BadInput(f"--jokers must be 0 or 4 (rami chinois), got {jokers}")
+        if profile is not None and profile not in PROFILES:
+            raise _BadInput(f"--profile must be one of {', '.join(PROFILES)}, got {profile!r}")
         if out.exists() and not force:
             raise _BadInput(f"{out} exists: give --force to overwrite it")
         if out.exists() and out.is_dir():
@@ -166,6 +178,7 @@ def generate(
             kind=None if kind is KindChoice.any else kind.value,
             workers=workers,
             max_attempts=max_attempts,
+            profile=profile,
             on_outcome=seen,
             executor=executor,
             on_retry=RetryLog(None, "candidate"),

@@ -4,8 +4,11 @@ One *candidate* is a pure function of its seed: draw a target final table in a s
 ranks and suits (so that runs and sets cross), take the hand from cards the target needs, then
 re-split the rest into a different starting table (a randomised exact search that tries the
 target's own melds last). A best-score candidate also gets a few extra hand cards that may not
-all find a place. The candidate is then judged by :func:`rami.puzzles.evaluate.evaluate`; most
-rejections are cheap (the lay-off test and the uniqueness test come before the metrics).
+all find a place. How big each part is comes from the candidate's :class:`Profile`, by name
+(:data:`PROFILES`; each tier's default in :data:`DEFAULT_PROFILES`); records store the name, and
+a profile's draw never changes (a better one is a new name). The candidate is then judged by
+:func:`rami.puzzles.evaluate.evaluate`; most rejections are cheap (the lay-off test and the
+uniqueness test come before the metrics).
 
 Candidates are numbered; candidate ``i`` of a run with seed ``S`` draws from
 ``random.Random(candidate_seed(S, i))`` only. Accepting candidates in number order makes the
@@ -33,10 +36,17 @@ from rami.rules import Ruleset, get_ruleset
 from rami.scale.executor import Executor, LocalExecutor, RetryListener
 from rami.solver.templates import type_at
 
+BEST_SCORE_SHARE = 0.4
+HAND_TRIES = 20
+
 
 @dataclass(frozen=True)
 class Profile:
-    """How a candidate is drawn (one per requested tier)."""
+    """How a candidate is drawn.
+
+    The first fields are the draw of the original profiles (``easy`` .. ``expert``); the
+    others default to what those profiles do, so their candidates never change.
+    """
 
     melds: tuple[int, int]
     hand: tuple[int, int]
@@ -46,6 +56,17 @@ class Profile:
     max_run: int
     decoy: float
     extra: tuple[int, int]
+    #: The share of best-score candidates when no kind is asked for.
+    best_score: float = BEST_SCORE_SHARE
+    #: Real cards of the target made jokers (one drawn from this tuple), with jokers.
+    joker_cards: tuple[int, ...] = (1, 1, 2)
+    #: Re-split tries (a new hand each) before the draw fails.
+    hand_tries: int = HAND_TRIES
+    #: The draw with jokers, when it differs (None: this one).
+    with_jokers: Profile | None = None
+
+    def for_jokers(self, jokers: int) -> Profile:
+        return self.with_jokers if jokers and self.with_jokers is not None else self
 
 
 PROFILES: dict[str, Profile] = {
@@ -57,12 +78,28 @@ PROFILES: dict[str, Profile] = {
                     max_run=7, decoy=0.3, extra=(1, 2)),
     "expert": Profile(melds=(5, 7), hand=(4, 7), width=(5, 7), suits=(3, 4), set_share=0.45,
                       max_run=7, decoy=0.4, extra=(1, 3)),
+    # The second profiles (docs/puzzles.md, "Profiles"): smaller targets, more sets, no
+    # decoy with jokers, one joker in the target; several times more puzzles of the tier per
+    # CPU-second than the originals.
+    "hard-2": Profile(melds=(4, 4), hand=(4, 6), width=(4, 5), suits=(2, 3), set_share=0.55,
+                      max_run=7, decoy=0.1, extra=(1, 2),
+                      with_jokers=Profile(melds=(4, 4), hand=(4, 6), width=(4, 5), suits=(2, 3),
+                                          set_share=0.55, max_run=7, decoy=0.0, extra=(1, 2),
+                                          joker_cards=(1,))),
+    "expert-2": Profile(melds=(5, 6), hand=(4, 5), width=(5, 7), suits=(4, 4), set_share=0.6,
+                        max_run=7, decoy=0.0, extra=(2, 3),
+                        with_jokers=Profile(melds=(5, 5), hand=(4, 6), width=(5, 7),
+                                            suits=(4, 4), set_share=0.75, max_run=7, decoy=0.0,
+                                            extra=(2, 3), joker_cards=(1,))),
 }
 
-BEST_SCORE_SHARE = 0.4
+#: The profile that draws a tier's candidates by default (``easy``, ``medium``, ``hard`` and
+#: ``expert`` are the original profiles, which made the shipped pack; records name theirs).
+DEFAULT_PROFILES: dict[str, str] = {"easy": "easy", "medium": "medium", "hard": "hard-2",
+                                    "expert": "expert-2"}
+
 SPLIT_BUDGET = 3000
 SOLVER_BUG = "internal solver error"
-HAND_TRIES = 20
 
 
 def candidate_seed(master_seed: int, index: int) -> int:
@@ -329,16 +366,17 @@ def _extras(rng: random.Random, deck: Counter[Card], table: list[Meld], count: i
 
 
 def candidate(seed: int, *, tier: str, jokers: int, kind: str | None = None) -> Position | None:
-    """The candidate position of ``seed`` for a requested tier (None when the draw fails)."""
+    """The candidate position of ``seed`` drawn by profile ``tier`` (a key of
+    :data:`PROFILES`; None when the draw fails)."""
     rng = random.Random(seed)
-    profile = PROFILES[tier]
+    profile = PROFILES[tier].for_jokers(jokers)
     rules = rules_for(jokers)
     deck: Counter[Card] = Counter({Card(i): COPIES_PER_CARD for i in range(52)})
     target = _draw_target(rng, deck, profile, rules)
     if len(target) < 2:
         return None
     if jokers:
-        _add_jokers(rng, target, deck, rng.choice((1, 1, 2)))
+        _add_jokers(rng, target, deck, rng.choice(profile.joker_cards))
     pool = [card for meld in target for card in meld.cards]
 
     avoided: dict[Meld, int] = {}
@@ -350,7 +388,7 @@ def candidate(seed: int, *, tier: str, jokers: int, kind: str | None = None) -> 
         return found
 
     table: list[Meld] | None = None
-    for _ in range(HAND_TRIES):
+    for _ in range(profile.hand_tries):
         size = min(rng.randint(*profile.hand), len(pool) - 3)
         if size < 1:
             return None
@@ -367,7 +405,7 @@ def candidate(seed: int, *, tier: str, jokers: int, kind: str | None = None) -> 
         decoy = _decoy(rng, deck, target, rules)
         if decoy is not None:
             table.insert(rng.randrange(len(table) + 1), decoy)
-    if kind == "best-score" or (kind is None and rng.random() < BEST_SCORE_SHARE):
+    if kind == "best-score" or (kind is None and rng.random() < profile.best_score):
         hand += _extras(rng, deck, table, rng.randint(*profile.extra))
     position = Position(tuple(table), tuple(hand), True, rules)
     if position.problems():  # pragma: no cover - a bug in this module
@@ -379,6 +417,7 @@ def candidate(seed: int, *, tier: str, jokers: int, kind: str | None = None) -> 
 class Attempt:
     index: int
     seed: int
+    #: The profile that draws the candidate (a key of PROFILES; the record's ``profile``).
     tier: str
     jokers: int
     kind: str | None
@@ -412,12 +451,18 @@ def run_attempt(attempt: Attempt) -> Outcome:
     return Outcome(attempt, evaluation, reason, time.perf_counter() - started)
 
 
-def attempts(seed: int, *, tier: str | None, jokers: int, kind: str | None) -> Iterator[Attempt]:
+def profile_of(tier: str) -> str:
+    """The profile that draws the candidates of a tier (:data:`DEFAULT_PROFILES`)."""
+    return DEFAULT_PROFILES[tier]
+
+
+def attempts(seed: int, *, tier: str | None, jokers: int, kind: str | None,
+             profile: str | None = None) -> Iterator[Attempt]:
     index = 0
     while True:
         cseed = candidate_seed(seed, index)
         # Without a tier request, the profile cycles through the tiers (a mix of sizes).
-        drawn = tier if tier is not None else TIERS[index % len(TIERS)]
+        drawn = profile or profile_of(tier if tier is not None else TIERS[index % len(TIERS)])
         yield Attempt(index, cseed, drawn, jokers, kind, tier)
         index += 1
 
@@ -455,6 +500,7 @@ def generate(
     kind: str | None = None,
     workers: int = 1,
     max_attempts: int | None = None,
+    profile: str | None = None,
     on_outcome: Callable[[Judged, int], None] | None = None,
     executor: Executor | None = None,
     on_retry: RetryListener | None = None,
@@ -462,14 +508,20 @@ def generate(
     """Sound puzzles as records, in candidate order; the same arguments give the same records
     whatever runs the candidates (``workers`` local processes, or ``executor``: Ray).
 
+    ``profile`` (a key of :data:`PROFILES`) draws every candidate; by default each tier's
+    profile (:data:`DEFAULT_PROFILES`) draws its candidates.
+
     ``on_outcome(judged, accepted_so_far)`` is told about every judged candidate (progress).
     """
     if tier is not None and tier not in TIERS:
         raise ValueError(f"unknown tier {tier!r}: choose from {', '.join(TIERS)}")
+    if profile is not None and profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}: choose from {', '.join(PROFILES)}")
     rules_for(jokers)
     accepted = 0
     seen: set[str] = set()
-    stream: Iterator[Attempt] = attempts(seed, tier=tier, jokers=jokers, kind=kind)
+    stream: Iterator[Attempt] = attempts(seed, tier=tier, jokers=jokers, kind=kind,
+                                         profile=profile)
     if max_attempts is not None:
         stream = islice(stream, max_attempts)
     own = executor is None
