@@ -129,7 +129,7 @@ def test_regressions(text: str) -> None:
 
 
 @pytest.mark.parametrize("rules_name", RULESETS)
-@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@settings(max_examples=500, deadline=None, derandomize=True, database=None)
 @given(seed=SEEDS)
 def test_small_positions(rules_name: str, seed: int) -> None:
     """3..9 table cards, 1..5 hand cards, 0..3 jokers, opened 70% of the time."""

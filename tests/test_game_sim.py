@@ -2,7 +2,7 @@
 seed whatever the number of workers; ``rami simulate`` and ``rami replay`` end to end.
 
 The bulk is beginner bots (no solver) in one-round games at 2, 3 and 4 players (BFmania also 6):
-120 games per preset. A ``slow`` run plays 5,000 games per preset (``make test-slow``).
+200 games per preset. A ``slow`` run plays 5,000 games per preset (``make test-slow``).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from rami.game.simulate import Simulation, process_pool, simulate
 from rami.rules import PRESETS
 
 ALL = list(PRESETS)
-#: Games per player count in the bulk run: 120 per preset (5,000 under ``slow``).
-BULK = {2: 24, 3: 48, 4: 48}
+#: Games per player count in the bulk run: 200 per preset.
+BULK = {2: 40, 3: 80, 4: 80}
 
 
 def _counts(name: str, total: dict[int, int]) -> dict[int, int]:
@@ -53,7 +53,7 @@ def test_bulk_beginner_games_replay_clean(name: str, pool) -> None:
     for players, games in _counts(name, BULK).items():
         _check(name, players, games, seed=players, pool=pool)
         played += games
-    assert played >= 120
+    assert played >= 200
 
 
 @pytest.mark.slow
