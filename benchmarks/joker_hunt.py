@@ -107,8 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"unproved within {args.screen:g} s of deterministic time: {len(unproved)}")
     for row in unproved:
         # One at a time, as a user waits for an answer: the wall clock of the default limit.
-        row["default"] = _solve(draw(row["index"]), DEFAULT_LIMIT_S, wall_clock=True)
-        row["position"] = position_to_json(draw(row["index"]))
+        position = draw(row["index"])
+        row["default"] = _solve(position, DEFAULT_LIMIT_S, wall_clock=True)
+        row["position"] = position_to_json(position)
         print(json.dumps({key: row[key] for key in
                           ("index", "table", "hand", "table_jokers", "screen", "default")}))
         sys.stdout.flush()
