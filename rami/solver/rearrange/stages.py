@@ -27,9 +27,15 @@ from rami.solver.rearrange.decode import (
     realize_table,
     table_pieces,
 )
+from rami.solver.rearrange.going_out import go_out_in_place
 from rami.solver.rearrange.hints import hint_from_table
 from rami.solver.rearrange.model import StageModel
-from rami.solver.rearrange.objective import play_bounds, play_value, play_weights
+from rami.solver.rearrange.objective import (
+    discard_weight,
+    play_bounds,
+    play_value,
+    play_weights,
+)
 from rami.solver.rearrange.repair import one_move_table
 from rami.solver.solution import Objective
 
@@ -85,6 +91,16 @@ def search(
     """Stage 1 (penalty and cards, one exact objective), then stage 2 (cards moved)."""
     if clock.out_of_time():
         return nothing_in_time(position)  # (rami fou's last resort, when all time is spent)
+    going_out = go_out_in_place(position)
+    if going_out is not None:
+        # Optimal at every level with nothing left to prove: out, nothing moved.
+        clock.lap("search_ms")
+        played = Counter(going_out.played)
+        value = play_value(played, play_weights(position, objective)) + discard_weight(
+            position, objective, going_out.discard
+        )
+        return Turn(going_out.table, played, going_out.discard, True, {}, value,
+                    expected_moved=0)
     # The opening turn lays new melds from the hand only, unless the decision 1 flag lets the
     # opener rearrange the table in the same turn.
     opening = not position.opened and not position.rules.open_and_rearrange_same_turn
