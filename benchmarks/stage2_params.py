@@ -31,11 +31,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchlib import Case, load_suite, percentile, suite_paths
 from ortools.sat.python import cp_model
 
 import rami.solver.rearrange.pinned as pinned
 import rami.solver.rearrange.stages as stages
-from benchlib import Case, load_suite, percentile, suite_paths
 from rami.solver.api import solve
 from rami.solver.cpsat import stage_solver
 
