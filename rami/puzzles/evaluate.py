@@ -427,10 +427,15 @@ def _evaluate(position: Position, kind: str | None, *, prune: bool,
     kind, goal, solution = _sound_solve(position, kind, layoff)
     _check_tier(tier, score_bounds(position, kind, solution.cards_moved))
     fails = greedy_fails(position, goal)
-    _check_tier(tier, score_bounds(position, kind, solution.cards_moved, fails))
-    near = near_solutions(position, goal["cards_played"],
-                          limit=_near_limit(tier, score_bounds(position, kind,
-                                                               solution.cards_moved, fails)))
+    bounds = score_bounds(position, kind, solution.cards_moved, fails)
+    _check_tier(tier, bounds)
+    if tier is not None and not (prune and _untouched(position.table, tuple(solution.table))):
+        # Nothing to prune: every metric but the near-solutions is known now, exactly.
+        low = _metrics(position, goal, tuple(solution.table), tuple(solution.played),
+                       solution.cards_moved, fails, 0).score
+        bounds = (low, low + NEAR_CAP // 3)
+        _check_tier(tier, bounds)
+    near = near_solutions(position, goal["cards_played"], limit=_near_limit(tier, bounds))
     _check_tier(tier, score_bounds(position, kind, solution.cards_moved, fails, near))
     metrics = _metrics(position, goal, tuple(solution.table), tuple(solution.played),
                        solution.cards_moved, fails, near)

@@ -23,7 +23,7 @@ from rami.melds import MeldKind, stands_for
 from rami.position import Position
 from rami.signature import SetKey, Signature
 from rami.solver.counts import CardCounts
-from rami.solver.cpsat import Expr, Model, puzzle_solver
+from rami.solver.cpsat import Expr, Model, count_solver, puzzle_solver
 from rami.solver.templates import type_at
 
 #: Deterministic-time budget of one puzzle solve (about seconds of work on one core).
@@ -209,7 +209,7 @@ class PlayModel:
 
     def find(self, limit: float = DEFAULT_LIMIT) -> Signature | None:
         """A signature satisfying every constraint so far, or None when there is none."""
-        solver = make_solver(limit)
+        solver = count_solver(limit)
         status = solver.solve(self.model)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return self.signature_of(solver)

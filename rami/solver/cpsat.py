@@ -100,6 +100,21 @@ def puzzle_solver(deterministic_limit: float) -> cp_model.CpSolver:
     return solver
 
 
+def count_solver(deterministic_limit: float) -> cp_model.CpSolver:
+    """The puzzle questions that ask only whether a play exists (counting signatures one
+    no-good at a time, the greedy player's steps): no presolve and no LP. Their answers are
+    exact whatever the parameters (feasible or not; a count is a count), so only the time
+    changes: on 964 such models of hard-2 and expert-2 candidates (seeds 7 and 41, with and
+    without jokers; each solved twice by each, alternating), 4.74 s against 6.82 s with
+    :func:`puzzle_solver`'s parameters, the same answers, the slowest 67 ms against 59 ms and
+    at most 0.041 deterministic seconds of the limit's 20. Presolve off alone, or the LP
+    level alone, gained nothing (measured on 322 of them)."""
+    solver = _base(deterministic_limit, None)
+    solver.parameters.linearization_level = 0
+    solver.parameters.cp_model_presolve = False
+    return solver
+
+
 class OutOfTime(Exception):
     """The promised wall time ran out while a model was being built: the caller answers with
     what it has (a model that cannot be solved in time is not worth finishing)."""
