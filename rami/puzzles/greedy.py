@@ -70,13 +70,17 @@ def _hand_melds(hand: Counter[Card], rules: Ruleset) -> list[Meld]:
     jokers = hand[JOKER]
     found: list[Meld] = []
     for suit in range(4):
+        if sum(1 for rank in range(1, 14) if hand[Card.of(rank, suit)]) < 2:
+            continue  # no run of 2+ real cards of this suit (the same list, found faster)
         for low in range(1, rules.top_rank + 1):
             for high in range(low + 2, min(rules.top_rank, low + 12) + 1):
                 types = [type_at(suit, p) for p in range(low, high + 1)]
                 cards = tuple(Card(t) if hand[Card(t)] else JOKER for t in types)
                 used = sum(card.is_joker for card in cards)
+                if used > jokers:
+                    break  # a longer run from ``low`` misses these cards too
                 padded = cards[0].is_joker or cards[-1].is_joker
-                if used > jokers or len(cards) - used < 2 or (padded and len(cards) > 3):
+                if len(cards) - used < 2 or (padded and len(cards) > 3):
                     continue
                 meld = Meld(cards, MeldKind.RUN)
                 if is_valid(meld, rules):
@@ -106,7 +110,7 @@ def fits(position: Position, cards: Counter[Card]) -> bool:
     """
     from rami.puzzles.model import PlayModel
 
-    model = PlayModel(position)
+    model = PlayModel.of(position)
     for t, var in enumerate(model.play):
         if not isinstance(var, int):
             model.model.add(var == cards[Card(t)])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from copy import copy
 from itertools import combinations
 
 from ortools.sat.python import cp_model
@@ -22,7 +23,7 @@ from rami.melds import MeldKind, stands_for
 from rami.position import Position
 from rami.signature import SetKey, Signature
 from rami.solver.counts import CardCounts
-from rami.solver.cpsat import Expr, puzzle_solver
+from rami.solver.cpsat import Expr, Model, count_solver, puzzle_solver
 from rami.solver.templates import type_at
 
 #: Deterministic-time budget of one puzzle solve (about seconds of work on one core).
@@ -49,6 +50,11 @@ def _value(solver: cp_model.CpSolver, expr) -> int:
     return expr if isinstance(expr, int) else int(solver.value(expr))
 
 
+#: :meth:`PlayModel.of`'s models, never solved or constrained, by position (the oldest goes).
+_BUILT: dict[Position, PlayModel] = {}
+BUILT_KEPT = 4
+
+
 class PlayModel:
     """Every final table reachable in one turn (after opening), as template counts.
 
@@ -63,7 +69,7 @@ class PlayModel:
         supply = self.supply = CardCounts.of(position)
         jokers = supply.jokers
         avail = [supply.available(t) for t in range(NUM_TYPES)]
-        model = self.model = cp_model.CpModel()
+        model = self.model = Model()
         self.play: list[Expr] = [
             model.new_int_var(0, supply.hand[t], f"p{t}") if supply.hand[t] else 0
             for t in range(NUM_TYPES)
@@ -134,6 +140,22 @@ class PlayModel:
         self.hand_size = len(position.hand)
         self._nogoods = 0
 
+    @classmethod
+    def of(cls, position: Position) -> PlayModel:
+        """A new model of ``position``, the same as ``PlayModel(position)`` (the same proto,
+        variable for variable and constraint for constraint, so every solve of it is the same),
+        copied from one built before: a candidate's judging asks several questions of the
+        position (cooked, near-solutions, every step of the greedy player), each a fresh model
+        it then constrains. Building one took 1.5-2 ms of Python; copying it, ~0.05 ms."""
+        base = _BUILT.get(position)
+        if base is None:
+            if len(_BUILT) >= BUILT_KEPT:
+                _BUILT.pop(next(iter(_BUILT)))
+            base = _BUILT[position] = cls(position)
+        model = copy(base)
+        model.model = base.model.clone()
+        return model
+
     # -- goals -------------------------------------------------------------------------------
 
     def require_all_played(self) -> None:
@@ -187,7 +209,7 @@ class PlayModel:
 
     def find(self, limit: float = DEFAULT_LIMIT) -> Signature | None:
         """A signature satisfying every constraint so far, or None when there is none."""
-        solver = make_solver(limit)
+        solver = count_solver(limit)
         status = solver.solve(self.model)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return self.signature_of(solver)
@@ -247,7 +269,7 @@ class LayoffModel:
         supply = CardCounts.of(position)
         hand = supply.hand
         hand_jokers = supply.hand_jokers
-        model = self.model = cp_model.CpModel()
+        model = self.model = Model()
         self.play: list[Expr] = [
             model.new_int_var(0, hand[t], f"p{t}") if hand[t] else 0 for t in range(NUM_TYPES)
         ]
@@ -298,6 +320,8 @@ class LayoffModel:
             if options:
                 model.add(sum(options) <= 1)
         for suit in range(4):
+            if not any(hand[suit * 13 : suit * 13 + 13]):
+                continue  # no new run of this suit (the same model, built faster)
             for length in (3, 4, 5):
                 for low in range(1, top - length + 2):
                     types = [type_at(suit, p) for p in range(low, low + length)]
@@ -332,9 +356,11 @@ class LayoffModel:
                 real_in_runs[key] = sum(cover)
         for t in range(NUM_TYPES):
             suit = t // 13
-            real = sum(set_real[t]) + sum(
-                real_in_runs[(suit, p)] for p in positions_of(t, top) if (suit, p) in real_in_runs
-            )
+            in_runs = [real_in_runs[(suit, p)] for p in positions_of(t, top)
+                       if (suit, p) in real_in_runs]
+            if not in_runs and not set_real.get(t) and isinstance(self.play[t], int):
+                continue  # 0 == 0: what the sums below find for most types, skipped faster
+            real = sum(set_real[t]) + sum(in_runs)
             if isinstance(real, int) and isinstance(self.play[t], int):
                 continue
             model.add(real == self.play[t])

@@ -10,7 +10,7 @@ from rami.cards import JOKER, NUM_TYPES, Card
 from rami.melds import MAX_SET, MIN_MELD, Meld, MeldKind, stands_for
 from rami.position import Position
 from rami.rules import GoingOut, Ruleset, TableJoker
-from rami.solver.cpsat import Expr
+from rami.solver.cpsat import Expr, Model
 from rami.solver.solution import Objective
 
 SWAPPING = (TableJoker.SWAP_TO_HAND, TableJoker.SWAP_AND_RELAY)
@@ -70,12 +70,10 @@ class TurnModel:
     def __init__(
         self, position: Position, *, opening: bool, objective: Objective, min_moves: bool
     ) -> None:
-        from ortools.sat.python import cp_model
-
         self.position = position
         self.rules = rules = position.rules
         self.opening = opening
-        self.model = model = cp_model.CpModel()
+        self.model = model = Model()
         hand = Counter(position.hand)
         self.h = [hand[Card(t)] for t in range(NUM_TYPES)]
         self.hand_jokers = hand[JOKER]

@@ -9,7 +9,7 @@ from rami.melds import MeldKind
 from rami.position import Position
 from rami.rules import GoingOut
 from rami.solver.counts import CardCounts
-from rami.solver.cpsat import Clock, Expr
+from rami.solver.cpsat import Clock, Expr, Model
 from rami.solver.rearrange.objective import discard_weight, play_weights, template_points
 from rami.solver.rearrange.slotmodel import SlotConstraints
 from rami.solver.rearrange.slots import Slot
@@ -52,7 +52,7 @@ class StageModel(SlotConstraints):
         self.rules = position.rules
         self.counts = counts = CardCounts.of(position)
         self.opening = opening
-        model = self.model = cp_model.CpModel()
+        model = self.model = Model()
         jokers = counts.hand_jokers if opening else counts.jokers
         self.play = [
             model.new_int_var(0, counts.hand[t], f"p{t}") if counts.hand[t] else 0
