@@ -18,6 +18,7 @@ import pytest
 from support.checks import checked_solve
 from support.fou_reference import MAX_CARDS, fou_reference_solve
 
+import rami.solver.rearrange.going_out as going_out
 import rami.solver.rearrange.stages as stages
 from rami import parse_position, solve
 from rami.generate import medium_position, small_position
@@ -44,8 +45,8 @@ def test_goes_out_laying_all_but_the_discard():
 
 
 def test_the_costliest_card_goes_when_every_card_has_a_place():
-    """Each card of 5H 8C KH fits; keeping back the king (10 points) is tried first, and any
-    going-out turn is optimal at every level."""
+    """Each card of 5H 8C KH fits one place; among equals, keeping back the king (10 points) is
+    tried first, and any going-out turn is optimal at every level."""
     text = "2H 3H 4H | 5C 6C 7C | JH QH KH / 5H 8C KH / rami-fou opened"
     found = go_out_in_place(parse_position(text))
     assert found is not None and str(found.discard) == "KH"
@@ -66,6 +67,17 @@ def test_a_turn_only_free_jokers_allow_is_not_used():
     assert go_out_in_place(position) is None
     solution = checked_solve(str(position))
     assert solution.played == () and str(solution.discard) == "9C"
+
+
+def test_the_card_with_fewest_places_is_kept_back_first(monkeypatch):
+    """5H 5H QC: QC fits two places (9C TC JC and QD QH QS), each 5H one, the end of 2H 3H 4H,
+    where only one of them can go. Holding back a 5H is the first try, and the only one that
+    goes out (QC first would leave both 5H for one place)."""
+    monkeypatch.setattr(going_out, "TRIES", 1)
+    position = parse_position("2H 3H 4H | 9C TC JC | QD QH QS / 5H 5H QC / rami-fou opened")
+    found = going_out.go_out_in_place(position)
+    assert found is not None and str(found.discard) == "5H"
+    assert sorted(map(str, found.played)) == ["5H", "QC"]
 
 
 @pytest.mark.parametrize("text", [

@@ -420,6 +420,14 @@ def cards_without_place(position: Position) -> list[Card]:
     return [card for card in search.hand if not search.options(card)]
 
 
+def places(position: Position) -> dict[Card, int]:
+    """How many ways each of the hand's real cards (each once) has to go down on the table as
+    it is: lay-offs, and new melds with other hand cards (rami fou's going-out fast path keeps
+    back one of the cards with the fewest)."""
+    search = _Search(position)
+    return {card: len(search.options(card)) for card in search.hand}
+
+
 def lay_whole_hand(position: Position, *, max_unplaced: int | None = None) -> InPlace:
     """A turn laying every hand card with no table card moved, if the search finds one (this
     is a fast path: where it gives up, there may still be one).
