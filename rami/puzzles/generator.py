@@ -23,7 +23,7 @@ import hashlib
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from itertools import combinations, islice
 from typing import Any
 
@@ -69,6 +69,12 @@ class Profile:
         return self.with_jokers if jokers and self.with_jokers is not None else self
 
 
+#: The draws of the second profiles without jokers (with jokers: see PROFILES).
+_HARD_2 = Profile(melds=(4, 4), hand=(4, 6), width=(4, 5), suits=(2, 3), set_share=0.55,
+                  max_run=7, decoy=0.1, extra=(1, 2))
+_EXPERT_2 = Profile(melds=(5, 6), hand=(4, 5), width=(5, 7), suits=(4, 4), set_share=0.6,
+                    max_run=7, decoy=0.0, extra=(2, 3))
+
 PROFILES: dict[str, Profile] = {
     "easy": Profile(melds=(2, 3), hand=(1, 3), width=(4, 6), suits=(1, 3), set_share=0.3,
                     max_run=6, decoy=0.0, extra=(1, 1)),
@@ -81,16 +87,9 @@ PROFILES: dict[str, Profile] = {
     # The second profiles (docs/puzzles.md, "Profiles"): smaller targets, more sets, no
     # decoy with jokers, one joker in the target; several times more puzzles of the tier per
     # CPU-second than the originals.
-    "hard-2": Profile(melds=(4, 4), hand=(4, 6), width=(4, 5), suits=(2, 3), set_share=0.55,
-                      max_run=7, decoy=0.1, extra=(1, 2),
-                      with_jokers=Profile(melds=(4, 4), hand=(4, 6), width=(4, 5), suits=(2, 3),
-                                          set_share=0.55, max_run=7, decoy=0.0, extra=(1, 2),
-                                          joker_cards=(1,))),
-    "expert-2": Profile(melds=(5, 6), hand=(4, 5), width=(5, 7), suits=(4, 4), set_share=0.6,
-                        max_run=7, decoy=0.0, extra=(2, 3),
-                        with_jokers=Profile(melds=(5, 5), hand=(4, 6), width=(5, 7),
-                                            suits=(4, 4), set_share=0.75, max_run=7, decoy=0.0,
-                                            extra=(2, 3), joker_cards=(1,))),
+    "hard-2": replace(_HARD_2, with_jokers=replace(_HARD_2, decoy=0.0, joker_cards=(1,))),
+    "expert-2": replace(_EXPERT_2, with_jokers=replace(
+        _EXPERT_2, melds=(5, 5), hand=(4, 6), set_share=0.75, joker_cards=(1,))),
 }
 
 #: The profile that draws a tier's candidates by default (``easy``, ``medium``, ``hard`` and
@@ -173,19 +172,15 @@ def _add_jokers(rng: random.Random, melds: list[Meld], deck: Counter[Card], coun
         melds[number] = Meld(cards, meld.kind)
 
 
-def _inside(meld: Meld, target: list[Meld]) -> int:
-    """2 when ``meld`` is one of the target's melds, 1 when its real cards lie in one, else 0.
+def _inside(meld: Meld, target: list[tuple[MeldKind, Counter[Card]]]) -> int:
+    """2 when ``meld`` is one of the target's melds, 1 when its real cards lie in one, else 0;
+    ``target``: each target meld's kind and real cards, counted once per candidate (this is
+    asked for every meld the re-split lists: a quarter of the draw's time when each call
+    counted them again).
 
     The starting table is re-split with such melds last: a table that keeps the target's melds
     (or pieces of them) lets the hand go out by lay-offs, which is no puzzle.
     """
-    return _inside_counted(meld, [(other.kind, Counter(other.real_cards)) for other in target])
-
-
-def _inside_counted(meld: Meld, target: list[tuple[MeldKind, Counter[Card]]]) -> int:
-    """:func:`_inside` with the target's real cards counted once per candidate (it is asked
-    for every meld the re-split lists: a quarter of the draw's time when each call counted
-    them again)."""
     real = Counter(meld.real_cards)
     found = 0
     for kind, other in target:
@@ -405,7 +400,7 @@ def candidate(seed: int, *, tier: str, jokers: int, kind: str | None = None) -> 
     def avoid(meld: Meld) -> int:
         found = avoided.get(meld)
         if found is None:
-            found = avoided[meld] = _inside_counted(meld, counted)
+            found = avoided[meld] = _inside(meld, counted)
         return found
 
     table: list[Meld] | None = None
