@@ -413,19 +413,18 @@ def searches(position: Position) -> bool:
     )
 
 
-def cards_without_place(position: Position) -> list[Card]:
-    """The hand's real cards (each once) that have no place on the table as it is: no lay-off,
-    and no new meld with other hand cards (stage 2's shortcut starts from them)."""
-    search = _Search(position)
-    return [card for card in search.hand if not search.options(card)]
-
-
 def places(position: Position) -> dict[Card, int]:
     """How many ways each of the hand's real cards (each once) has to go down on the table as
     it is: lay-offs, and new melds with other hand cards (rami fou's going-out fast path keeps
     back one of the cards with the fewest)."""
     search = _Search(position)
     return {card: len(search.options(card)) for card in search.hand}
+
+
+def cards_without_place(position: Position) -> list[Card]:
+    """The hand's real cards (each once) that have no place on the table as it is: no lay-off,
+    and no new meld with other hand cards (stage 2's shortcut starts from them)."""
+    return [card for card, count in places(position).items() if not count]
 
 
 def lay_whole_hand(position: Position, *, max_unplaced: int | None = None) -> InPlace:
