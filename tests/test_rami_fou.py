@@ -255,8 +255,8 @@ def unproved_answers(seed: int, count: int) -> int:
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_random_positions_agree_with_the_reference(chunk):
-    """About 160 positions (a third with 4 jokers about), each for both objectives, with and
-    without the cards-moved level; at most 2 of the 160 answers of a chunk unproved."""
+    """40 positions (about a third with 4 jokers), each for both objectives, with and without
+    the cards-moved level; at most 2 of the 160 answers of a chunk unproved."""
     assert unproved_answers(1000 + chunk, 40) <= 2
 
 
