@@ -12,7 +12,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
 if TYPE_CHECKING:
     from rami.solver.solution import Solution
@@ -84,6 +84,18 @@ def stage_solver(deterministic_limit: float, wall_limit: float | None = None) ->
     return solver
 
 
+def pinned_solver(deterministic_limit: float, wall_limit: float | None = None) -> cp_model.CpSolver:
+    """Rami fou's pinned slot models (:mod:`rami.solver.rearrange.pinned`): the stages' profile
+    with the LP at level 2, which also linearises the pins' constraints. Measured on the 23
+    rami fou suite positions with table jokers and 150 random ones (docs/benchmarks.md,
+    fourteenth session): the same values everywhere, CPU 0.71x and 0.83x, the slowest suite
+    position 2.4 -> 1.3 s of deterministic time. Level 2 on every stage was worse
+    (twelfth session): only these models gain from it."""
+    solver = stage_solver(deterministic_limit, wall_limit)
+    solver.parameters.linearization_level = 2
+    return solver
+
+
 def layoff_solver(deterministic_limit: float, wall_limit: float | None = None) -> cp_model.CpSolver:
     """The lay-off turn: measured on 400 positions of 20-60 table cards, hands of 8-15,
     presolve off halves the median search; the LP (level 2) keeps the tail short."""
@@ -113,6 +125,20 @@ def count_solver(deterministic_limit: float) -> cp_model.CpSolver:
     solver.parameters.linearization_level = 0
     solver.parameters.cp_model_presolve = False
     return solver
+
+
+def upper_bound(model: cp_model.CpModel, expr: Expr) -> int:
+    """The largest value ``expr`` (a linear expression of ``model``'s variables) can take by
+    its variables' domains alone."""
+    if isinstance(expr, int):
+        return expr
+    flat = cp_model_helper.FlatIntExpr(expr)
+    total = flat.offset
+    for var, coeff in zip(flat.vars, flat.coeffs, strict=True):
+        # (The proto's repeated fields read index -1 as 0: list them first.)
+        domain = list(model.proto.variables[var.index].domain)
+        total += coeff * (domain[-1] if coeff > 0 else domain[0])
+    return total
 
 
 class OutOfTime(Exception):

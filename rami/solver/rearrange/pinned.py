@@ -15,7 +15,7 @@ from rami.position import Position
 from rami.referee import unpinned_jokers
 from rami.rules import Ruleset
 from rami.solver.answer import why_nothing
-from rami.solver.cpsat import Clock, OutOfTime, stage_solver
+from rami.solver.cpsat import Clock, OutOfTime, pinned_solver, upper_bound
 from rami.solver.rearrange.decode import Decoded, decode, realize_table, template_of
 from rami.solver.rearrange.hints import hint_from_table, hint_solution
 from rami.solver.rearrange.model import StageModel
@@ -132,56 +132,77 @@ def _pinned_stages(
     if ``cut`` (from the start for the originals in ``rejected``, mismatched by earlier
     models). ``ceiling``: a proved bound on the play value; ``floor``: the value of a legal
     turn found; ``hint``'s table hints the search. The turn's ``proved`` says only that its
-    search ended."""
+    search ended.
+
+    With the full objective the model's one objective holds both stages: the play value times
+    ``scale``, more than any count of cards kept, plus the cards kept. Its optimum is the best
+    play value and, at that value, the most cards kept: one model built and solved where a
+    play-value model and a keeper took two (docs/benchmarks.md, fourteenth session). Where the
+    referee rejects its table, the next attempt follows: running the keeper as well, for
+    another table of the same values, cost more than it found."""
     deadline = clock.timings["search_dtime"] + time_limit
     try:
         model = StageModel(position, with_slots=True, opening=False, pinned=True,
                            pinned_whole=whole, clock=clock)
     except OutOfTime:
         return _Pinned(None)
-    model.model.maximize(model.play_objective(objective))
+    play = model.play_objective(objective)
+    scale = upper_bound(model.model, model.kept) + 1 if min_moves else 1
+    model.model.maximize(play * scale + model.kept if min_moves else play)
     if ceiling is not None:
-        model.model.add(model.play_objective(objective) <= ceiling)
+        model.model.add(play <= ceiling)
     if floor is not None and not whole:
-        model.model.add(model.play_objective(objective) >= floor)
+        model.model.add(play >= floor)
     if hint.played:
         hint_from_table(model, position, hint.table, hint.played, hint.discard)
     if cut:
         model.add_matching_cuts(rejected)
     clock.lap("build_ms")
-    found = _solve_cutting(position, model, clock, deadline, cut)
+    found = _solve_cutting(position, model, clock, deadline, cut, scale=scale)
     if found is None:
         return _Pinned(None, rejected=model.rejected)
-    proved, best_play, turn, _ = found
-    if not proved or (turn is not None and not min_moves) or clock.out_of_time():
+    proved, value, turn, _ = found
+    best_play = value // scale
+    if not proved:
         return _Pinned(turn, best_play, proved, rejected=model.rejected)
+    least_moved = max(0, position.table_size - (value - best_play * scale)) if min_moves else None
+    if turn is None:
+        if min_moves or clock.out_of_time():
+            return _Pinned(None, best_play, True, least_moved, model.rejected)
+        return _keeper(position, objective, clock, deadline, cut, whole, model, best_play)
+    if least_moved is not None and cards_moved(position.table, turn.table) > least_moved:
+        turn = _kept_on_slots(
+            position, objective, clock, deadline, cut, best_play, turn, model.cut, whole
+        )
+    return _Pinned(turn, best_play, proved, least_moved, model.rejected)
+
+
+def _keeper(
+    position: Position, objective: Objective, clock: Clock, deadline: float, cut: bool,
+    whole: bool, model: StageModel, best_play: int,
+) -> _Pinned:
+    """Max-play whose best table the referee rejected: another table of the same play value,
+    the most cards kept (the model's cuts carried over), which the referee may accept."""
     try:
         keeper = StageModel(position, with_slots=True, opening=False, pinned=True,
                             pinned_whole=whole, clock=clock)
     except OutOfTime:
-        return _Pinned(turn, best_play, proved, rejected=model.rejected)
+        return _Pinned(None, best_play, True, rejected=model.rejected)
     keeper.add_matching_cuts(model.cut)
     keeper.model.add(keeper.play_objective(objective) == best_play)
     keeper.model.maximize(keeper.kept)
-    if turn is not None:
-        hint_from_table(keeper, position, turn.table, turn.played, turn.discard)
     clock.lap("build_ms")
     kept = _solve_cutting(position, keeper, clock, deadline, cut, best_play)
     rejected = model.rejected | keeper.rejected
     if kept is None:
-        return _Pinned(turn, best_play, proved, rejected=rejected)
-    _, _, kept_turn, kept_bound = kept
-    if kept_turn is not None and (
-        turn is None or cards_moved(position.table, kept_turn.table)
-        <= cards_moved(position.table, turn.table)
-    ):
-        turn = kept_turn
+        return _Pinned(None, best_play, True, rejected=rejected)
+    _, _, turn, kept_bound = kept
     least_moved = max(0, position.table_size - kept_bound)
     if turn is not None and cards_moved(position.table, turn.table) > least_moved:
         turn = _kept_on_slots(
             position, objective, clock, deadline, cut, best_play, turn, keeper.cut, whole
         )
-    return _Pinned(turn, best_play, proved, least_moved, rejected)
+    return _Pinned(turn, best_play, True, least_moved, rejected)
 
 
 def _kept_on_slots(
@@ -219,16 +240,18 @@ def _solve_cutting(
     deadline: float,
     cut: bool,
     play_value: int | None = None,
+    scale: int = 1,
 ) -> tuple[bool, int, Turn | None, int] | None:
     """Solve, and if ``cut``, add matching cuts for the melds a rejected table mismatched until
     the referee accepts the table or no cut is left to add. Returns (proved, value, turn or
     None, bound), None when no solution was found; the value and bound are the last (tightest)
-    model's. The turn's play value is ``play_value`` where given, else the model's value."""
+    model's. The turn's play value is ``play_value`` where given, else the model's value
+    divided by ``scale`` (the objective's play value times ``scale`` plus the cards kept)."""
     while True:
         if clock.out_of_time():
             return None
         budget = max(deadline - clock.timings["search_dtime"], 0.05)
-        solver = stage_solver(budget, clock.wall_left())
+        solver = pinned_solver(budget, clock.wall_left())
         status = solver.solve(model.model)
         clock.lap("search_ms", solver)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -240,7 +263,8 @@ def _solve_cutting(
         bound = int(solver.best_objective_bound)
         decoded = decode(model, solver)
         table = realize_table(position, decoded, False)
-        turn = _pinned_turn(position, table, decoded.discard, play_value or value)
+        turn = _pinned_turn(position, table, decoded.discard,
+                            value // scale if play_value is None else play_value)
         if turn is not None or not proved:
             return proved, value, turn, bound
         mismatched = _mismatched(position, decoded, table)
