@@ -2,7 +2,7 @@
 parallel load.
 
     python benchmarks/wall_limit.py                       # limits 0.3 and 1 s, 2 busy loops
-    python benchmarks/wall_limit.py --limits 1 5 --load 4 --suites rami-fou-100
+    python benchmarks/wall_limit.py --limits 1 5 --load 4 --suites 'rami-fou-*'
     python benchmarks/wall_limit.py --service --load 8    # /solve of a real rami serve
 
 The promise: an answer within ``limit x 1.1 + 0.1`` s of wall time, whatever else the machine
@@ -26,6 +26,8 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
+
+import benchlib
 
 from rami.notation import position_from_json
 
@@ -71,14 +73,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limits", type=float, nargs="+", default=[0.3, 1.0])
     parser.add_argument("--load", type=int, default=2, help="busy processes beside the solver")
-    parser.add_argument("--suites", nargs="+", default=list(DEFAULT_SUITES))
+    parser.add_argument("--suites", nargs="+", default=list(DEFAULT_SUITES),
+                        help="suite names or globs ('rami-fou-*')")
     parser.add_argument("--service", action="store_true",
                         help="solve through POST /solve of a rami serve process")
     args = parser.parse_args(argv)
+    paths = [path for pattern in args.suites for path in benchlib.suite_paths(pattern)]
+    if not paths:
+        parser.error(f"no suite matches {' '.join(args.suites)} in {SUITES}")
     positions = [
-        (suite, index, json.loads(line))
-        for suite in args.suites
-        for index, line in enumerate((SUITES / f"{suite}.jsonl").read_text().splitlines())
+        (path.stem, index, json.loads(line))
+        for path in paths
+        for index, line in enumerate(path.read_text().splitlines())
     ]
     with ExitStack() as stack:
         if args.service:
