@@ -1,18 +1,19 @@
-"""Rami fou's pinned slot models with the LP at level 1 (A, the code before) and at level 2 (B).
+"""Rami fou's pinned slot models with the LP at level 1 (A) and at level 2 (B, as shipped).
 
     python benchmarks/pinned_lp_ab.py                       # rami-fou-*, full objective, ABBA
     python benchmarks/pinned_lp_ab.py --random 150          # 150 random positions with table jokers
     python benchmarks/pinned_lp_ab.py --suites 'rami-fou-060' --rounds 2
 
 One process; per position the sides run A B B A (``--rounds`` times): A with
-``pinned.pinned_solver`` replaced by the stages' profile (exactly the code before
-``cpsat.pinned_solver``), B as shipped. Only positions with jokers on the table are timed (the
-others never reach the pinned models). Each side keeps its fastest wall time, the CPU time of
-that solve and its CP-SAT deterministic time (the same on every run). Both sides must give the
-same penalty and cards played, and where both are proved the same cards moved (exit 1
-otherwise). ``wall_clock=False``: the answers do not depend on the load. The random positions
-(``--random N``): rami fou, tables of 20-60 cards, hands of 8-15, 2-4 jokers, opened, drawn
-from the seeds ``pinned-lp:<k>``.
+``pinned.pinned_solver`` replaced by the stages' profile (the LP setting before
+``cpsat.pinned_solver``; the models are today's, the play value and the cards kept folded into
+one objective, so A is not the whole code before that change), B as shipped. Only positions with
+jokers on the table are timed (the others never reach the pinned models). Each side keeps its
+fastest wall time, the CPU time of that solve and its CP-SAT deterministic time (the same on
+every run). Both sides must give the same penalty and cards played, and where both are proved
+the same cards moved (exit 1 otherwise). ``wall_clock=False``: the answers do not depend on the
+load. The random positions (``--random N``): rami fou, tables of 20-60 cards, hands of 8-15, 2-4
+jokers, opened, drawn from the seeds ``pinned-lp:<k>``.
 """
 
 from __future__ import annotations
