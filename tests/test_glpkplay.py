@@ -1,6 +1,6 @@
 """Small tables' max-play stage on GLPK (rami.solver.glpkplay, issue 21): same values as CP-SAT.
 
-Max-play by cards (``objective="cards", min_moves=False``) on tables of at most
+Max-play (``min_moves=False``, by cards or by points) on tables of at most
 ``SMALL_TABLE_CARDS`` cards is solved by GLPK's branch and cut; everything else, and every case
 where GLPK gives no checked optimum, goes to CP-SAT. The tables may differ (equally good turns);
 the cards played, the penalty left and the status may not.
@@ -21,6 +21,7 @@ from rami.rules import get_ruleset
 from rami.solver.api import solve
 
 RULESETS = ("rummikub", "rami-chinois", "rami-chinois[jokers=0]")
+OBJECTIVES = ("cards", "points")
 
 
 def random_small(count: int, seed: str) -> list[Position]:
@@ -43,15 +44,17 @@ def random_small(count: int, seed: str) -> list[Position]:
     return found
 
 
-def values(position: Position) -> tuple[int, int, str]:
-    solution = solve(position, objective="cards", min_moves=False)
+def values(position: Position, objective: str = "cards") -> tuple[int, int, str]:
+    solution = solve(position, objective=objective, min_moves=False)
     return solution.cards_played, solution.penalty_after, solution.status.value
 
 
-def by_cp_sat(position: Position, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, str]:
+def by_cp_sat(
+    position: Position, monkeypatch: pytest.MonkeyPatch, objective: str = "cards"
+) -> tuple[int, int, str]:
     with monkeypatch.context() as patch:
         patch.setattr(stages, "SMALL_TABLE_CARDS", -1)
-        return values(position)
+        return values(position, objective)
 
 
 class Calls:
@@ -73,23 +76,27 @@ class Calls:
         return len(self.options)
 
 
-def _same_as_cp_sat(positions: list[Position], monkeypatch: pytest.MonkeyPatch) -> None:
+def _same_as_cp_sat(
+    positions: list[Position], objective: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls = Calls(monkeypatch)
     for position in positions:
         before = calls.count
-        found = values(position)
+        found = values(position, objective)
         assert calls.count == before + 1, position  # the small-table path ran
-        assert found == by_cp_sat(position, monkeypatch), position
+        assert found == by_cp_sat(position, monkeypatch, objective), position
         assert found[2] == "optimal"
 
 
-def test_same_values_as_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:
-    _same_as_cp_sat(random_small(60, "glpk-play"), monkeypatch)
+@pytest.mark.parametrize("objective", OBJECTIVES)
+def test_same_values_as_cp_sat(objective: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _same_as_cp_sat(random_small(60, f"glpk-play-{objective}"), objective, monkeypatch)
 
 
 @pytest.mark.slow
-def test_same_values_as_cp_sat_many(monkeypatch: pytest.MonkeyPatch) -> None:
-    _same_as_cp_sat(random_small(600, "glpk-play-slow"), monkeypatch)
+@pytest.mark.parametrize("objective", OBJECTIVES)
+def test_same_values_as_cp_sat_many(objective: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _same_as_cp_sat(random_small(600, f"glpk-play-slow-{objective}"), objective, monkeypatch)
 
 
 @pytest.mark.parametrize("text", [
@@ -101,21 +108,19 @@ def test_same_values_as_cp_sat_many(monkeypatch: pytest.MonkeyPatch) -> None:
     "QH KH AH | 2S 3S 4S / JH AS / rami-chinois opened",
     "- / 9H TH * / rummikub opened",
 ])
-def test_known_traps(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("objective", OBJECTIVES)
+def test_known_traps(text: str, objective: str, monkeypatch: pytest.MonkeyPatch) -> None:
     position = parse_position(text)
-    assert values(position) == by_cp_sat(position, monkeypatch)
+    assert values(position, objective) == by_cp_sat(position, monkeypatch, objective)
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"objective": "points", "min_moves": False},
-    {"objective": "cards", "min_moves": True},
-    {"objective": "points", "min_moves": True},
-])
-def test_other_objectives_stay_on_cp_sat(kwargs: dict[str, object],
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("objective", OBJECTIVES)
+def test_the_full_objective_stays_on_cp_sat(objective: str,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stage 1's table is stage 2's hint: CP-SAT's, with its bonus for the table's own melds."""
     calls = Calls(monkeypatch)
     for position in random_small(5, "other-objectives"):
-        solve(position, **kwargs)  # type: ignore[arg-type]
+        solve(position, objective=objective, min_moves=True)
     assert calls.count == 0
 
 
@@ -155,11 +160,12 @@ def test_wall_cap_only_with_the_wall_clock(monkeypatch: pytest.MonkeyPatch) -> N
     assert "tm_lim" not in calls.options[1]
 
 
-def test_same_answer_every_time() -> None:
+@pytest.mark.parametrize("objective", OBJECTIVES)
+def test_same_answer_every_time(objective: str) -> None:
     for position in random_small(10, "determinism"):
-        first = solve(position, objective="cards", min_moves=False)
+        first = solve(position, objective=objective, min_moves=False)
         for _ in range(2):
-            again = solve(position, objective="cards", min_moves=False)
+            again = solve(position, objective=objective, min_moves=False)
             assert (again.table, again.played, again.moves) == (
                 first.table, first.played, first.moves
             )

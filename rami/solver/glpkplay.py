@@ -8,14 +8,16 @@ answer that fails the check, or a status other than optimal (the wall-clock cap 
 returns None, and the caller asks CP-SAT. Optimality is GLPK's proof (branch and cut to a gap of
 zero on an integer objective); the tests compare the values with CP-SAT's on 600 positions.
 
-Only for ``objective="cards", min_moves=False`` (the bots, puzzle mining and the hints solve by
-points, and the full objective's stage 1 is stage 2's hint): among equally good turns GLPK
-returns its own table, so every other answer stays CP-SAT's. cvxopt holds the GIL while GLPK
-runs (about 1 ms here).
+For max-play (``min_moves=False``) by either objective: the bots, puzzle mining and the game's
+hints solve by points, ``--objective cards --no-min-moves`` by cards. Not for the full
+objective's stage 1, whose table is stage 2's hint (CP-SAT's, with a bonus for the table's own
+melds). Among equally good turns GLPK returns its own table, which may differ from CP-SAT's.
+cvxopt holds the GIL while GLPK runs (about 1 ms here).
 
-Measured (docs/benchmarks.md, "Speed, second round"): on tables of 20-40 cards this solves the
-stage in 0.6-1.2 ms at the median where CP-SAT's search took 4-7 ms; past 55 cards CP-SAT is as
-fast or faster, hence :data:`SMALL_TABLE_CARDS`.
+Measured (docs/benchmarks.md, "Speed, second round" and "Fifteenth session"): on tables of 20-40
+cards this solves the stage in 0.6-1.2 ms at the median where CP-SAT's search took 4-7 ms, by
+cards and by points alike; past 55 cards CP-SAT is as fast or faster, hence
+:data:`SMALL_TABLE_CARDS`.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from cvxopt import glpk, matrix, spmatrix
 
 from rami.solver.playmodel import PlayBounds, PlayModel
 
-#: Max-play (objective "cards", no stage 2) goes to GLPK on tables of at most this many cards.
+#: Max-play (no stage 2, either objective) goes to GLPK on tables of at most this many cards.
 SMALL_TABLE_CARDS = 55
 
 #: Wall-clock cap (ms) of one GLPK search, a safety net only (the slowest search measured took

@@ -141,7 +141,7 @@ def search(
         else:
             play = play_model_for(position.rules)
             limits = play.bounds(position)
-            if objective is Objective.CARDS and position.table_size <= SMALL_TABLE_CARDS:
+            if position.table_size <= SMALL_TABLE_CARDS:
                 # GLPK first (the CP-SAT model is written only where it gives no answer).
                 clock.lap("build_ms")
                 small = _small_table(position, play, limits, weights, clock)
@@ -301,8 +301,8 @@ def _small_table(
     position: Position, play: PlayModel, limits: PlayBounds, weights: tuple[list[int], int],
     clock: Clock,
 ) -> Turn | None:
-    """Max-play by cards on a small table, solved by GLPK (:mod:`rami.solver.glpkplay`): the
-    proved optimum's turn, or None where GLPK gave none CP-SAT should not be asked for."""
+    """Max-play on a small table, solved by GLPK (:mod:`rami.solver.glpkplay`): the proved
+    optimum's turn, or None where GLPK gave none CP-SAT should not be asked for."""
     wall = clock.wall_left()
     cap = None if wall is None else int(min(wall * 1000, WALL_CAP_MS))
     found = glpk_for(play, position.rules.top_rank).solve(limits, weights, cap)
