@@ -134,12 +134,14 @@ def _pinned_stages(
     turn found; ``hint``'s table hints the search. The turn's ``proved`` says only that its
     search ended.
 
-    With the full objective the model's one objective holds both stages: the play value times
-    ``scale``, more than any count of cards kept, plus the cards kept. Its optimum is the best
-    play value and, at that value, the most cards kept: one model built and solved where a
-    play-value model and a keeper took two (docs/benchmarks.md, fourteenth session). Where the
-    referee rejects its table, the next attempt follows: running the keeper as well, for
-    another table of the same values, cost more than it found."""
+    The model's one objective holds both stages: the play value times ``scale``, more than any
+    count of cards kept, plus the cards kept. Its optimum is the best play value and, at that
+    value, the most cards kept: one model built and solved where a play-value model and a
+    keeper took two (docs/benchmarks.md, fourteenth and fifteenth sessions). Max-play folds
+    too: the cards kept steer its search to tables the referee's matching accepts, and its
+    answers move fewer cards. Where the referee rejects the table, the next attempt follows:
+    running the keeper as well, for another table of the same values, cost more than it
+    found."""
     deadline = clock.timings["search_dtime"] + time_limit
     try:
         model = StageModel(position, with_slots=True, opening=False, pinned=True,
@@ -147,8 +149,8 @@ def _pinned_stages(
     except OutOfTime:
         return _Pinned(None)
     play = model.play_objective(objective)
-    scale = upper_bound(model.model, model.kept) + 1 if min_moves else 1
-    model.model.maximize(play * scale + model.kept if min_moves else play)
+    scale = upper_bound(model.model, model.kept) + 1
+    model.model.maximize(play * scale + model.kept)
     if ceiling is not None:
         model.model.add(play <= ceiling)
     if floor is not None and not whole:
@@ -161,48 +163,18 @@ def _pinned_stages(
     found = _solve_cutting(position, model, clock, deadline, cut, scale=scale)
     if found is None:
         return _Pinned(None, rejected=model.rejected)
-    proved, value, turn, _ = found
+    proved, value, turn = found
     best_play = value // scale
     if not proved:
         return _Pinned(turn, best_play, proved, rejected=model.rejected)
     least_moved = max(0, position.table_size - (value - best_play * scale)) if min_moves else None
     if turn is None:
-        if min_moves or clock.out_of_time():
-            return _Pinned(None, best_play, True, least_moved, model.rejected)
-        return _keeper(position, objective, clock, deadline, cut, whole, model, best_play)
+        return _Pinned(None, best_play, True, least_moved, model.rejected)
     if least_moved is not None and cards_moved(position.table, turn.table) > least_moved:
         turn = _kept_on_slots(
             position, objective, clock, deadline, cut, best_play, turn, model.cut, whole
         )
     return _Pinned(turn, best_play, proved, least_moved, model.rejected)
-
-
-def _keeper(
-    position: Position, objective: Objective, clock: Clock, deadline: float, cut: bool,
-    whole: bool, model: StageModel, best_play: int,
-) -> _Pinned:
-    """Max-play whose best table the referee rejected: another table of the same play value,
-    the most cards kept (the model's cuts carried over), which the referee may accept."""
-    try:
-        keeper = StageModel(position, with_slots=True, opening=False, pinned=True,
-                            pinned_whole=whole, clock=clock)
-    except OutOfTime:
-        return _Pinned(None, best_play, True, rejected=model.rejected)
-    keeper.add_matching_cuts(model.cut)
-    keeper.model.add(keeper.play_objective(objective) == best_play)
-    keeper.model.maximize(keeper.kept)
-    clock.lap("build_ms")
-    kept = _solve_cutting(position, keeper, clock, deadline, cut, best_play)
-    rejected = model.rejected | keeper.rejected
-    if kept is None:
-        return _Pinned(None, best_play, True, rejected=rejected)
-    _, _, turn, kept_bound = kept
-    least_moved = max(0, position.table_size - kept_bound)
-    if turn is not None and cards_moved(position.table, turn.table) > least_moved:
-        turn = _kept_on_slots(
-            position, objective, clock, deadline, cut, best_play, turn, keeper.cut, whole
-        )
-    return _Pinned(turn, best_play, True, least_moved, rejected)
 
 
 def _kept_on_slots(
@@ -241,12 +213,12 @@ def _solve_cutting(
     cut: bool,
     play_value: int | None = None,
     scale: int = 1,
-) -> tuple[bool, int, Turn | None, int] | None:
+) -> tuple[bool, int, Turn | None] | None:
     """Solve, and if ``cut``, add matching cuts for the melds a rejected table mismatched until
     the referee accepts the table or no cut is left to add. Returns (proved, value, turn or
-    None, bound), None when no solution was found; the value and bound are the last (tightest)
-    model's. The turn's play value is ``play_value`` where given, else the model's value
-    divided by ``scale`` (the objective's play value times ``scale`` plus the cards kept)."""
+    None), None when no solution was found; the value is the last (tightest) model's. The
+    turn's play value is ``play_value`` where given, else the model's value divided by
+    ``scale`` (the objective's play value times ``scale`` plus the cards kept)."""
     while True:
         if clock.out_of_time():
             return None
@@ -260,17 +232,16 @@ def _solve_cutting(
             return None
         proved = status == cp_model.OPTIMAL
         value = round(solver.objective_value)
-        bound = int(solver.best_objective_bound)
         decoded = decode(model, solver)
         table = realize_table(position, decoded, False)
         turn = _pinned_turn(position, table, decoded.discard,
                             value // scale if play_value is None else play_value)
         if turn is not None or not proved:
-            return proved, value, turn, bound
+            return proved, value, turn
         mismatched = _mismatched(position, decoded, table)
         model.rejected |= mismatched
         if not cut or not model.add_matching_cuts(mismatched):
-            return proved, value, None, bound
+            return proved, value, None
         hint_solution(model, solver)
         clock.lap("build_ms")
 
