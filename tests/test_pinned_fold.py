@@ -17,8 +17,10 @@ from collections import Counter
 import pytest
 from ortools.sat.python import cp_model
 
+import rami.solver.rearrange.pinned as pinned
 from rami.generate import medium_position, random_position
 from rami.rules import get_ruleset
+from rami.solver.api import solve
 from rami.solver.cpsat import Clock, pinned_solver, upper_bound
 from rami.solver.rearrange.model import StageModel
 from rami.solver.rearrange.pinned import _pinned_stages
@@ -95,5 +97,35 @@ def test_one_folded_model_gives_what_two_models_gave(objective):
             # Max-play proves no count of cards moved: the answer's status must not claim one.
             least_moved = max(0, position.table_size - kept) if min_moves else None
             assert folded.least_moved == least_moved, str(position)
+        # Max-play given the proved ceiling stops at the first table reaching it, unhinted.
+        stopped = _pinned_stages(
+            position, objective, False, 20.0, Clock(None, wall_clock=False), empty, best,
+            None, set(), whole=False, cut=False,
+        )
+        assert stopped.play_proved and stopped.best_play == best, str(position)
         compared += 1
     assert compared == 25
+
+
+class _NeverStops(cp_model.CpSolverSolutionCallback):
+    def __init__(self, enough: int) -> None:
+        super().__init__()
+        self.enough = enough
+
+    def on_solution_callback(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("objective", ["points", "cards"])
+def test_max_play_stopping_at_the_ceiling_keeps_every_value(objective, monkeypatch):
+    """Max-play's pinned searches stop at the first table reaching the free relaxation's proved
+    ceiling (pinned._StopAt): the penalty, the cards played and the status must be those of
+    searches run to their end."""
+    positions = list(positions_with_table_jokers(23, 20))
+    stopped = [solve(position, objective=objective, min_moves=False, wall_clock=False)
+               for position in positions]
+    monkeypatch.setattr(pinned, "_StopAt", _NeverStops)
+    for position, early in zip(positions, stopped, strict=True):
+        full = solve(position, objective=objective, min_moves=False, wall_clock=False)
+        assert (early.penalty_after, early.cards_played, early.status) == (
+            full.penalty_after, full.cards_played, full.status), str(position)

@@ -44,15 +44,18 @@ def search_pinned(
     every real card of a meld holding jokers in it). A turn is optimal where it reaches the
     tightest relaxation's proved bounds. Failing all, the melds holding jokers are left as
     they are.
+
+    Max-play starts from the free relaxation's max-play turn alone: asking the free model for
+    the most cards kept as well, for a table more likely to keep the pins, cost the bots' rami
+    fou positions more than it saved (docs/benchmarks.md, fifteenth session). Its pinned
+    searches stop at the first table reaching the free ceiling.
     """
     free = search(position, objective, min_moves, time_limit, clock)
-    if not min_moves and free.proved and not pins_hold(position, free.table):
-        free = replace(search(position, objective, True, time_limit, clock), expected_moved=None)
+    hint = free
     if free.proved and pins_hold(position, free.table):
         return free
     bound = _Pinned(None, free.play_value, free.proved, free.expected_moved)
     found: list[Turn] = []
-    hint = free
     rejected: set[int] = set()
     for whole, cut in ((False, False), (True, False), (False, True)):
         if clock.out_of_time():
@@ -160,7 +163,9 @@ def _pinned_stages(
     if cut:
         model.add_matching_cuts(rejected)
     clock.lap("build_ms")
-    found = _solve_cutting(position, model, clock, deadline, cut, scale=scale)
+    # Max-play needs no proof of the cards kept: a table reaching a proved ceiling is optimal.
+    enough = None if min_moves or ceiling is None else ceiling * scale
+    found = _solve_cutting(position, model, clock, deadline, cut, scale=scale, enough=enough)
     if found is None:
         return _Pinned(None, rejected=model.rejected)
     proved, value, turn = found
@@ -213,29 +218,41 @@ def _solve_cutting(
     cut: bool,
     play_value: int | None = None,
     scale: int = 1,
+    enough: int | None = None,
 ) -> tuple[bool, int, Turn | None] | None:
     """Solve, and if ``cut``, add matching cuts for the melds a rejected table mismatched until
     the referee accepts the table or no cut is left to add. Returns (proved, value, turn or
     None), None when no solution was found; the value is the last (tightest) model's. The
     turn's play value is ``play_value`` where given, else the model's value divided by
-    ``scale`` (the objective's play value times ``scale`` plus the cards kept)."""
+    ``scale`` (the objective's play value times ``scale`` plus the cards kept). ``enough``: a
+    value no solution can pass at a proved play value (max-play's ceiling times ``scale``): the
+    search stops at the first solution worth it, as proved, unless the referee rejects its
+    table."""
     while True:
         if clock.out_of_time():
             return None
         budget = max(deadline - clock.timings["search_dtime"], 0.05)
         solver = pinned_solver(budget, clock.wall_left())
-        status = solver.solve(model.model)
+        stop = _StopAt(enough) if enough is not None else None
+        status = solver.solve(model.model, stop)
         clock.lap("search_ms", solver)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             if status not in (cp_model.UNKNOWN, cp_model.INFEASIBLE):
                 raise SolverBugError(f"pinned model status {solver.status_name(status)}")
             return None
-        proved = status == cp_model.OPTIMAL
         value = round(solver.objective_value)
+        # Stopped at ``enough``, a proved ceiling: the play value is proved, the cards kept not.
+        stopped = stop is not None and value >= stop.enough
+        proved = status == cp_model.OPTIMAL or stopped
         decoded = decode(model, solver)
         table = realize_table(position, decoded, False)
         turn = _pinned_turn(position, table, decoded.discard,
                             value // scale if play_value is None else play_value)
+        if turn is None and stopped and status != cp_model.OPTIMAL:
+            # Rejected before the search ended: let it run on to the most cards kept.
+            enough = None
+            hint_solution(model, solver)
+            continue
         if turn is not None or not proved:
             return proved, value, turn
         mismatched = _mismatched(position, decoded, table)
@@ -244,6 +261,18 @@ def _solve_cutting(
             return proved, value, None
         hint_solution(model, solver)
         clock.lap("build_ms")
+
+
+class _StopAt(cp_model.CpSolverSolutionCallback):
+    """Stops the search at the first solution worth ``enough``."""
+
+    def __init__(self, enough: int) -> None:
+        super().__init__()
+        self.enough = enough
+
+    def on_solution_callback(self) -> None:
+        if self.objective_value >= self.enough:
+            self.stop_search()
 
 
 def _mismatched(position: Position, decoded: Decoded, table: list[Meld]) -> set[int]:
