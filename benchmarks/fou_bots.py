@@ -6,9 +6,9 @@
 
 The sample (``benchmarks/results/rami-fou-bot-positions.jsonl``) holds every third position,
 opened with jokers on the table, whose solve took more than 20 ms in games 1-2 of
-``rami simulate --rules rami-fou --players expert,expert,expert --seed 5`` on the fifteenth
-session's code (290 positions; ``--capture`` draws such a sample again, from the code that
-runs it: another version plays other games). Each is solved once as the bots solve it
+``rami simulate --rules rami-fou --players expert,expert,expert --seed 5`` at commit 85bfa92
+(290 positions; ``--capture`` draws such a sample again, from the code that runs it: another
+version plays other games). Each is solved once as the bots solve it
 (``min_moves=False``, 1 s of deterministic time, ``wall_clock=False``); the script prints the
 deterministic time (the same on every machine and load), the CPU time and the unproved count.
 Compare two versions by running it from each one's checkout.
