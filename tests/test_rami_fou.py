@@ -19,6 +19,7 @@ import pytest
 from support.checks import checked_solve
 from support.fou_reference import MAX_CARDS, _partitions, fou_reference_solve
 
+import rami.solver.rearrange.pinned as pinned
 from rami import parse_position, solve
 from rami.generate import medium_position, small_position
 from rami.melds import Meld
@@ -283,3 +284,20 @@ def test_pin_verdict_does_not_depend_on_meld_order():
             assert len(verdicts) == 1, (str(position), [str(meld) for meld in table])
             checked += 1
     assert checked > 200
+
+
+def test_max_play_lays_the_free_turn_in_place_where_it_can(monkeypatch):
+    """Max-play (decision 6 without its last level): where the free relaxation's best turn
+    breaks a pin (decision 5) but its cards go down with no table card moved, that table keeps
+    every pin and is the answer, proved, before any pinned model runs."""
+    position = parse_position(
+        "QH KH * | QH QD QC | TD JD * KD | 8C 9C TC / 2S 9S KS 3H AD 3D 7D 9C / rami-fou opened"
+    )
+    solution = solve(position, min_moves=False)
+    assert solution.status is Status.OPTIMAL
+    assert solution.cards_moved == 0
+    monkeypatch.setattr(pinned, "lay_in_place", lambda *args: None)
+    through_the_models = solve(position, min_moves=False)
+    assert (through_the_models.penalty_after, through_the_models.cards_played) == (
+        solution.penalty_after, solution.cards_played)
+    assert through_the_models.cards_moved > 0

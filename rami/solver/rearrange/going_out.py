@@ -51,10 +51,7 @@ def go_out_in_place(position: Position) -> OutInPlace | None:
     (None: the search found none; there may still be one)."""
     if not takes(position):
         return None
-    # The in-place search's rules: jokers free, no discard. The referee judges the real ones.
-    rules = replace(position.rules, discard=False, table_joker=TableJoker.FREE,
-                    joker_kept_until_last=False, taken_discard_locked=False)
-    free = replace(position, rules=rules, taken_discard=None)
+    free = _free_jokers(position)
     for discard in _discards(free):
         hand = Counter(position.hand)
         hand[discard] -= 1
@@ -65,6 +62,29 @@ def go_out_in_place(position: Position) -> OutInPlace | None:
         if validate_turn(position, laid.table, played, discard).legal:
             return OutInPlace(laid.table, played, discard)
     return None
+
+
+def lay_in_place(
+    position: Position, played: Counter[Card], discard: Card | None
+) -> list[Meld] | None:
+    """A table laying ``played`` with no table card moved, then discarding ``discard``, that
+    the referee accepts under the real rules (None: the search found none)."""
+    if not takes(position):
+        return None
+    laid = lay_whole_hand(replace(_free_jokers(position), hand=tuple(played.elements())))
+    if laid.table is None:
+        return None
+    if not validate_turn(position, laid.table, tuple(sorted(played.elements())), discard).legal:
+        return None
+    return laid.table
+
+
+def _free_jokers(position: Position) -> Position:
+    """The position under the in-place search's rules: jokers free, no discard (the referee
+    judges the real ones)."""
+    rules = replace(position.rules, discard=False, table_joker=TableJoker.FREE,
+                    joker_kept_until_last=False, taken_discard_locked=False)
+    return replace(position, rules=rules, taken_discard=None)
 
 
 def _discards(free: Position) -> list[Card]:

@@ -17,6 +17,7 @@ from rami.rules import Ruleset
 from rami.solver.answer import why_nothing
 from rami.solver.cpsat import Clock, OutOfTime, pinned_solver, upper_bound
 from rami.solver.rearrange.decode import Decoded, decode, realize_table, template_of
+from rami.solver.rearrange.going_out import lay_in_place
 from rami.solver.rearrange.hints import hint_from_table, hint_solution
 from rami.solver.rearrange.model import StageModel
 from rami.solver.rearrange.objective import play_bounds
@@ -47,13 +48,19 @@ def search_pinned(
 
     Max-play starts from the free relaxation's max-play turn alone: asking the free model for
     the most cards kept as well, for a table more likely to keep the pins, cost the bots' rami
-    fou positions more than it saved (docs/benchmarks.md, fifteenth session). Its pinned
-    searches stop at the first table reaching the free ceiling.
+    fou positions more than it saved (docs/benchmarks.md, fifteenth session). Where the free
+    turn's cards go down with nothing moved, that turn is the answer; else its pinned searches
+    stop at the first table reaching the free ceiling.
     """
     free = search(position, objective, min_moves, time_limit, clock)
     hint = free
     if free.proved and pins_hold(position, free.table):
         return free
+    if not min_moves and free.proved and free.played:
+        # Max-play: the free turn's cards laid with nothing moved keep every pin.
+        untouched = lay_in_place(position, free.played, free.discard)
+        if untouched is not None:
+            return replace(free, table=untouched)
     bound = _Pinned(None, free.play_value, free.proved, free.expected_moved)
     found: list[Turn] = []
     rejected: set[int] = set()
