@@ -21,11 +21,13 @@ from support.fou_reference import MAX_CARDS, _partitions, fou_reference_solve
 
 import rami.solver.rearrange.pinned as pinned
 from rami import parse_position, solve
+from rami.cards import parse_cards
 from rami.generate import medium_position, small_position
 from rami.melds import Meld
 from rami.referee import unpinned_jokers, validate_turn
 from rami.rules import get_ruleset
 from rami.solver.api import Status
+from rami.solver.rearrange.going_out import lay_in_place
 
 RULES = get_ruleset("rami-fou")
 
@@ -301,3 +303,23 @@ def test_max_play_lays_the_free_turn_in_place_where_it_can(monkeypatch):
     assert (through_the_models.penalty_after, through_the_models.cards_played) == (
         solution.penalty_after, solution.cards_played)
     assert through_the_models.cards_moved > 0
+
+
+def test_laying_in_place_may_keep_back_another_card():
+    """The free turn of rami-fou-020[19] lays * 7H 9D AH and discards 8D, breaking a pin; laid
+    with nothing moved, 8D goes down and 7H is discarded instead: the same cards leave the hand
+    and as many go down, so the turn is worth as much (decision 6), and it keeps every pin."""
+    position = parse_position(
+        "5S 6S 7S * 9S | TH JH QH KH | 6D 7D 8D | TH JH QH KH | 7C 8C 9C TC"
+        " / 6S AH 7H 8D 9D 3C * / rami-fou opened"
+    )
+    played = Counter(parse_cards("* 7H 9D AH"))
+    found = lay_in_place(position, played, parse_cards("8D")[0])
+    assert found is not None
+    assert Counter(found.played) == Counter(parse_cards("* 8D 9D AH"))
+    assert found.discard == parse_cards("7H")[0]
+    verdict = validate_turn(position, found.table, found.played, found.discard)
+    assert verdict.legal and verdict.cards_moved == 0
+    solution = solve(position, min_moves=False)
+    assert solution.status is Status.OPTIMAL and solution.cards_moved == 0
+    assert solution.penalty_after == verdict.penalty_after

@@ -65,18 +65,27 @@ def go_out_in_place(position: Position) -> OutInPlace | None:
 
 
 def lay_in_place(
-    position: Position, played: Counter[Card], discard: Card | None
-) -> list[Meld] | None:
-    """A table laying ``played`` with no table card moved, then discarding ``discard``, that
-    the referee accepts under the real rules (None: the search found none)."""
+    position: Position, played: Counter[Card], discard: Card
+) -> OutInPlace | None:
+    """A turn laying ``played`` with no table card moved, then discarding ``discard``, that the
+    referee accepts under the real rules; failing that, one keeping back another real card of
+    ``played`` in the discard's place (None: the search found none). The swap keeps the turn's
+    value: the same number of cards go down and the same cards leave the hand."""
     if not takes(position):
         return None
-    laid = lay_whole_hand(replace(_free_jokers(position), hand=tuple(played.elements())))
-    if laid.table is None:
-        return None
-    if not validate_turn(position, laid.table, tuple(sorted(played.elements())), discard).legal:
-        return None
-    return laid.table
+    free = _free_jokers(position)
+    leaving = played + Counter([discard])
+    others = sorted(card for card in played if not card.is_joker and card != discard)
+    for kept_back in [discard, *others]:
+        laying = leaving.copy()
+        laying[kept_back] -= 1
+        laid = lay_whole_hand(replace(free, hand=tuple(laying.elements())))
+        if laid.table is None:
+            continue
+        cards = tuple(sorted(laying.elements()))
+        if validate_turn(position, laid.table, cards, kept_back).legal:
+            return OutInPlace(laid.table, cards, kept_back)
+    return None
 
 
 def _free_jokers(position: Position) -> Position:

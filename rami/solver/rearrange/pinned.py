@@ -56,11 +56,12 @@ def search_pinned(
     hint = free
     if free.proved and pins_hold(position, free.table):
         return free
-    if not min_moves and free.proved and free.played:
+    if not min_moves and free.proved and free.played and free.discard is not None:
         # Max-play: the free turn's cards laid with nothing moved keep every pin.
         untouched = lay_in_place(position, free.played, free.discard)
         if untouched is not None:
-            return replace(free, table=untouched)
+            return replace(free, table=untouched.table, played=Counter(untouched.played),
+                           discard=untouched.discard)
     bound = _Pinned(None, free.play_value, free.proved, free.expected_moved)
     found: list[Turn] = []
     rejected: set[int] = set()
