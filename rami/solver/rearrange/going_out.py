@@ -52,16 +52,7 @@ def go_out_in_place(position: Position) -> OutInPlace | None:
     if not takes(position):
         return None
     free = _free_jokers(position)
-    for discard in _discards(free):
-        hand = Counter(position.hand)
-        hand[discard] -= 1
-        laid = lay_whole_hand(replace(free, hand=tuple(hand.elements())), max_unplaced=1)
-        if laid.table is None:
-            continue
-        played = tuple(sorted(hand.elements()))
-        if validate_turn(position, laid.table, played, discard).legal:
-            return OutInPlace(laid.table, played, discard)
-    return None
+    return _keeping_back(position, free, Counter(position.hand), _discards(free), max_unplaced=1)
 
 
 def lay_in_place(
@@ -73,13 +64,22 @@ def lay_in_place(
     value: the same number of cards go down and the same cards leave the hand."""
     if not takes(position):
         return None
-    free = _free_jokers(position)
-    leaving = played + Counter([discard])
     others = sorted(card for card in played if not card.is_joker and card != discard)
-    for kept_back in [discard, *others]:
+    return _keeping_back(position, _free_jokers(position), played + Counter([discard]),
+                         [discard, *others])
+
+
+def _keeping_back(
+    position: Position, free: Position, leaving: Counter[Card], candidates: list[Card],
+    max_unplaced: int | None = None,
+) -> OutInPlace | None:
+    """The first of ``candidates`` kept back as the discard while the rest of ``leaving`` goes
+    down in place (the search under ``free``'s rules), the turn judged by the referee."""
+    for kept_back in candidates:
         laying = leaving.copy()
         laying[kept_back] -= 1
-        laid = lay_whole_hand(replace(free, hand=tuple(laying.elements())))
+        laid = lay_whole_hand(replace(free, hand=tuple(laying.elements())),
+                              max_unplaced=max_unplaced)
         if laid.table is None:
             continue
         cards = tuple(sorted(laying.elements()))
