@@ -260,6 +260,7 @@ def _solve_cutting(
             # Rejected before the search ended: let it run on to the most cards kept.
             enough = None
             hint_solution(model, solver)
+            clock.lap("build_ms")
             continue
         if turn is not None or not proved:
             return proved, value, turn
