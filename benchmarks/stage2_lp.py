@@ -22,7 +22,6 @@ import json
 import math
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,11 +32,9 @@ from ortools.sat import cp_model_pb2
 from ortools.sat.python import cp_model
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import csr_matrix
-from stage2_params import _label, cases
+from stage2_params import Recorder, cases, install
 
-import rami.solver.rearrange.stages as stages
 from rami.solver.api import solve
-from rami.solver.cpsat import stage_solver
 
 SUITES = ("rami-chinois-020", "rami-chinois-040", "rami-chinois-060", "rummikub-040")
 #: CP-SAT writes an unbounded side of a linear constraint as the int64 extremes.
@@ -90,44 +87,24 @@ class LinearProgram:
         return self.scale * (found.fun + self.offset), found.x
 
 
-class Capture:
-    """Stands in for ``stages.stage_solver``: each relaxed stage 2 model is saved before its
-    solve, with CP-SAT's figures on it."""
+class Capture(Recorder):
+    """Records every stage solve (CP-SAT's own settings) and saves each relaxed stage 2 model
+    just before its solve."""
 
     def __init__(self, folder: str) -> None:
+        super().__init__({}, None, set(), None)
         self.folder = folder
-        self.models: list[dict[str, Any]] = []
+        self.paths: list[str] = []
 
-    def wrap(self, deterministic_limit: float, wall_limit: float | None = None):
-        solver = stage_solver(deterministic_limit, wall_limit)
-        original = solver.solve
-        calls = [0]
-
-        def solve_saved(model: cp_model.CpModel, *args: Any, **kwargs: Any):
-            label, _ = _label(sys._getframe(1), calls[0])
-            calls[0] += 1
-            path = None
-            if label == "s2r":
-                path = os.path.join(self.folder, f"m{len(self.models)}.pb")
-                model.export_to_file(path)
-            started = time.process_time()
-            status = original(model, *args, **kwargs)
-            if path is not None:
-                self.models.append({
-                    "path": path, "status": int(status),
-                    "cpu_ms": (time.process_time() - started) * 1000,
-                    "dtime": solver.response_proto.deterministic_time,
-                    "objective": solver.objective_value
-                    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None,
-                })
-            return status
-
-        solver.solve = solve_saved
-        return solver
+    def before_solve(self, label: str, model: cp_model.CpModel) -> None:
+        if label == "s2r":
+            path = os.path.join(self.folder, f"m{len(self.paths)}.pb")
+            model.export_to_file(path)
+            self.paths.append(path)
 
 
-def measure(model: dict[str, Any], milp_cap: float | None) -> dict[str, Any]:
-    proto = cp_model_pb2.CpModelProto.FromString(Path(model["path"]).read_bytes())
+def measure(path: str, milp_cap: float | None) -> dict[str, Any]:
+    proto = cp_model_pb2.CpModelProto.FromString(Path(path).read_bytes())
     started = time.perf_counter()
     try:
         program = LinearProgram(proto)
@@ -159,17 +136,18 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:
         capture = Capture(folder)
-        stages.stage_solver = capture.wrap
+        install(capture)
         for case in cases(args.suites):
-            first = len(capture.models)
+            capture.solves, capture.paths = [], []
             started = time.perf_counter()
             solution = solve(case.position)
             total_ms = (time.perf_counter() - started) * 1000
-            for model in capture.models[first:]:
+            relaxed = [found for found in capture.solves if found["label"] == "s2r"]
+            for found, path in zip(relaxed, capture.paths, strict=True):
                 row = {"suite": case.suite, "index": case.index, "total_ms": total_ms,
-                       "cards_moved": solution.cards_moved, "cpsat_cpu_ms": model["cpu_ms"],
-                       "cpsat_status": model["status"], "cpsat": model["objective"],
-                       **measure(model, args.milp_cap)}
+                       "cards_moved": solution.cards_moved, "cpsat_cpu_ms": found["cpu_ms"],
+                       "cpsat_status": found["status"], "cpsat": found["objective"],
+                       **measure(path, args.milp_cap)}
                 rows.append(row)
                 print(_line(row), flush=True)
     print()

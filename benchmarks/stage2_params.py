@@ -118,6 +118,7 @@ class Recorder:
         def solve_labelled(model: cp_model.CpModel, *args, **kwargs):
             label, keeper = _label(sys._getframe(1), calls[0])
             calls[0] += 1
+            self.before_solve(label, model)
             if label in self.apply:
                 self._set(solver, keeper)
             started = time.process_time()
@@ -136,6 +137,10 @@ class Recorder:
 
         solver.solve = solve_labelled
         return solver
+
+    def before_solve(self, label: str, model: cp_model.CpModel) -> None:
+        """Called with each solve's label and model just before it runs (stage2_lp.py saves
+        the models); nothing here."""
 
     def _set(self, solver: cp_model.CpSolver, keeper: Any) -> None:
         params = solver.parameters
