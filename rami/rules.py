@@ -269,6 +269,8 @@ def get_ruleset(spec: str | Ruleset) -> Ruleset:
             raise UnknownRulesetError(
                 f"unknown option {item.strip()!r} in {spec!r}; options: {', '.join(OPTIONS)}"
             )
+        if name in changes:
+            raise UnknownRulesetError(f"option {name!r} is given twice in {spec!r}")
         changes[name] = _parse_option_value(name, raw, OPTIONS[name])
     jokers = changes.get("jokers", preset.jokers)
     allowed_jokers = {"rami-chinois": (0, 4)}.get(preset.name, (preset.jokers,))
