@@ -21,8 +21,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from rami.cards import Card
-from rami.errors import IllegalTurnError, RamiError
+from rami.errors import IllegalTurnError, RamiError, SolverBugError
 from rami.game.actions import DISCARD, STOCK, Action, Claim, Draw, Play, action_from_json
+from rami.game.discards import guarded_discard
+from rami.game.fallback import note_failure
 from rami.game.greedy import (
     accepts,
     cards_of,
@@ -43,15 +45,23 @@ SOLVER_STATS: dict[str, float] = {"calls": 0, "ms": 0.0}
 #: The solver's time limit per call: CP-SAT's deterministic time alone (``wall_clock=False``),
 #: so a game replays the same from its seed however loaded the machine that plays it.
 SOLVER_TIME_LIMIT = 1.0
+#: The deterministic time the bots give the cards-moved level of the turn they play: it finds
+#: 161 table cards moved where a whole second finds 145 and none 341 (157 rami-chinois turns),
+#: at a tenth of the tail.
+MOVES_TIME_LIMIT = 0.1
 
 
-def timed_solve(position: Position, time_limit: float = SOLVER_TIME_LIMIT) -> Any:
-    """``rami.solve`` without the cards-moved level, timed into :data:`SOLVER_STATS`."""
+def timed_solve(position: Position, time_limit: float = SOLVER_TIME_LIMIT,
+                min_moves: bool = True) -> Any:
+    """``rami.solve``, timed into :data:`SOLVER_STATS`. A bot plays with the cards-moved level
+    (``min_moves``): among turns equally good for it, the one that moves the fewest table cards
+    (decision 7), so that a person can follow the table; lookahead rollouts, where nobody
+    watches, leave it out."""
     from rami.solver.api import solve
 
     started = time.perf_counter()
     try:
-        return solve(position, min_moves=False, time_limit=time_limit, wall_clock=False)
+        return solve(position, min_moves=min_moves, time_limit=time_limit, wall_clock=False)
     finally:
         SOLVER_STATS["calls"] += 1
         SOLVER_STATS["ms"] += (time.perf_counter() - started) * 1000
@@ -77,6 +87,15 @@ class Bot:
         self.seed = seed
 
     def act(self, view: View) -> Action:
+        """The bot's answer; where the solver behind it fails (an internal error), the
+        beginner's answer instead, and the failure noted (:mod:`rami.game.fallback`)."""
+        try:
+            return self.decide(view)
+        except (SolverBugError, RamiError) as error:
+            note_failure(self.level, view, error)
+            return BeginnerBot(self.seed).decide(view)
+
+    def decide(self, view: View) -> Action:
         if view.phase == DRAW:
             return Draw(self.draw(view))
         if view.phase == CLAIM:
@@ -192,8 +211,20 @@ class ConfirmedBot(Bot):
         super().__init__(seed)
         self.time_limit = time_limit
 
-    def solve(self, position: Position) -> Any:
-        return timed_solve(position, self.time_limit)
+    def solve(self, position: Position, min_moves: bool = False) -> Any:
+        """The solver's best turn; ``min_moves`` for the turn played: the same points and
+        cards, then the fewest table cards moved that :data:`MOVES_TIME_LIMIT` finds (the
+        cards-moved level costs time and decides nothing the bot weighs)."""
+        best = timed_solve(position, self.time_limit, False)
+        if not min_moves or not best.cards_moved:
+            return best
+        try:
+            fewer = timed_solve(position, MOVES_TIME_LIMIT, True)
+        except RamiError:
+            return best
+        if (fewer.penalty_after, -fewer.cards_played) <= (best.penalty_after, -best.cards_played):
+            return fewer
+        return best
 
     def with_card(self, view: View, card: Card, extra: int = 0) -> Any:
         """The solver's best turn had ``card`` been taken from the discard pile (None when no
@@ -229,7 +260,7 @@ class ConfirmedBot(Bot):
         stuck = jokers_only_play(view)
         if stuck is not None:
             return stuck
-        solution = self.solve(view.position())
+        solution = self.solve(view.position(), min_moves=True)
         play = Play(solution.table, solution.played, solver_discard(view, solution))
         return self.keeping_useful_cards(view, play, solution.hand)
 
@@ -240,14 +271,18 @@ class ConfirmedBot(Bot):
 
     def keeping_useful_cards(self, view: View, play: Play, left: Sequence[Card]) -> Play:
         """The solver's turn, with :meth:`choose_discard`'s card instead of the solver's
-        costliest card: the solver counts the points left now, a player keeps what may lay next
-        turn. Going out keeps the solver's discard; the referee judges the change."""
+        costliest card (the solver counts the points left now, a player keeps what may lay
+        next turn), and never a card that feeds an opened next player when another costs no
+        more (:mod:`rami.game.discards`). Going out keeps the solver's discard; the referee
+        judges the change."""
         if play.discard is None or not left:
             return play
         kept = Counter(left)
         kept[play.discard] += 1
-        discard = self.choose_discard(kept, view, view.position().taken_discard)
-        if discard is None or discard == play.discard:
+        taken = view.position().taken_discard
+        discard = self.choose_discard(kept, view, taken) or play.discard
+        discard = guarded_discard(view, play.table, kept, discard, taken)
+        if discard == play.discard:
             return play
         other = Play(play.table, play.played, discard)
         if validate_turn(view.position(), other.table, other.played, discard).legal:

@@ -50,6 +50,7 @@ from rami.game.bots import (
     solver_discard,
 )
 from rami.game.deck import derive_seed
+from rami.game.discards import guarded_discard
 from rami.game.greedy import allowed_discards, hand_melds, is_useful
 from rami.game.presets import DrawRule, game_rules
 from rami.game.state import View
@@ -202,10 +203,12 @@ class ExpertBot(ConfirmedBot):
         if stuck is not None:
             return stuck
         position = view.position()
-        solution = self.solve(position)
+        solution = self.solve(position, min_moves=True)
         if self.holds_back(view, solution):
-            choice = self.choose_discard(Counter(view.hand), view, position.taken_discard)
+            hand = Counter(view.hand)
+            choice = self.choose_discard(hand, view, position.taken_discard)
             if choice is not None:
+                choice = guarded_discard(view, view.table, hand, choice, position.taken_discard)
                 return Play(view.table, (), choice)
         play = Play(solution.table, solution.played, solver_discard(view, solution))
         return self.keeping_useful_cards(view, play, solution.hand)

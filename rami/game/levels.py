@@ -15,6 +15,9 @@ from rami.game.presets import GameError
 from rami.game.state import View
 
 LEVELS = ("beginner", "confirmed", "expert")
+#: What ``rami match`` may seat besides the levels: the ceiling, a yardstick that sees every
+#: card (:class:`rami.game.lookahead.Ceiling`), never offered as an opponent.
+MATCH_LEVELS = (*LEVELS, "ceiling")
 
 
 def make_bot(level: str, seed: int = 0) -> Bot:
@@ -25,6 +28,10 @@ def make_bot(level: str, seed: int = 0) -> Bot:
         return ConfirmedBot(seed)
     if level == "expert":
         return ExpertBot(seed)
+    if level == "ceiling":
+        from rami.game.lookahead import Ceiling
+
+        return Ceiling(seed)
     raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}")
 
 
