@@ -42,9 +42,10 @@ from rami.position import (
 from rami.rules import DEFAULT_RULES, get_ruleset
 
 __all__ = [
-    "BOM", "EMPTY", "MAX_JSON_DEPTH", "format_position", "format_table", "json_depth",
-    "json_value_kind", "loads_json", "meld_from_json", "meld_to_json", "parse_position",
-    "parse_position_any", "parse_table", "position_from_json", "position_to_json",
+    "BOM", "EMPTY", "MAX_JSON_DEPTH", "DuplicateKeyError", "duplicate_key_message",
+    "duplicate_key_path", "format_position", "format_table", "json_depth", "json_value_kind",
+    "loads_json", "loc_text", "meld_from_json", "meld_to_json", "parse_position",
+    "parse_position_any", "parse_table", "position_from_json", "position_to_json", "unique_keys",
 ]
 
 
@@ -77,12 +78,89 @@ def json_depth(text: str, stop: int = MAX_JSON_DEPTH) -> int:
     return peak
 
 
+class DuplicateKeyError(ValueError):
+    """A JSON object names one key twice (raised by :func:`unique_keys` while decoding)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"duplicate key {key!r}")
+        self.key = key
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of :func:`json.loads` that refuses a key given twice in one object
+    (json keeps the last one silently: ``{"hand": ["TH"], "hand": ["KS"]}`` would be KS)."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(key)
+            seen.add(key)
+    return data
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """A JSON object as its list of pairs (duplicates kept), to find where a key repeats."""
+
+
+def duplicate_key_path(text: str | bytes) -> Loc | None:
+    """The path of the key given twice that :func:`unique_keys` stops at (the key last:
+    ``("position", "hand")``), or None when there is none or the text does not decode.
+
+    The decoder completes an object after the objects inside it, so the objects are searched
+    in that order (depth first, children before their parent, in document order)."""
+    try:
+        tree = json.loads(text, object_pairs_hook=_Pairs)
+    except (ValueError, RecursionError):
+        return None
+    stack: list[tuple[Any, Loc, bool]] = [(tree, (), False)]
+    while stack:  # without recursion: the document may nest deeply
+        value, path, expanded = stack.pop()
+        if isinstance(value, _Pairs):
+            if expanded:
+                seen: set[str] = set()
+                for key, _ in value:
+                    if key in seen:
+                        return (*path, key)
+                    seen.add(key)
+                continue
+            stack.append((value, path, True))
+            stack.extend((item, (*path, key), False) for key, item in reversed(value))
+        elif isinstance(value, list):
+            stack.extend((item, (*path, index), False)
+                         for index, item in reversed(list(enumerate(value))))
+    return None
+
+
+def loc_text(loc: Loc) -> str:
+    """A path as a field name: ``("position", "table", 2)`` -> ``position.table[2]``."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text
+
+
+def duplicate_key_message(key: str, loc: Loc | None) -> str:
+    """What a duplicate key is refused with (the CLI and the service say the same)."""
+    parent = loc_text(loc[:-1]) if loc else ""
+    where = f" in {parent}" if parent else ""
+    return (f"duplicate key {key!r}{where}: a JSON object may give each key once "
+            "(which one would count is ambiguous)")
+
+
 def loads_json(text: str, what: str = "JSON") -> Any:
-    """Decode JSON text; NotationError (never RecursionError) on malformed or too deep input."""
+    """Decode JSON text; NotationError (never RecursionError) on malformed or too deep input,
+    or on an object that gives a key twice (naming the key, ``loc`` its path)."""
     if json_depth(text) > MAX_JSON_DEPTH:
         raise NotationError(f"{what} nested more than {MAX_JSON_DEPTH} levels deep")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKeyError as error:
+        loc = duplicate_key_path(text)
+        raise NotationError(duplicate_key_message(error.key, loc), loc=loc) from None
     except json.JSONDecodeError as error:
         raise NotationError(
             f"malformed {what} at line {error.lineno} column {error.colno}: {error.msg}"

@@ -4,13 +4,20 @@ non-zero exit, never a traceback, a hang or a wrong answer."""
 from __future__ import annotations
 
 import json
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
 
 from rami.cli.main import app
-from rami.errors import UnknownRulesetError
+from rami.errors import NotationError, UnknownRulesetError
+from rami.notation import duplicate_key_path, loads_json
 from rami.rules import get_ruleset
+from rami.service import Settings, create_app
+from rami.service.testing import LOOPBACK, BackgroundServer
 
 
 def rami(*args: str, stdin: str | bytes | None = None) -> Result:
@@ -56,3 +63,102 @@ def test_rules_and_solve_refuse_an_option_given_twice() -> None:
     assert "'jokers' is given twice" in str(error["message"])
     # Each option once is still fine.
     assert get_ruleset("rami-chinois[jokers=0]").jokers == 0
+
+
+# ------------------------------------------------------------------ 4: a JSON key given twice
+
+
+def test_loads_json_refuses_a_key_given_twice_naming_it() -> None:
+    with pytest.raises(NotationError, match="duplicate key 'hand'") as caught:
+        loads_json('{"hand": ["TH"], "hand": ["KS"]}')
+    assert caught.value.loc == ("hand",)
+    with pytest.raises(NotationError, match="duplicate key 'kind' in table\\[1\\]") as caught:
+        loads_json('{"table": [["3H", "4H", "5H"], {"kind": "run", "kind": "set"}]}')
+    assert caught.value.loc == ("table", 1, "kind")
+    # The same key in two objects is no duplicate.
+    assert loads_json('[{"a": 1}, {"a": 2}]') == [{"a": 1}, {"a": 2}]
+
+
+def test_duplicate_key_path_finds_the_key_the_decoder_stops_at() -> None:
+    # The decoder completes the inner object first: its key is the one refused.
+    text = '{"c": 1, "c": 2, "a": {"b": 1, "b": 2}}'
+    assert duplicate_key_path(text) == ("a", "b")
+    with pytest.raises(NotationError, match="duplicate key 'b' in a:"):
+        loads_json(text)
+    assert duplicate_key_path('{"a": {"b": 1}, "c": 1, "c": 2}') == ("c",)
+    assert duplicate_key_path(b'[0, {"x": [{"y": 1, "y": 1}]}]') == (1, "x", 0, "y")
+    assert duplicate_key_path('{"a": 1}') is None
+    assert duplicate_key_path("{not json") is None
+
+
+def test_the_cli_refuses_a_key_given_twice_instead_of_keeping_the_last() -> None:
+    text = '{"table": [], "hand": ["TH"], "hand": ["KS"]}'
+    result = rami("solve", text)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: duplicate key 'hand'")
+    error = json_error(rami("solve", "--json", text))
+    assert error["type"] == "NotationError" and error["loc"] == ["hand"]
+    assert "duplicate key 'hand'" in str(error["message"])
+    verdict = json.loads(rami("validate", "--json", text).stdout)
+    assert verdict["valid"] is False and verdict["error"]["loc"] == ["hand"]
+
+
+def test_a_batch_line_with_a_key_given_twice_gets_its_own_error(tmp_path: Path) -> None:
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text('{"table": [], "hand": ["TH"], "hand": ["KS"]}\n- / KS\n', encoding="utf-8")
+    result = rami("solve", "--batch", str(batch), "--time-limit", "2")
+    assert result.exit_code == 2
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert "duplicate key 'hand'" in lines[0]["error"]
+    assert lines[1]["hand"] == ["KS"] and "error" not in lines[1]
+
+
+def _post(port: int, path: str, body: bytes, *, extra: bytes = b"") -> tuple[int, dict[str, str],
+                                                                             Any]:
+    """One request on a raw socket to the loopback server: status, headers, decoded body."""
+    with socket.create_connection((LOOPBACK, port), timeout=30) as sock:
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            "Content-Type: application/json\r\n".encode() + extra
+            + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+        )
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return int(lines[0].split()[1]), headers, json.loads(payload) if payload else None
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[BackgroundServer]:
+    with BackgroundServer(create_app(Settings(default_time_limit=2.0))) as running:
+        yield running
+
+
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("/solve", b'{"position": {"table": [], "hand": ["TH"], "hand": ["KS"]}}', "position.hand"),
+    ("/solve", b'{"position": "- / KS", "time_limit": 1, "time_limit": 9}', "time_limit"),
+    ("/validate", b'{"position": "- / TH", "position": "- / KS"}', "position"),
+])
+def test_the_service_refuses_a_key_given_twice(server: BackgroundServer, path: str, body: bytes,
+                                               field: str) -> None:
+    status, headers, answer = _post(server.port, path, body)
+    assert status == 422 and headers["content-type"] == "application/json"
+    assert answer["field"] == field
+    assert answer["error"].startswith(f"duplicate key '{field.rsplit('.', 1)[-1]}'")
+    # The body without the repeat is served as before.
+    status, _, answer = _post(server.port, "/validate", b'{"position": "- / KS"}')
+    assert status == 200 and answer["valid"] is True
+
+
+def test_the_openapi_schema_still_documents_the_request_bodies() -> None:
+    document = create_app(Settings()).openapi()
+    body = document["paths"]["/solve"]["post"]["requestBody"]
+    assert body["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/SolveRequest"
+    }

@@ -4,15 +4,29 @@ The body is read (up to the limit) before the application sees it, whether it co
 ``Content-Length`` or chunked. A body over the limit is drained, up to ``DRAIN_FACTOR`` times the
 limit, before the 413 goes out, so that the client reads the answer instead of a reset
 connection; beyond that the connection is closed.
+
+One more check happens here, where every request passes before the application sees it:
+
+* a JSON body in which an object gives a key twice (``{"time_limit": 1, "time_limit": 9}``:
+  the JSON decoder would keep the last one silently) is refused with 422 naming the key.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.message
+import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from rami.notation import (
+    DuplicateKeyError,
+    duplicate_key_message,
+    duplicate_key_path,
+    loc_text,
+    unique_keys,
+)
 from rami.service.errors import error_bytes
 
 DRAIN_FACTOR = 16
@@ -56,7 +70,12 @@ class BodySizeLimit:
             chunks.append(body)
             if not message.get("more_body", False):
                 break
-        await run_until_disconnect(self.app, scope, b"".join(chunks), receive, send)
+        body = b"".join(chunks)
+        duplicate = _duplicate_key(scope, body)
+        if duplicate is not None:
+            await _send_error(send, 422, *duplicate, close=False)
+            return
+        await run_until_disconnect(self.app, scope, body, receive, send)
 
     async def _too_large(self, send: Send, *, close: bool) -> None:
         await _send_error(
@@ -113,6 +132,36 @@ async def run_until_disconnect(
                 pending.cancel()
 
 
+def _is_json(scope: Scope) -> bool:
+    """Is the body declared JSON (what FastAPI then decodes: application/json, ...+json)?"""
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"content-type":
+            message = email.message.Message()
+            message["content-type"] = value.decode("latin-1")
+            subtype = message.get_content_subtype()
+            return message.get_content_maintype() == "application" and (
+                subtype == "json" or subtype.endswith("+json")
+            )
+    return False
+
+
+def _duplicate_key(scope: Scope, body: bytes) -> tuple[str, str | None] | None:
+    """(the error, the field) when a JSON body gives a key twice in one object, else None.
+
+    Anything else wrong with the body (not JSON, too deep) is left to the application, which
+    answers it as before."""
+    if not body or not _is_json(scope):
+        return None
+    try:
+        json.loads(body, object_pairs_hook=unique_keys)
+    except DuplicateKeyError as error:
+        loc = duplicate_key_path(body)
+        return duplicate_key_message(error.key, loc), (loc_text(loc) if loc else None) or "body"
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
 def _content_length(scope: Scope) -> int | None:
     """The declared length, None when absent, -1 when malformed."""
     for name, value in scope.get("headers", ()):
@@ -137,8 +186,9 @@ async def _drain(receive: Receive, budget: int) -> bool:
     return False
 
 
-async def _send_error(send: Send, status: int, error: str, *, close: bool) -> None:
-    body = error_bytes(error, "body")
+async def _send_error(send: Send, status: int, error: str, field: str | None = "body", *,
+                      close: bool) -> None:
+    body = error_bytes(error, field)
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
