@@ -4,6 +4,7 @@ non-zero exit, never a traceback, a hang or a wrong answer."""
 from __future__ import annotations
 
 import json
+import math
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,8 +14,9 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from rami.cli.main import app
-from rami.errors import NotationError, UnknownRulesetError
+from rami.errors import NotationError, RamiError, UnknownRulesetError
 from rami.notation import duplicate_key_path, loads_json
+from rami.review.game import review_game
 from rami.rules import get_ruleset
 from rami.service import Settings, create_app
 from rami.service.testing import LOOPBACK, BackgroundServer
@@ -162,3 +164,55 @@ def test_the_openapi_schema_still_documents_the_request_bodies() -> None:
     assert body["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/SolveRequest"
     }
+
+
+# ------------------------------------------------------------------ 3: only finite time limits
+
+UNBOUNDED = ["inf", "1e309", "nan", "-inf", "Infinity"]
+
+
+@pytest.mark.parametrize("limit", UNBOUNDED)
+@pytest.mark.parametrize("command", [
+    ["solve", "- / TH"], ["solve", "--top", "3", "- / TH"], ["hint", "- / TH"],
+])
+def test_a_time_limit_that_is_not_finite_is_refused(command: list[str], limit: str) -> None:
+    result = rami(*command, "--time-limit", limit)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: --time-limit must be a finite number of seconds")
+    error = json_error(rami(*command, "--json", "--time-limit", limit))
+    assert "--time-limit must be a finite number" in str(error["message"])
+
+
+def test_a_batch_with_an_unbounded_time_limit_solves_nothing(tmp_path: Path) -> None:
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text("- / TH\n", encoding="utf-8")
+    result = rami("solve", "--batch", str(batch), "--time-limit", "inf")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "finite" in result.stderr
+
+
+def test_review_game_refuses_an_unbounded_time_limit(tmp_path: Path) -> None:
+    with pytest.raises(RamiError, match="finite positive"):
+        review_game({}, time_limit=math.inf)
+    records = tmp_path / "games.jsonl"
+    records.write_text("{}\n", encoding="utf-8")
+    error = json_error(rami("review", "--game", str(records), "--time-limit", "1e309", "--json"))
+    assert "finite positive" in str(error["message"])
+
+
+def test_the_service_settings_never_give_an_unbounded_time_limit() -> None:
+    settings = Settings()
+    assert settings.time_limit(None) == settings.default_time_limit
+    assert settings.time_limit(1e9) == settings.max_time_limit
+    for value in (math.inf, math.nan, -1.0, 0.0):
+        with pytest.raises(ValueError, match="finite positive"):
+            settings.time_limit(value)
+
+
+@pytest.mark.parametrize("limit", [b"Infinity", b"1e309", b"NaN", b"-Infinity"])
+@pytest.mark.parametrize("path", ["/solve", "/hint"])
+def test_the_service_refuses_an_unbounded_time_limit(server: BackgroundServer, path: str,
+                                                     limit: bytes) -> None:
+    status, _, answer = _post(server.port, path,
+                              b'{"position": "- / TH", "time_limit": ' + limit + b"}")
+    assert status == 422 and answer["field"] == "time_limit", answer

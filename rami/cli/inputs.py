@@ -9,6 +9,7 @@ does the parsing. Inputs are bounded: a position file or standard input holds at
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -100,6 +101,16 @@ def read_text(path: str, *, limit: int = MAX_FILE_BYTES) -> str:
         return read_text_file(path, limit=limit)
     except RamiError as error:
         raise CliError.from_error(error) from None
+
+
+def check_time_limit(seconds: float, option: str = "--time-limit") -> float:
+    """``seconds`` when it is a finite positive number; else a CliError (``inf``, ``1e309``
+    and ``nan`` read as floats, and would let the solver search without end)."""
+    if not math.isfinite(seconds):
+        raise CliError(f"{option} must be a finite number of seconds, got {seconds}")
+    if not seconds > 0:
+        raise CliError(f"{option} must be a positive number of seconds, got {seconds}")
+    return seconds
 
 
 def looks_like_path(argument: str) -> bool:

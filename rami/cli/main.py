@@ -24,7 +24,7 @@ from rami.cards import format_cards
 from rami.cli import game as game_commands
 from rami.cli import interrupt
 from rami.cli import review as review_commands
-from rami.cli.inputs import CliError, LangOpt, batch_lines, load_position
+from rami.cli.inputs import CliError, LangOpt, batch_lines, check_time_limit, load_position
 from rami.cli.output import (
     INTERRUPTED,
     echo_error,
@@ -385,8 +385,7 @@ def _run_solver(
 
 
 def _check_time_limit(time_limit: float) -> None:
-    if not time_limit > 0:
-        raise CliError(f"--time-limit must be a positive number of seconds, got {time_limit}")
+    check_time_limit(time_limit)  # finite and positive: not inf, 1e309 nor nan
 
 
 @app.command(**POSITION_COMMAND)

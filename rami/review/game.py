@@ -9,9 +9,11 @@ that the player's turns shed, over the player's turns (100 when no turn could sh
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
+from rami.errors import RamiError
 from rami.game.actions import Play
 from rami.lang import ENGLISH, FRENCH, Language
 from rami.phrases import plural
@@ -154,8 +156,15 @@ def _name(player: Any, seat: int) -> str:
 def review_game(
     record: Any, label: str = "game", *, time_limit: float = 2.0
 ) -> GameReview:
-    """Replay ``record`` (RecordError if it does not replay), then review each of its plays."""
+    """Replay ``record`` (RecordError if it does not replay), then review each of its plays.
+
+    ``time_limit`` (seconds per turn) must be finite and positive (RamiError otherwise)."""
     from rami.game.record import replay
+
+    if not (math.isfinite(time_limit) and time_limit > 0):
+        raise RamiError(
+            f"time_limit must be a finite positive number of seconds, got {time_limit!r}"
+        )
 
     plays: list[tuple[int, int, int, Position, Play]] = []
     replay(record, label, lambda *turn: plays.append(turn))

@@ -89,10 +89,17 @@ class Settings:
             )
 
     def time_limit(self, requested: float | None) -> float:
-        """The time limit a request gets: its own, capped to the server maximum."""
+        """The time limit a request gets: its own, capped to the server maximum.
+
+        The request schemas refuse anything but a finite positive number (422); a value that
+        got past them anyway (``nan`` compares false with everything, so ``min`` would keep
+        it) is a ValueError, never an unbounded search."""
         if requested is None:
             return self.default_time_limit
-        return min(float(requested), self.max_time_limit)
+        seconds = float(requested)
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise ValueError(f"time_limit must be a finite positive number, got {requested!r}")
+        return min(seconds, self.max_time_limit)
 
     def deadline(self, time_limit: float) -> float:
         """Wall-clock seconds after which a request is answered whatever the solver does."""
