@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rami.game.apprentice import ApprenticeBot
 from rami.game.bots import BeginnerBot, Bot, ConfirmedBot
 from rami.game.expert import ExpertBot
 from rami.game.presets import GameError
 from rami.game.state import View
 
-LEVELS = ("beginner", "confirmed", "expert")
+LEVELS = ("beginner", "apprentice", "confirmed", "expert")
 #: What ``rami match`` may seat besides the levels: the ceiling, a yardstick that sees every
 #: card (:class:`rami.game.lookahead.Ceiling`), never offered as an opponent.
 MATCH_LEVELS = (*LEVELS, "ceiling")
@@ -24,6 +25,8 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     """A bot of ``level`` (beginner, confirmed, expert), seeded for its sampling."""
     if level == "beginner":
         return BeginnerBot(seed)
+    if level == "apprentice":
+        return ApprenticeBot(seed)
     if level == "confirmed":
         return ConfirmedBot(seed)
     if level == "expert":
