@@ -3,6 +3,8 @@ non-zero exit, never a traceback, a hang or a wrong answer."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import math
 import socket
@@ -216,3 +218,78 @@ def test_the_service_refuses_an_unbounded_time_limit(server: BackgroundServer, p
     status, _, answer = _post(server.port, path,
                               b'{"position": "- / TH", "time_limit": ' + limit + b"}")
     assert status == 422 and answer["field"] == "time_limit", answer
+
+
+# ------------------------------------------------------------------ 6: ambiguous framing
+
+
+def _asgi_request(app: Any, headers: list[tuple[bytes, bytes]], body: bytes) -> list[Any]:
+    """One request straight through the ASGI app (its middleware first); the messages sent."""
+    sent: list[Any] = []
+    messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def receive() -> Any:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+        "scheme": "http", "path": "/validate", "raw_path": b"/validate", "query_string": b"",
+        "root_path": "", "headers": headers, "client": (LOOPBACK, 1), "server": (LOOPBACK, 2),
+    }
+    asyncio.run(app(scope, receive, send))
+    return sent
+
+
+BODY = b'{"position": "- / TH"}'
+
+
+@pytest.mark.parametrize("headers", [
+    [(b"content-length", str(len(BODY)).encode()), (b"transfer-encoding", b"chunked")],
+    [(b"transfer-encoding", b"chunked"), (b"content-length", b"0")],
+])
+def test_content_length_with_chunked_encoding_is_a_400_through_the_app(
+    headers: list[tuple[bytes, bytes]],
+) -> None:
+    app = create_app(Settings())
+    sent = _asgi_request(app, [(b"content-type", b"application/json"), *headers], BODY)
+    start, body = sent
+    assert start["status"] == 400
+    assert (b"connection", b"close") in start["headers"]
+    answer = json.loads(body["body"])
+    assert "ambiguous request framing" in answer["error"] and answer["field"] == "body"
+    # One framing header: served.
+    sent = _asgi_request(app, [(b"content-type", b"application/json"),
+                               (b"content-length", str(len(BODY)).encode())], BODY)
+    assert sent[0]["status"] == 200
+
+
+def _raw(port: int, data: bytes) -> bytes:
+    with socket.create_connection((LOOPBACK, port), timeout=30) as sock:
+        sock.sendall(data)
+        answer = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := sock.recv(65536):
+                answer += chunk
+    return answer
+
+
+def test_content_length_with_chunked_encoding_is_a_400_on_the_wire(
+    server: BackgroundServer,
+) -> None:
+    chunked = hex(len(BODY))[2:].encode() + b"\r\n" + BODY + b"\r\n0\r\n\r\n"
+    head = b"POST /validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    answer = _raw(server.port, head + b"Content-Length: " + str(len(BODY)).encode()
+                  + b"\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked)
+    assert answer.startswith(b"HTTP/1.1 400 "), answer
+    assert b"connection: close" in answer.lower()
+    assert b"ambiguous request framing" in answer
+    assert answer.count(b"HTTP/1.1") == 1  # nothing of the body was read as a next request
+    # Chunked alone, and Content-Length alone, are served.
+    answer = _raw(server.port, head + b"Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n"
+                  + chunked)
+    assert answer.startswith(b"HTTP/1.1 200 "), answer
+    status, _, _ = _post(server.port, "/validate", BODY)
+    assert status == 200

@@ -5,8 +5,11 @@ The body is read (up to the limit) before the application sees it, whether it co
 limit, before the 413 goes out, so that the client reads the answer instead of a reset
 connection; beyond that the connection is closed.
 
-One more check happens here, where every request passes before the application sees it:
+Two more checks happen here, where every request passes before the application sees it:
 
+* a request that frames its body twice, with both ``Content-Length`` and ``Transfer-Encoding``
+  (h11 would read it as chunked and forget the length: a proxy in front may have read it the
+  other way, the classic request smuggling), is refused with 400 and the connection closed;
 * a JSON body in which an object gives a key twice (``{"time_limit": 1, "time_limit": 9}``:
   the JSON decoder would keep the last one silently) is refused with 422 naming the key.
 """
@@ -40,6 +43,12 @@ class BodySizeLimit:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if _framed_twice(scope):
+            await _send_error(
+                send, 400, "ambiguous request framing: both Content-Length and "
+                "Transfer-Encoding are given (send one of them)", close=True,
+            )
             return
         declared = _content_length(scope)
         if declared == -1:
@@ -130,6 +139,12 @@ async def run_until_disconnect(
         for pending in (task, watch):
             if not pending.done():
                 pending.cancel()
+
+
+def _framed_twice(scope: Scope) -> bool:
+    """Both a Content-Length and a Transfer-Encoding header (RFC 9112 6.3: ambiguous)."""
+    names = {name.lower() for name, _ in scope.get("headers", ())}
+    return b"content-length" in names and b"transfer-encoding" in names
 
 
 def _is_json(scope: Scope) -> bool:
