@@ -10,6 +10,7 @@ UTF-8 byte order mark is dropped.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -48,18 +49,40 @@ def read_bounded(stream: IO[Any], limit: int, name: str) -> bytes | str:
     return b"".join(chunks)
 
 
-def decode(data: bytes | str, name: str) -> str:
-    """UTF-8 text without a leading byte order mark."""
+def decode(data: bytes | str, name: str, errors: str = "strict") -> str:
+    """UTF-8 text without a leading byte order mark.
+
+    ``errors="surrogateescape"`` keeps bytes that are not UTF-8 as lone surrogates (U+DC80 to
+    U+DCFF) instead of refusing the whole input: for inputs read line by line, where each
+    line that holds one gets its own error (:func:`undecodable`)."""
     if isinstance(data, bytes):
         try:
-            data = data.decode("utf-8")
+            data = data.decode("utf-8", errors)
         except UnicodeDecodeError:
             raise UnreadableFileError(f"cannot read {name}: not UTF-8 text") from None
     return data[1:] if data.startswith("\ufeff") else data
 
 
-def read_text_file(path: Path | str, *, limit: int = MAX_FILE_BYTES) -> str:
-    """A file's text; UnreadableFileError naming the file (InputTooLargeError past ``limit``)."""
+#: The lone surrogates ``surrogateescape`` decodes a byte that is not UTF-8 to.
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def undecodable(text: str) -> str | None:
+    """Why ``text`` (decoded with ``errors="surrogateescape"``) is not UTF-8 text, naming the
+    first byte at fault and where it is (counted in bytes); None when it is. Text decoded
+    from valid UTF-8 never holds a lone surrogate, so one is always an escaped byte."""
+    match = _ESCAPED_BYTE.search(text)
+    if match is None:
+        return None
+    byte = ord(match.group(0)) - 0xDC00
+    offset = len(text[: match.start()].encode("utf-8", "surrogateescape")) + 1
+    return f"not UTF-8 text (byte 0x{byte:02X}, the line's byte {offset})"
+
+
+def read_text_file(path: Path | str, *, limit: int = MAX_FILE_BYTES, errors: str = "strict"
+                   ) -> str:
+    """A file's text; UnreadableFileError naming the file (InputTooLargeError past ``limit``).
+    ``errors``: as :func:`decode`."""
     name = quote(str(path))
     if str(path) == "":
         raise UnreadableFileError("cannot read '': no file name given")
@@ -84,14 +107,16 @@ def read_text_file(path: Path | str, *, limit: int = MAX_FILE_BYTES) -> str:
             raise UnreadableFileError(f"cannot read {name}: it is a directory") from None
         except OSError as error:
             raise UnreadableFileError(f"cannot read {name}: {error.strerror or error}") from None
-    return decode(data, name)
+    return decode(data, name, errors)
 
 
 STDIN_NAME = "standard input"
 
 
-def read_stdin(*, limit: int = MAX_POSITION_BYTES, stream: IO[Any] | None = None) -> str:
-    """Standard input's text; UnreadableFileError when it is closed or unreadable."""
+def read_stdin(*, limit: int = MAX_POSITION_BYTES, stream: IO[Any] | None = None,
+               errors: str = "strict") -> str:
+    """Standard input's text; UnreadableFileError when it is closed or unreadable.
+    ``errors``: as :func:`decode`."""
     source = sys.stdin if stream is None else stream
     if source is None or getattr(source, "closed", False):
         raise UnreadableFileError("cannot read standard input: standard input is closed")
@@ -106,4 +131,4 @@ def read_stdin(*, limit: int = MAX_POSITION_BYTES, stream: IO[Any] | None = None
             if isinstance(error, ValueError) or getattr(error, "errno", None) == 9
             else f"cannot read standard input: {getattr(error, 'strerror', None) or error}"
         ) from None
-    return decode(data, STDIN_NAME)
+    return decode(data, STDIN_NAME, errors)

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from rami.cli.batch import solve_task
 from rami.cli.main import app
 from rami.errors import NotationError, RamiError, UnknownRulesetError
 from rami.notation import duplicate_key_path, loads_json
@@ -293,3 +294,29 @@ def test_content_length_with_chunked_encoding_is_a_400_on_the_wire(
     assert answer.startswith(b"HTTP/1.1 200 "), answer
     status, _, _ = _post(server.port, "/validate", BODY)
     assert status == 200
+
+
+# ------------------------------------------------------------------ 2: a batch line not UTF-8
+
+
+def test_a_batch_line_that_is_not_utf8_gets_its_own_error(tmp_path: Path) -> None:
+    batch = tmp_path / "batch.jsonl"
+    batch.write_bytes(b"\xef\xbb\xbf- / KS\n" + "- / 9\u2665 T\u2665\n".encode()[:10]
+                      + b"\xff TH\n" + b'{"table": [], "hand": ["QH"]}\n\n- / \xc3\n')
+    for source, stdin in ((str(batch), None), ("-", batch.read_bytes())):
+        result = rami("solve", "--batch", source, "--time-limit", "2", stdin=stdin)
+        assert result.exit_code == 2, result.output
+        lines = [json.loads(line) for line in result.stdout.splitlines()]
+        assert [line["line"] for line in lines] == [1, 2, 3, 5]
+        assert lines[0]["hand"] == ["KS"] and lines[2]["hand"] == ["QH"]
+        assert lines[1] == {"line": 2, "error": "not UTF-8 text (byte 0xFF, the line's byte 11)"}
+        assert lines[3] == {"line": 5, "error": "not UTF-8 text (byte 0xC3, the line's byte 5)"}
+        assert result.stderr == "error: 2 of 4 positions failed\n"
+
+
+def test_solve_task_gives_an_undecodable_line_its_error_too() -> None:
+    """The same line sent to a worker (--ray) as plain data."""
+    answer = solve_task({"line": 7, "text": b"- / \xffKS".decode("utf-8", "surrogateescape"),
+                         "objective": "points", "time_limit": 1.0, "min_moves": True})
+    assert answer == {"result": {"line": 7, "error": "not UTF-8 text (byte 0xFF, the line's "
+                                 "byte 5)"}, "internal": False}

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from rami.cli.inputs import CliError, Source, check, parse_source
-from rami.errors import InvalidPositionError, RamiError, SolverBugError
+from rami.errors import InvalidPositionError, RamiError, SolverBugError, UnreadableFileError
 from rami.lang import ENGLISH, Language
 from rami.position import Position
 from rami.solver.api import Objective
+from rami.textfile import undecodable
 
 Solver = Callable[[Position, Objective, float, bool], Any]
 
@@ -28,6 +29,9 @@ def solve_line(number: int, line: str, objective: Objective, time_limit: float,
     result: dict[str, Any] = {"line": number}
     internal = False
     try:
+        bad_bytes = undecodable(line)
+        if bad_bytes is not None:
+            raise CliError(bad_bytes, type_name=UnreadableFileError.__name__)
         parsed = check(parse_source(Source("", line), language), "", language)
         solution = solver(parsed, objective, time_limit, min_moves)
         result.update(solution.to_json(language))

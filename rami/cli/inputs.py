@@ -93,12 +93,13 @@ class Source:
         return f"{shorten(self.label)}: {message}" if self.label else message
 
 
-def read_text(path: str, *, limit: int = MAX_FILE_BYTES) -> str:
-    """Read a whole file, or standard input for ``-``, as UTF-8 text (at most ``limit`` bytes)."""
+def read_text(path: str, *, limit: int = MAX_FILE_BYTES, errors: str = "strict") -> str:
+    """Read a whole file, or standard input for ``-``, as UTF-8 text (at most ``limit`` bytes;
+    ``errors``: as :func:`rami.textfile.decode`)."""
     try:
         if path == STDIN:
-            return read_stdin(limit=limit)
-        return read_text_file(path, limit=limit)
+            return read_stdin(limit=limit, errors=errors)
+        return read_text_file(path, limit=limit, errors=errors)
     except RamiError as error:
         raise CliError.from_error(error) from None
 
@@ -210,7 +211,12 @@ def invalid_problems(error: Exception) -> list[str]:
 
 
 def batch_lines(path: str) -> Iterator[tuple[int, str]]:
-    """Numbered non-blank lines of a JSON-lines file (or stdin for ``-``)."""
-    for number, line in enumerate(read_text(path, limit=MAX_FILE_BYTES).splitlines(), start=1):
+    """Numbered non-blank lines of a JSON-lines file (or stdin for ``-``).
+
+    A line that is not UTF-8 text is not a reason to refuse the others: it is read with its
+    bad bytes escaped (``surrogateescape``), and :func:`rami.cli.batch.solve_line` gives it
+    its own error (:func:`rami.textfile.undecodable`)."""
+    text = read_text(path, limit=MAX_FILE_BYTES, errors="surrogateescape")
+    for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
             yield number, line
