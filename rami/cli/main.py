@@ -22,6 +22,7 @@ from typer.core import TyperCommand, TyperGroup
 from rami import __version__
 from rami.cards import format_cards
 from rami.cli import game as game_commands
+from rami.cli import match as match_command
 from rami.cli import interrupt
 from rami.cli import review as review_commands
 from rami.cli.inputs import CliError, LangOpt, batch_lines, check_time_limit, load_position
@@ -554,6 +555,7 @@ def serve(
 
 
 app.command()(game_commands.simulate)
+app.command()(match_command.match)
 app.command()(game_commands.replay)
 app.command()(game_commands.play)
 app.command(**POSITION_COMMAND)(review_commands.review)

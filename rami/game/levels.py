@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rami.game.apprentice import ApprenticeBot
 from rami.game.bots import BeginnerBot, Bot, ConfirmedBot
 from rami.game.expert import ExpertBot
+from rami.game.mixed import MixedBot
 from rami.game.presets import GameError
 from rami.game.state import View
 
-LEVELS = ("beginner", "apprentice", "confirmed", "expert")
+LEVELS = ("beginner", "intermediate", "confirmed", "expert")
 #: What ``rami match`` may seat besides the levels: the ceiling, a yardstick that sees every
 #: card (:class:`rami.game.lookahead.Ceiling`), never offered as an opponent.
 MATCH_LEVELS = (*LEVELS, "ceiling")
@@ -25,8 +25,10 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     """A bot of ``level`` (beginner, confirmed, expert), seeded for its sampling."""
     if level == "beginner":
         return BeginnerBot(seed)
-    if level == "apprentice":
-        return ApprenticeBot(seed)
+    if level == "intermediate":
+        return MixedBot(seed, strength=0.5)
+    if level.startswith("elo:"):
+        return MixedBot(seed, elo=_target(level), level=level)
     if level == "confirmed":
         return ConfirmedBot(seed)
     if level == "expert":
@@ -36,6 +38,30 @@ def make_bot(level: str, seed: int = 0) -> Bot:
 
         return Ceiling(seed)
     raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}")
+
+
+def _target(level: str) -> float:
+    """The Elo of ``elo:N`` (a target strength, as chess engines offer ``UCI_Elo``)."""
+    text = level[4:]
+    try:
+        value = float(text)
+    except ValueError:
+        raise GameError(f"a target level is elo:N with N a number of Elo, not {level!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise GameError(f"a target Elo must be finite, not {text!r}")
+    return value
+
+
+def is_level(level: str) -> bool:
+    """A named level, or a target Elo ``elo:N``."""
+    return level in LEVELS or (level.startswith("elo:") and _is_number(level[4:]))
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return float(text) == float(text) and abs(float(text)) != float("inf")
+    except ValueError:
+        return False
 
 
 def bot_turn(view: View | dict[str, Any] | str, level: str, seed: int = 0) -> Any:

@@ -1,0 +1,73 @@
+"""Strength between the beginner and the confirmed bot: each turn one or the other, by lot.
+
+The confirmed bot's strength in the rearranging presets comes from rebuilding the table, which
+the beginner never does; a bot that sees no rearrangement at all but finds the best melds in
+its hand measured no stronger than the beginner in rami chinois (+12 Elo [-25, +49], 100
+pairs). What grades strength there is how often a player sees the table's rearrangements:
+:class:`MixedBot` plays the confirmed bot's answer with probability ``strength`` and the
+beginner's otherwise, drawn for each request from its seed and the view (so a game replays the
+same). ``strength`` 0 is the beginner, 1 the confirmed bot; the named level ``intermediate`` is
+1/2, and a target Elo is turned into a strength by the preset's measured ladder
+(:data:`LADDERS`, docs/game.md "Levels").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import pairwise
+
+from rami.game.actions import Action
+from rami.game.bots import BeginnerBot, Bot, ConfirmedBot
+from rami.game.deck import derive_seed
+from rami.game.presets import GameError
+from rami.game.state import View
+
+#: Measured Elo (beginner at 0) by strength, per preset: (strength, Elo) in strength order.
+#: Filled from paired one-round matches (docs/game.md, "Levels"); a preset absent here takes
+#: named levels only.
+LADDERS: dict[str, Sequence[tuple[float, float]]] = {}
+
+
+def strength_for(rules_name: str, elo: float) -> float:
+    """The strength whose measured Elo is ``elo`` (linear between measured points, clamped)."""
+    ladder = LADDERS.get(rules_name)
+    if not ladder:
+        raise GameError(f"no measured ladder for {rules_name}: ask a level by name "
+                        f"(a target Elo is offered for {', '.join(sorted(LADDERS)) or 'none'})")
+    if elo <= ladder[0][1]:
+        return ladder[0][0]
+    for (s0, e0), (s1, e1) in pairwise(ladder):
+        if elo <= e1:
+            return s0 + (s1 - s0) * (elo - e0) / (e1 - e0) if e1 > e0 else s1
+    return ladder[-1][0]
+
+
+class MixedBot(Bot):
+    """The confirmed bot's answer with probability ``strength``, else the beginner's; with
+    ``elo`` instead, the strength the preset's ladder gives that Elo."""
+
+    def __init__(self, seed: int = 0, strength: float | None = None, elo: float | None = None,
+                 level: str = "intermediate") -> None:
+        super().__init__(seed)
+        if (strength is None) == (elo is None):
+            raise GameError("a mixed bot takes a strength or a target Elo")
+        if strength is not None and not 0.0 <= strength <= 1.0:
+            raise GameError(f"strength must lie between 0 and 1, got {strength}")
+        self.strength = strength
+        self.elo = elo
+        self.level = level
+        self.strong = ConfirmedBot(seed)
+        self.weak = BeginnerBot(seed)
+
+    def share(self, view: View) -> float:
+        if self.strength is not None:
+            return self.strength
+        assert self.elo is not None
+        return strength_for(view.rules.name, self.elo)
+
+    def decide(self, view: View) -> Action:
+        lot = random.Random(derive_seed(self.seed, "mixed", view.round, view.turn, view.phase,
+                                        view.seat)).random()
+        bot = self.strong if lot < self.share(view) else self.weak
+        return bot.decide(view)
