@@ -66,6 +66,10 @@ class MixedBot(Bot):
         assert self.elo is not None
         return strength_for(view.rules.name, self.elo)
 
+    def act(self, view: View) -> Action:
+        self.share(view)  # a target Elo the preset has no ladder for is bad input, said now
+        return super().act(view)
+
     def decide(self, view: View) -> Action:
         lot = random.Random(derive_seed(self.seed, "mixed", view.round, view.turn, view.phase,
                                         view.seat)).random()

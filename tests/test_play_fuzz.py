@@ -1,0 +1,95 @@
+"""Play as a fuzzer (issue 36): bots of every level play whole rounds of every preset, and
+every turn a bot plays is judged again by the second referee (tests/support/second_referee.py,
+which shares no code with rami.referee). No internal error, no referee refusal, no fallback to
+the beginner's answer (rami.game.fallback) may occur.
+
+``make test`` plays a few hundred to a few thousand bot turns per preset; ``make test-slow``
+plays :data:`SLOW_TURNS` per preset.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from support.second_referee import judge
+
+from rami.game import fallback
+from rami.game.actions import Play
+from rami.game.deck import derive_seed
+from rami.game.levels import make_bot
+from rami.game.match import play_game
+from rami.game.presets import GameOptions, game_rules
+from rami.rules import get_ruleset
+
+PRESETS = ("rami-chinois", "rami-fou", "rami-51", "bfmania-51", "bfmania-30", "cafe-rummy",
+           "rummikub")
+#: Bot turns per preset in make test (the expert's seat makes rami chinois the slowest).
+TURNS = 400
+SLOW_TURNS = 100_000
+MIXES = ("beginner", "intermediate", "confirmed")
+
+
+class Judged:
+    """A bot whose every play is kept with the position it was played in."""
+
+    def __init__(self, bot: Any, turns: list[tuple[Any, Play, str]]) -> None:
+        self.bot = bot
+        self.level = bot.level
+        self.turns = turns
+
+    def act(self, view: Any) -> Any:
+        action = self.bot.act(view)
+        if isinstance(action, Play):
+            self.turns.append((view.position(), action, self.level))
+        return action
+
+
+def seatings(rules: str) -> list[list[str]]:
+    """Every mix of the levels for two seats, then larger tables, the expert in each."""
+    whole = game_rules(get_ruleset(rules))
+    out = [list(pair) for pair in itertools.product(MIXES, repeat=2)]
+    out.append(["expert", "confirmed"])
+    for count in range(3, whole.max_players + 1):
+        levels = [MIXES[(count + seat) % len(MIXES)] for seat in range(count)]
+        levels[0] = "expert"
+        out.append(levels)
+    return out
+
+
+def play_turns(rules: str, target: int, seed: int) -> dict[str, int]:
+    failures = len(fallback.FAILURES)
+    turns: list[tuple[Any, Play, str]] = []
+    refused: list[str] = []
+    games = 0
+    for game in itertools.count():
+        if len(turns) >= target:
+            break
+        mix = seatings(rules)[game % len(seatings(rules))]
+        game_seed = derive_seed(seed, rules, game)
+        bots = [Judged(make_bot(level, derive_seed(game_seed, "bot", seat)), turns)
+                for seat, level in enumerate(mix)]
+        start = len(turns)
+        play_game(rules, bots, game_seed, options=GameOptions(max_rounds=1), levels=mix)
+        games += 1
+        for position, play, level in turns[start:]:
+            verdict = judge(position, play.table, play.played, play.discard)
+            if not verdict.legal:
+                refused.append(f"{level} at {position}: {verdict.problems}")
+    assert not refused, refused[:3]
+    assert fallback.FAILURES[failures:] == []
+    return {"turns": len(turns), "games": games}
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_bot_turns_are_legal_for_both_referees(rules: str) -> None:
+    counts = play_turns(rules, TURNS, seed=36)
+    assert counts["turns"] >= TURNS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", PRESETS)
+def test_bot_turns_are_legal_for_both_referees_long(rules: str) -> None:
+    counts = play_turns(rules, SLOW_TURNS, seed=3600)
+    assert counts["turns"] >= SLOW_TURNS

@@ -1,0 +1,157 @@
+"""Matches on paired deals, the sequential test, and what the bots do a person can follow
+(issue 35): rami.game.sprt, rami.game.paired, rami.game.discards, rami.game.fallback,
+rami.game.mixed."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from rami.cards import Card, parse_cards
+from rami.cli.main import app
+from rami.errors import SolverBugError
+from rami.game import View, fallback, make_bot
+from rami.game.discards import feeds, guarded_discard
+from rami.game.levels import bot_turn
+from rami.game.mixed import MixedBot
+from rami.game.paired import FIXED, Match, play_pair, run_match
+from rami.game.presets import GameError, GameOptions
+from rami.game.sprt import ACCEPTED, INCONCLUSIVE, MIN_PAIRS, REJECTED, Sprt, elo, interval
+from rami.notation import parse_table
+from rami.rules import get_ruleset
+from rami.solver.api import solve
+
+SPRT = Sprt(0.0, 30.0, 0.05, 0.05)
+
+
+def test_elo_of_a_score_is_the_logistic_scale() -> None:
+    assert elo(0.5) == 0.0
+    assert elo(0.75) == pytest.approx(190.85, abs=0.01)
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
+
+
+def test_a_sweep_gives_a_finite_lower_bound_not_a_zero_width_interval() -> None:
+    swept = interval([1.0] * 100)
+    assert swept.elo == math.inf and swept.high == math.inf
+    assert 300 < swept.low < 1000  # 100 pairs won of 100: at least this much, not exactly
+
+
+def test_interval_narrows_with_more_pairs_and_holds_the_mean() -> None:
+    few = interval([0.5, 0.75, 0.25, 1.0, 0.5] * 4)
+    many = interval([0.5, 0.75, 0.25, 1.0, 0.5] * 40)
+    assert many.half_width < few.half_width
+    assert many.low < elo(0.6) < many.high
+
+
+def test_sprt_rejects_identical_players_and_accepts_a_clear_gain() -> None:
+    assert SPRT.verdict([0.5] * (MIN_PAIRS - 1), finished=False) is None
+    assert SPRT.verdict([0.5] * MIN_PAIRS, finished=False) == REJECTED
+    assert SPRT.verdict([1.0, 0.5, 1.0, 0.75] * 5, finished=False) == ACCEPTED
+    assert SPRT.verdict([1.0, 0.0] * 6, finished=True) == INCONCLUSIVE
+
+
+def test_a_pair_deals_each_side_what_the_other_was_dealt() -> None:
+    """Identical players on a paired deal: the two games are mirror images, so the pair
+    scores exactly one game of two, whoever the deal favoured."""
+    match = Match("rami-chinois", "beginner", "beginner", 1, 7,
+                  options=GameOptions(max_rounds=1), mode=FIXED).checked()
+    for index in range(4):
+        result = play_pair({"match": match.to_json(), "index": index})
+        assert result["error"] is None
+        assert sum(result["scores"]) == 1.0
+
+
+def test_three_seats_rotate_the_candidate_through_every_seat() -> None:
+    match = Match("rami-51", "beginner", "beginner", 1, 3, seats=3,
+                  options=GameOptions(max_rounds=1), mode=FIXED).checked()
+    result = play_pair({"match": match.to_json(), "index": 0})
+    assert len(result["scores"]) == 3 and sum(result["scores"]) == pytest.approx(1.5)
+
+
+def test_a_match_reports_pairs_interval_and_the_pairing_gain() -> None:
+    report = run_match(Match("rami-chinois", "confirmed", "beginner", 4, 1,
+                             options=GameOptions(max_rounds=1), mode=FIXED))
+    assert report["pairs"] == 4 and report["games"] == 8
+    assert report["score"] > 0.5 and report["errors"] == [] and report["fallbacks"] == []
+    assert report["move_ms"]["confirmed"]["moves"] > 0
+    assert report["independent"]["width_ratio"] is not None
+
+
+def test_rami_match_command_json_and_bad_input() -> None:
+    runner = CliRunner()
+    done = runner.invoke(app, ["match", "beginner", "beginner", "--pairs", "2", "--rounds", "1",
+                               "--fixed", "--json"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["pairs"] == 2
+    bad = runner.invoke(app, ["match", "grandmaster", "beginner"])
+    assert bad.exit_code == 2 and "unknown level 'grandmaster'" in bad.output
+    same = runner.invoke(app, ["match", "beginner", "beginner", "--elo0", "5", "--elo1", "5"])
+    assert same.exit_code == 2 and "must be above H0" in same.output
+
+
+def view(rules: str, hand: str, table: str, *, opened: tuple[bool, bool] = (True, True),
+         sizes: tuple[int, int] | None = None) -> View:
+    cards = parse_cards(hand)
+    return View(rules=get_ruleset(rules), seat=0, phase="play", hand=cards,
+                table=parse_table(table), discard_pile=(), stock_size=40,
+                hand_sizes=sizes or (len(cards), 1), opened=opened, active=(True, True),
+                known=((), ()), scores=(0, 0))
+
+
+def test_the_guard_keeps_a_card_the_next_player_could_lay_off() -> None:
+    """Issue 35's case: 9C beside 9S 9H 9D with the next player opened at one card."""
+    seen = view("bfmania-51", "9C KD", "9S 9H 9D")
+    hand = Counter(parse_cards("9C KD"))
+    assert feeds(Card.parse("9C"), seen.table, seen)
+    assert guarded_discard(seen, seen.table, hand, Card.parse("9C"), None) == Card.parse("KD")
+    # Not opened: nothing to feed; a cheaper alternative is not taken either.
+    closed = view("bfmania-51", "9C KD", "9S 9H 9D", opened=(True, False))
+    assert guarded_discard(closed, closed.table, hand, Card.parse("9C"), None) == Card.parse("9C")
+    cheap = Counter(parse_cards("9C 2D"))
+    assert guarded_discard(seen, seen.table, cheap, Card.parse("9C"), None) == Card.parse("9C")
+
+
+def test_bot_moves_the_fewest_table_cards_among_its_best_turns() -> None:
+    seen = view("rami-chinois", "2S 2D QC", "2H 2D 2C | 3S 4S 5S 6S | 7H 8H 9H TH")
+    play = make_bot("confirmed").act(seen)
+    best = solve(seen.position(), min_moves=True)
+    assert sorted(play.played) == sorted(best.played)
+    assert best.cards_moved == 0 and "2S 2H 2D 2C" in {str(m) for m in play.table} | {
+        str(m) for m in play.table}
+
+
+def test_a_solver_failure_falls_back_to_the_beginner_and_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(*args: object, **kwargs: object) -> object:
+        raise SolverBugError("referee refused the answer")
+
+    monkeypatch.setattr("rami.game.bots.timed_solve", broken)
+    seen = view("rami-chinois", "AS 2S 3S 9C 9D 9H KH", "-", opened=(False, False))
+    before = len(fallback.FAILURES)
+    play = make_bot("confirmed").act(seen)
+    assert play == make_bot("beginner").act(seen)
+    assert len(fallback.FAILURES) == before + 1
+    assert "referee refused" in fallback.FAILURES[-1]["error"]
+
+
+def test_mixed_strength_ends_are_the_beginner_and_the_confirmed_bot() -> None:
+    seen = view("rami-chinois", "AS 2S 3S 9C 9D 9H KH 7D", "4S 5S 6S")
+    assert MixedBot(1, strength=0.0).act(seen) == make_bot("beginner").act(seen)
+    assert MixedBot(1, strength=1.0).act(seen) == make_bot("confirmed").act(seen)
+    with pytest.raises(GameError, match="between 0 and 1"):
+        MixedBot(1, strength=1.5)
+
+
+def test_target_elo_levels_are_parsed_and_bad_ones_refused() -> None:
+    with pytest.raises(GameError, match="elo:N"):
+        make_bot("elo:strong")
+    with pytest.raises(GameError, match="finite"):
+        make_bot("elo:inf")
+    seen = view("rummikub", "AS 2S 3S", "-", opened=(False, False))
+    with pytest.raises(GameError, match="no measured ladder for rummikub"):
+        bot_turn(seen, "elo:300")
