@@ -18,6 +18,9 @@ from typer.testing import CliRunner, Result
 from rami.cli.batch import solve_task
 from rami.cli.main import app
 from rami.errors import NotationError, RamiError, UnknownRulesetError
+from rami.game import GameOptions, make_bot, play_game
+from rami.game.levels import LEVELS
+from rami.game.record import RecordError, replay
 from rami.notation import duplicate_key_path, loads_json
 from rami.review.game import review_game
 from rami.rules import get_ruleset
@@ -320,3 +323,79 @@ def test_solve_task_gives_an_undecodable_line_its_error_too() -> None:
                          "objective": "points", "time_limit": 1.0, "min_moves": True})
     assert answer == {"result": {"line": 7, "error": "not UTF-8 text (byte 0xFF, the line's "
                                  "byte 5)"}, "internal": False}
+
+
+# ------------------------------------------------------------------ 7: replay strict on every field
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    """One short game (one round between beginners), as its JSON record."""
+    played = play_game("rami-chinois", [make_bot("beginner", 1), make_bot("beginner", 2)],
+                       seed=5, options=GameOptions(max_rounds=1), game=0)
+    return json.loads(json.dumps(played))
+
+
+def _changed(record: dict[str, Any], change: Any) -> dict[str, Any]:
+    copy = json.loads(json.dumps(record))
+    change(copy)
+    return copy
+
+
+def _first_draw(record: dict[str, Any]) -> dict[str, Any]:
+    return next(e for e in record["rounds"][0]["actions"] if "draw" in e)
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (lambda r: r["players"][0].update(level="grandmaster"),
+     "players[0].level: unknown level 'grandmaster'"),
+    (lambda r: r["players"][1].update(level=None), "players[1].level: unknown level None"),
+    (lambda r: r["players"][0].update(rating=1500), "players[0]: unknown field 'rating'"),
+    (lambda r: r["players"][0].pop("name"), "players[0]: missing field 'name'"),
+    (lambda r: r.update(comment="hi"), "record: unknown field 'comment'"),
+    (lambda r: r.pop("end"), "record: missing field 'end'"),
+    (lambda r: r.update(end="target" if r["end"] != "target" else "rounds"), "end recorded"),
+    (lambda r: r.update(version=True), "not a rami-game record of version 1"),
+    (lambda r: r.update(shuffle="mt19937"), "shuffle: unknown shuffle 'mt19937'"),
+    (lambda r: r.update(seed=True), "seed: expected a whole number or a string"),
+    (lambda r: r.pop("seed"), "names its shuffle"),
+    (lambda r: r.update(game=-1), "game: expected a whole number >= 0"),
+    (lambda r: r.update(draw=0), "draw recorded"),
+    (lambda r: r["rounds"][0].update(note="x"), "round 1: the round: unknown field 'note'"),
+    (lambda r: r["rounds"][0].pop("hands"), "round 1: the round: missing field 'hands'"),
+    (lambda r: r["rounds"][0].pop("eliminated"), "missing field 'eliminated'"),
+    (lambda r: r["rounds"][0].update(number=2), "number: the round is number 1"),
+    (lambda r: r["rounds"][0]["deal"].update(extra=1), "deal: not as rami writes it"),
+    (lambda r: r["rounds"][0]["deal"]["stock"].__setitem__(
+        0, r["rounds"][0]["deal"]["stock"][0].lower()), "deal: not as rami writes it"),
+    (lambda r: r["rounds"][0]["end"].update(rami_sec=0), "the round ends"),
+    (lambda r: _first_draw(r).update(seat=bool(_first_draw(r)["seat"])), "the engine gives"),
+    (lambda r: _first_draw(r).update(note=1), "the engine gives"),
+])
+def test_replay_refuses_every_field_it_does_not_know(record: dict[str, Any], change: Any,
+                                                      reason: str) -> None:
+    assert replay(record).rounds == 1
+    with pytest.raises(RecordError) as caught:
+        replay(_changed(record, change), "line 1 (game 0)")
+    assert reason in str(caught.value)
+
+
+def test_the_known_levels_are_the_game_levels(record: dict[str, Any]) -> None:
+    """Named from rami.game.levels (a level added there is known here too)."""
+    for level in (*LEVELS, "human", "player"):
+        replay(_changed(record, lambda r, level=level: r["players"][0].update(level=level)))
+    with pytest.raises(RecordError) as caught:
+        replay(_changed(record, lambda r: r["players"][0].update(level="grandmaster")))
+    assert all(level in str(caught.value) for level in LEVELS)
+
+
+def test_rami_replay_does_not_call_a_grandmaster_clean(record: dict[str, Any],
+                                                       tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(record) + "\n" + json.dumps(_changed(
+        record, lambda r: r["players"][1].update(level="grandmaster"))) + "\n")
+    result = rami("replay", str(path))
+    assert result.exit_code == 1, result.output
+    assert "1 of 2 record(s) do not replay" in result.stderr
+    assert "line 2 (game 0): players[1].level: unknown level 'grandmaster'" in result.stderr
+

@@ -171,21 +171,104 @@ def replay(record: Any, label: str = "game", on_play: PlayWatcher | None = None
         raise RecordError(str(error), game=label) from None
 
 
+#: The fields of a record (the optional ones too), of each round, of a deal and of a player:
+#: replay refuses any other, and any missing (docs/game.md, "The record").
+RECORD_FIELDS = frozenset({
+    "format", "version", "rules", "options", "seed", "shuffle", "game", "players", "rounds",
+    "totals", "winners", "losers", "draw", "end",
+})
+OPTIONAL_FIELDS = frozenset({"seed", "shuffle", "game"})
+ROUND_FIELDS = frozenset({
+    "number", "first", "active", "deal", "actions", "end", "hands", "scores", "totals",
+    "eliminated",
+})
+PLAYER_FIELDS = frozenset({"name", "level"})
+#: Levels of a seat no bot played: a person (``rami play``), or a player ``play_game`` was
+#: given no level for. Every other level is a bot's (:data:`rami.game.levels.LEVELS`).
+NOT_BOTS = ("human", "player")
+
+
+def _fields(data: dict[str, Any], known: frozenset[str], what: str,
+            optional: frozenset[str] = frozenset()) -> None:
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise RecordError(f"{what}: unknown field{'s' if len(unknown) > 1 else ''} "
+                          f"{', '.join(map(repr, unknown))}")
+    missing = sorted(known - optional - set(data))
+    if missing:
+        raise RecordError(f"{what}: missing field{'s' if len(missing) > 1 else ''} "
+                          f"{', '.join(map(repr, missing))}")
+
+
+def same(mine: Any, theirs: Any) -> bool:
+    """JSON equality that tells the kinds apart: ``true`` is not ``1``, ``1.0`` is not ``1``
+    (Python's ``==`` says they are), and an array is a list or a tuple."""
+    if isinstance(mine, bool) or isinstance(theirs, bool) or isinstance(mine, float) or (
+        isinstance(theirs, float)
+    ):
+        return type(mine) is type(theirs) and mine == theirs
+    if isinstance(mine, list | tuple):
+        return isinstance(theirs, list | tuple) and len(mine) == len(theirs) and all(
+            same(a, b) for a, b in zip(mine, theirs, strict=True))
+    if isinstance(mine, dict):
+        return isinstance(theirs, dict) and mine.keys() == theirs.keys() and all(
+            same(value, theirs[key]) for key, value in mine.items())
+    if isinstance(theirs, list | tuple | dict):
+        return False
+    return bool(mine == theirs)
+
+
+def _whole(value: Any, what: str, *, low: int = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise RecordError(f"{what}: expected a whole number >= {low}, got {value!r}")
+    return value
+
+
+def _check_players(players: list[Any]) -> None:
+    from rami.game.levels import LEVELS, is_level
+
+    for seat, player in enumerate(players):
+        what = f"players[{seat}]"
+        if not isinstance(player, dict):
+            raise RecordError(f"{what}: expected an object, got {player!r}")
+        _fields(player, PLAYER_FIELDS, what)
+        if not isinstance(player["name"], str):
+            raise RecordError(f"{what}.name: expected a string, got {player['name']!r}")
+        level = player["level"]
+        if not isinstance(level, str) or not (is_level(level) or level in NOT_BOTS):
+            raise RecordError(
+                f"{what}.level: unknown level {level!r}: the levels are {', '.join(LEVELS)} "
+                f"(or {' or '.join(NOT_BOTS)} for a seat no bot played)"
+            )
+
+
 def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> ReplaySummary:
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
-    if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
+    if not (same(record.get("format"), RECORD_FORMAT)
+            and same(record.get("version"), RECORD_VERSION)):
         raise RecordError(
             f"not a {RECORD_FORMAT} record of version {RECORD_VERSION} "
             f"(format {record.get('format')!r}, version {record.get('version')!r})"
         )
+    _fields(record, RECORD_FIELDS, "record", OPTIONAL_FIELDS)
     rules = get_ruleset(_field(record, "rules", str))
     whole = game_rules(rules)
-    options = GameOptions.from_json(record.get("options", {})).resolved(rules)
+    options = GameOptions.from_json(_field(record, "options", dict)).resolved(rules)
     raw_seed = record.get("seed")
-    seeded = record.get("shuffle") == SHUFFLE and isinstance(raw_seed, int | str)
+    if "seed" in record and (not isinstance(raw_seed, int | str) or isinstance(raw_seed, bool)):
+        raise RecordError(f"seed: expected a whole number or a string, got {raw_seed!r}")
+    seeded = "shuffle" in record
+    if seeded and not same(record["shuffle"], SHUFFLE):
+        raise RecordError(f"shuffle: unknown shuffle {record['shuffle']!r} (this version "
+                          f"deals with {SHUFFLE!r})")
+    if seeded and "seed" not in record:
+        raise RecordError(f"the record names its shuffle ({SHUFFLE!r}) but no seed")
+    if "game" in record:
+        _whole(record["game"], "game")
     seed: int | str = raw_seed if isinstance(raw_seed, int | str) else 0
     players = _field(record, "players", list)
+    _check_players(players)
     count = len(players)
     if not whole.min_players <= count <= whole.max_players:
         raise RecordError(f"{rules.name} is played by {whole.min_players}-{whole.max_players} "
@@ -204,6 +287,10 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
         if not isinstance(entry, dict):
             raise RecordError("a round is a JSON object", round=number)
         try:
+            _fields(entry, ROUND_FIELDS, "the round")
+            if not same(entry["number"], number):
+                raise RecordError(f"number: the round is number {number}, the record says "
+                                  f"{entry['number']!r}")
             recorded_first = _field(entry, "first", int)
             if first is None:
                 first = recorded_first
@@ -212,9 +299,12 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
             if recorded_first != first:
                 raise RecordError(f"seat {recorded_first} plays first, but the first player "
                                   f"moves one seat each round: seat {first} (decision 12)")
-            if entry.get("active", active) != active:
-                raise RecordError(f"the seats in play are {entry.get('active')}, not {active}")
-            dealt = _deal_from_json(entry.get("deal"), count)
+            if not same(entry["active"], active):
+                raise RecordError(f"the seats in play are {active}, not {entry['active']!r}")
+            dealt = _deal_from_json(entry["deal"], count)
+            if not same(dealt.to_json(), entry["deal"]):
+                raise RecordError(f"deal: not as rami writes it (cards in the contract's codes): "
+                                  f"{_brief(entry['deal'])}")
             if seeded and dealt != deal(rules, active, stream(seed, "deal", number)):
                 raise RecordError("the deal is not the one the seed gives")
             played = _replay_round(rules, options, dealt, first, active, number, totals,
@@ -229,11 +319,11 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
         assert played.result is not None
         totals = [total + score for total, score in zip(totals, played.result.scores,
                                                         strict=True)]
-        if entry.get("totals") != totals:
+        if not same(entry["totals"], totals):
             raise RecordError(f"totals recorded {entry.get('totals')}, recomputed {totals}",
                               round=number)
         outcome = game_after_round(whole, options, totals, active, number)
-        if entry.get("eliminated", []) != list(outcome.eliminated):
+        if not same(entry["eliminated"], list(outcome.eliminated)):
             raise RecordError(f"eliminated recorded {entry.get('eliminated')}, recomputed "
                               f"{list(outcome.eliminated)}", round=number)
         for seat in outcome.eliminated:
@@ -244,8 +334,9 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
         raise RecordError(f"the record stops after {len(rounds)} round(s) but the game is not "
                           "over")
     for key, value in (("totals", totals), ("winners", list(outcome.winners)),
-                       ("losers", list(outcome.losers)), ("draw", outcome.draw)):
-        if record.get(key) != value:
+                       ("losers", list(outcome.losers)), ("draw", outcome.draw),
+                       ("end", outcome.reason)):
+        if not same(record.get(key), value):
             raise RecordError(f"{key} recorded {record.get(key)!r}, recomputed {value!r}")
     return ReplaySummary(len(rounds), actions, turns)
 
@@ -311,16 +402,16 @@ def _replay_round(rules, options, dealt, first, active, number, totals, entry, s
                           f"{len(recorded) - len(rnd.events)} more are recorded",
                           turn=rnd.turns, action=len(rnd.events) + 1)
     assert rnd.result is not None
-    end = entry.get("end", {})
+    end = entry["end"]
     want = {"reason": rnd.result.reason, "winners": list(rnd.result.winners),
             "rami_sec": rnd.result.rami_sec}
-    if end != want:
+    if not same(end, want):
         raise RecordError(f"the round ends {want}, the record says {end}")
-    if entry.get("scores") != list(rnd.result.scores):
+    if not same(entry["scores"], list(rnd.result.scores)):
         raise RecordError(f"scores recorded {entry.get('scores')}, recomputed "
                           f"{list(rnd.result.scores)}")
     hands = [[str(card) for card in hand] for hand in rnd.hands()]
-    if "hands" in entry and entry["hands"] != hands:
+    if not same(entry["hands"], hands):
         raise RecordError(f"the hands left at the end are {hands}, not {entry['hands']}")
     return rnd
 
@@ -330,7 +421,7 @@ def _compare(rnd: Round, recorded: list[Any], checked: int) -> int:
     for at in range(checked, len(rnd.events)):
         mine = rnd.events[at]
         theirs = recorded[at] if at < len(recorded) else None
-        if mine != theirs:
+        if not same(mine, theirs):
             raise RecordError(f"the engine gives {_brief(mine)}, the record has "
                               f"{_brief(theirs)}", turn=rnd.turns, action=at + 1)
     return len(rnd.events)
