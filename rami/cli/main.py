@@ -22,8 +22,8 @@ from typer.core import TyperCommand, TyperGroup
 from rami import __version__
 from rami.cards import format_cards
 from rami.cli import game as game_commands
-from rami.cli import match as match_command
 from rami.cli import interrupt
+from rami.cli import match as match_command
 from rami.cli import review as review_commands
 from rami.cli.inputs import CliError, LangOpt, batch_lines, check_time_limit, load_position
 from rami.cli.output import (

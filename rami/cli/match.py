@@ -114,6 +114,9 @@ def report_lines(report: dict[str, Any]) -> list[str]:
                          f"p99 {times['p99']} ms")
     feeding = report["feeding_discards"]
     lines.append(f"Feeding discards: {feeding['fed']} made, {feeding['avoided']} avoided")
+    moved = report["table_cards_moved"]
+    lines.append(f"Table cards moved: {moved['played']} over {moved['turns']} turns on a table "
+                 f"({moved['without_level']} without the cards-moved level)")
     for failure in report["fallbacks"]:
         lines.append(f"Fallback ({failure['level']}): {failure['position']}: {failure['error']}")
     for error in report["errors"]:

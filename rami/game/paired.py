@@ -24,6 +24,7 @@ from typing import Any
 
 from rami.errors import RamiError, SolverBugError
 from rami.game.actions import Action, GameInternalError, Play
+from rami.game.bots import MOVE_STATS
 from rami.game.deck import derive_seed
 from rami.game.discards import DISCARD_STATS
 from rami.game.fallback import FAILURES
@@ -130,6 +131,7 @@ def play_pair(payload: dict[str, Any]) -> dict[str, Any]:
     turns = 0
     failures = len(FAILURES)
     fed, avoided = DISCARD_STATS["fed"], DISCARD_STATS["avoided"]
+    moves = dict(MOVE_STATS)
     started = time.perf_counter()
     error = None
     for rotation in range(match.seats):
@@ -154,7 +156,8 @@ def play_pair(payload: dict[str, Any]) -> dict[str, Any]:
     return {"index": index, "scores": scores, "error": error, "turns": turns,
             "ms": (time.perf_counter() - started) * 1000, "times": times,
             "fallbacks": FAILURES[failures:], "fed": DISCARD_STATS["fed"] - fed,
-            "avoided": DISCARD_STATS["avoided"] - avoided}
+            "avoided": DISCARD_STATS["avoided"] - avoided,
+            "moves": {key: MOVE_STATS[key] - moves[key] for key in MOVE_STATS}}
 
 
 def pairs(match: Match, executor: Executor) -> Iterator[dict[str, Any]]:
@@ -241,6 +244,8 @@ def summarize(match: Match, results: list[dict[str, Any]], seconds: float,
         "fallbacks": [f for r in results for f in r["fallbacks"]],
         "feeding_discards": {"fed": sum(r["fed"] for r in results),
                              "avoided": sum(r["avoided"] for r in results)},
+        "table_cards_moved": {key: sum(r["moves"][key] for r in results)
+                              for key in ("turns", "without_level", "played")},
         "errors": [r["error"] for r in results if r["error"] is not None],
     }
 
