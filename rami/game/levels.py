@@ -15,7 +15,9 @@ from rami.game.mixed import MixedBot
 from rami.game.presets import GameError
 from rami.game.state import View
 
-LEVELS = ("beginner", "intermediate", "confirmed", "expert")
+LEVELS = ("beginner", "novice", "intermediate", "confirmed", "expert")
+#: The strength (the confirmed bot's share of the answers, rami.game.mixed) of the mixed levels.
+STRENGTHS = {"novice": 0.1, "intermediate": 0.5}
 #: What ``rami match`` may seat besides the levels: the ceiling, a yardstick that sees every
 #: card (:class:`rami.game.lookahead.Ceiling`), never offered as an opponent.
 MATCH_LEVELS = (*LEVELS, "ceiling")
@@ -25,8 +27,8 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     """A bot of ``level`` (beginner, confirmed, expert), seeded for its sampling."""
     if level == "beginner":
         return BeginnerBot(seed)
-    if level == "intermediate":
-        return MixedBot(seed, strength=0.5)
+    if level in STRENGTHS:
+        return MixedBot(seed, strength=STRENGTHS[level], level=level)
     if level.startswith("elo:"):
         return MixedBot(seed, elo=_target(level), level=level)
     if level == "confirmed":
