@@ -13,8 +13,9 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, BinaryIO
 
 from rami.errors import InputTooLargeError, UnreadableFileError, quote
 
@@ -79,15 +80,14 @@ def undecodable(text: str) -> str | None:
     return f"not UTF-8 text (byte 0x{byte:02X}, the line's byte {offset})"
 
 
-def read_text_file(path: Path | str, *, limit: int = MAX_FILE_BYTES, errors: str = "strict"
-                   ) -> str:
-    """A file's text; UnreadableFileError naming the file (InputTooLargeError past ``limit``).
-    ``errors``: as :func:`decode`."""
+def _open_file(path: Path | str) -> tuple[BinaryIO, str]:
+    """The file opened for reading in binary, and its quoted name for messages; a regular
+    file or a pipe only (UnreadableFileError otherwise, naming the file)."""
     name = quote(str(path))
     if str(path) == "":
         raise UnreadableFileError("cannot read '': no file name given")
     try:
-        handle = open(path, "rb")  # noqa: SIM115 - closed below, after the checks
+        handle = open(path, "rb")  # noqa: SIM115 - the caller closes it
     except FileNotFoundError:
         raise UnreadableFileError(f"cannot read {name}: no such file") from None
     except IsADirectoryError:
@@ -95,19 +95,97 @@ def read_text_file(path: Path | str, *, limit: int = MAX_FILE_BYTES, errors: str
     except (OSError, ValueError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         raise UnreadableFileError(f"cannot read {name}: {reason}") from None
+    try:
+        mode = os.fstat(handle.fileno()).st_mode
+    except OSError as error:
+        handle.close()
+        raise UnreadableFileError(f"cannot read {name}: {error.strerror or error}") from None
+    if stat.S_ISDIR(mode) or not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        handle.close()
+        raise UnreadableFileError(f"cannot read {name}: "
+                                  + ("it is a directory" if stat.S_ISDIR(mode)
+                                     else "not a regular file"))
+    return handle, name
+
+
+def read_text_file(path: Path | str, *, limit: int = MAX_FILE_BYTES, errors: str = "strict"
+                   ) -> str:
+    """A file's text; UnreadableFileError naming the file (InputTooLargeError past ``limit``).
+    ``errors``: as :func:`decode`."""
+    handle, name = _open_file(path)
     with handle:
         try:
-            mode = os.fstat(handle.fileno()).st_mode
-            if stat.S_ISDIR(mode):
-                raise UnreadableFileError(f"cannot read {name}: it is a directory")
-            if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
-                raise UnreadableFileError(f"cannot read {name}: not a regular file")
             data = read_bounded(handle, limit, name)
         except IsADirectoryError:
             raise UnreadableFileError(f"cannot read {name}: it is a directory") from None
         except OSError as error:
             raise UnreadableFileError(f"cannot read {name}: {error.strerror or error}") from None
     return decode(data, name, errors)
+
+
+def split_lines(stream: IO[Any], name: str, max_line_bytes: int) -> Iterator[tuple[int, str]]:
+    """(number, text) of each line of ``stream`` (its end, ``\n`` or ``\r\n``, taken off),
+    read in chunks as it is consumed: the memory held is one line, whatever the input's size.
+
+    InputTooLargeError for a line longer than ``max_line_bytes`` (raised before the rest of it
+    is read), UnreadableFileError for a line that is not UTF-8 text (both naming the line); a
+    leading byte order mark is dropped. Lines end at ``\n`` only (a JSON string may hold
+    U+2028, which :meth:`str.splitlines` would cut)."""
+    pending = bytearray()
+    number = 0
+
+    def too_long() -> InputTooLargeError:
+        return InputTooLargeError(
+            f"cannot read {name}: line {number} is longer than {_size(max_line_bytes)}, "
+            "the most one line may hold"
+        )
+
+    def line() -> str:
+        data = bytes(pending[:-1] if pending.endswith(b"\r") else pending)
+        if len(data) > max_line_bytes:
+            raise too_long()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise UnreadableFileError(
+                f"cannot read {name}: line {number} is not UTF-8 text "
+                f"(byte 0x{data[error.start]:02X}, the line's byte {error.start + 1})"
+            ) from None
+        return text[1:] if number == 1 and text.startswith("\ufeff") else text
+
+    while True:
+        try:
+            chunk = stream.read(_CHUNK)
+        except OSError as error:
+            raise UnreadableFileError(f"cannot read {name}: {error.strerror or error}") from None
+        if not chunk:
+            break
+        if isinstance(chunk, str):  # a text stream (standard input in tests)
+            chunk = chunk.encode("utf-8", "surrogateescape")
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            pending += chunk[start:] if end < 0 else chunk[start:end]
+            if end < 0:
+                if len(pending) > max_line_bytes + 1:  # (+1: a "\r" before the "\n")
+                    number += 1
+                    raise too_long()
+                break
+            number += 1
+            yield number, line()
+            pending.clear()
+            start = end + 1
+    if pending:
+        number += 1
+        yield number, line()
+
+
+def file_lines(path: Path | str, *, max_line_bytes: int) -> Iterator[tuple[int, str]]:
+    """The numbered lines of a file, streamed (:func:`split_lines`); the file is closed when
+    the iteration ends or the iterator is closed."""
+    handle, name = _open_file(path)
+    with handle:
+        yield from split_lines(handle, name, max_line_bytes)
 
 
 STDIN_NAME = "standard input"
@@ -132,3 +210,20 @@ def read_stdin(*, limit: int = MAX_POSITION_BYTES, stream: IO[Any] | None = None
             else f"cannot read standard input: {getattr(error, 'strerror', None) or error}"
         ) from None
     return decode(data, STDIN_NAME, errors)
+
+
+def stdin_lines(*, max_line_bytes: int, stream: IO[Any] | None = None
+                ) -> Iterator[tuple[int, str]]:
+    """The numbered lines of standard input, streamed (:func:`split_lines`)."""
+    source = sys.stdin if stream is None else stream
+    if source is None or getattr(source, "closed", False):
+        raise UnreadableFileError("cannot read standard input: standard input is closed")
+    binary = getattr(source, "buffer", None)
+    try:
+        yield from split_lines(binary if binary is not None else source, STDIN_NAME,
+                               max_line_bytes)
+    except ValueError as error:  # a stream closed under us (not one of ours: RamiError)
+        if isinstance(error, UnreadableFileError):
+            raise
+        raise UnreadableFileError("cannot read standard input: standard input is closed"
+                                  ) from None

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
+import itertools
 import json
 import math
+import re
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,17 +18,21 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from rami import textfile
+from rami.cli import inputs
 from rami.cli.batch import solve_task
+from rami.cli.inputs import CliError
 from rami.cli.main import app
-from rami.errors import NotationError, RamiError, UnknownRulesetError
+from rami.errors import InputTooLargeError, NotationError, RamiError, UnknownRulesetError
 from rami.game import GameOptions, make_bot, play_game
 from rami.game.levels import LEVELS
-from rami.game.record import RecordError, replay
+from rami.game.record import MAX_RECORD_BYTES, RecordError, read_records, record_file, replay
 from rami.notation import duplicate_key_path, loads_json
 from rami.review.game import review_game
 from rami.rules import get_ruleset
 from rami.service import Settings, create_app
 from rami.service.testing import LOOPBACK, BackgroundServer
+from rami.textfile import split_lines
 
 
 def rami(*args: str, stdin: str | bytes | None = None) -> Result:
@@ -399,3 +406,80 @@ def test_rami_replay_does_not_call_a_grandmaster_clean(record: dict[str, Any],
     assert "1 of 2 record(s) do not replay" in result.stderr
     assert "line 2 (game 0): players[1].level: unknown level 'grandmaster'" in result.stderr
 
+
+# ------------------------------------------------------------------ 1: records of any size
+
+
+class _CountingStream(io.BytesIO):
+    """A stream that counts its reads."""
+
+    reads = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        self.reads += 1
+        return super().read(size)
+
+
+def test_records_are_read_one_line_at_a_time(record: dict[str, Any]) -> None:
+    line = json.dumps(record).encode() + b"\n"
+    stream = _CountingStream(line * 100)
+    lines = split_lines(stream, "'games.jsonl'", max_line_bytes=len(line))
+    first = next(read_records(lines))
+    assert first == (1, record)
+    # One record in hand: only the chunks up to its end were read, not the whole input.
+    assert stream.reads <= len(line) // textfile._CHUNK + 2 < 100
+
+
+def test_a_records_file_past_the_whole_file_cap_is_read_whole(
+    record: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 36: 420 Café Rummy games (78.9 MB) were over the 64 MiB cap of a file. The cap is
+    per record now: the whole-file cap, lowered here to 64 KiB, no longer applies."""
+    monkeypatch.setattr(textfile, "MAX_FILE_BYTES", 64 << 10)
+    monkeypatch.setattr(inputs, "MAX_FILE_BYTES", 64 << 10)
+    line = json.dumps(record) + "\n"
+    copies = (256 << 10) // len(line) + 1
+    path = tmp_path / "games.jsonl"
+    path.write_text(line * copies + "\n", encoding="utf-8")
+    assert path.stat().st_size > 4 * (64 << 10)
+    with pytest.raises(CliError, match="more than 65536 bytes"):  # read whole: refused
+        inputs.read_text(str(path), limit=textfile.MAX_FILE_BYTES)
+    numbers = [number for number, read in record_file(path) if read == record]
+    assert numbers == list(range(1, copies + 1))
+    # The same through the CLI's reader, from the file and from standard input.
+    cli_lines = inputs.text_lines(str(path), max_line_bytes=MAX_RECORD_BYTES)
+    assert sum(1 for _ in read_records(cli_lines)) == copies
+    with path.open("rb") as handle:
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(handle, encoding="utf-8"))
+        stdin = inputs.text_lines("-", max_line_bytes=MAX_RECORD_BYTES)
+        assert sum(1 for _ in read_records(stdin)) == copies
+
+
+def test_a_record_over_its_cap_is_refused_naming_the_line(record: dict[str, Any],
+                                                          tmp_path: Path) -> None:
+    small = json.dumps(record)
+    big = json.dumps({**record, "players": record["players"] * 50})
+    path = tmp_path / "games.jsonl"
+    path.write_text(f"{small}\n{small}\n{big}\n{small}\n", encoding="utf-8")
+    records = record_file(path, max_record_bytes=len(small) + 10)
+    assert [number for number, _ in itertools.islice(records, 2)] == [1, 2]
+    with pytest.raises(InputTooLargeError, match=(
+        f"cannot read '{path}': line 3 is longer than {len(small) + 10} bytes, the most one "
+        "line may hold"
+    )):
+        next(records)
+    with pytest.raises(CliError, match="line 3 is longer than"):
+        list(inputs.text_lines(str(path), max_line_bytes=len(small) + 10))
+
+
+@pytest.mark.parametrize(("data", "error"), [
+    (b'{"format": "rami-game"\n', "line 1: malformed JSON at column 23"),
+    (b'\n\n{"a": 1, "a": 2}\n', "line 3: duplicate key 'a'"),
+    (b"[" * 100 + b"]" * 100 + b"\n", "line 1: JSON nested more than 32 levels deep"),
+    (b'{"a": 1}\n\xff\n', "line 2 is not UTF-8 text (byte 0xFF, the line's byte 1)"),
+])
+def test_bad_record_lines_are_named(data: bytes, error: str, tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(data)
+    with pytest.raises(RamiError, match=re.escape(error)):
+        list(record_file(path))

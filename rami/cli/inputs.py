@@ -21,7 +21,14 @@ from rami.errors import InvalidPositionError, RamiError, shorten
 from rami.lang import ENGLISH, LANG_VARIABLE, Language
 from rami.notation import json_value_kind, parse_position_any
 from rami.position import Position
-from rami.textfile import MAX_FILE_BYTES, MAX_POSITION_BYTES, read_stdin, read_text_file
+from rami.textfile import (
+    MAX_FILE_BYTES,
+    MAX_POSITION_BYTES,
+    file_lines,
+    read_stdin,
+    read_text_file,
+    stdin_lines,
+)
 
 STDIN = "-"
 
@@ -100,6 +107,19 @@ def read_text(path: str, *, limit: int = MAX_FILE_BYTES, errors: str = "strict")
         if path == STDIN:
             return read_stdin(limit=limit, errors=errors)
         return read_text_file(path, limit=limit, errors=errors)
+    except RamiError as error:
+        raise CliError.from_error(error) from None
+
+
+def text_lines(path: str, *, max_line_bytes: int) -> Iterator[tuple[int, str]]:
+    """The numbered lines of a file, or standard input for ``-``, streamed whatever the size
+    (:func:`rami.textfile.split_lines`: at most ``max_line_bytes`` a line); a CliError naming
+    the input (and the line) when it cannot be read, raised as the iteration reaches it."""
+    try:
+        if path == STDIN:
+            yield from stdin_lines(max_line_bytes=max_line_bytes)
+        else:
+            yield from file_lines(path, max_line_bytes=max_line_bytes)
     except RamiError as error:
         raise CliError.from_error(error) from None
 

@@ -15,8 +15,9 @@ the seed (``"shuffle": "sha256-streams-v1"``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rami.cards import Card
@@ -40,8 +41,17 @@ from rami.game.presets import GameOptions, game_rules
 from rami.game.rounds import Deal, Round, deal, random_reshuffler
 from rami.game.scoring import game_after_round
 from rami.game.state import CLAIM, DRAW
+from rami.notation import (
+    MAX_JSON_DEPTH,
+    DuplicateKeyError,
+    duplicate_key_message,
+    duplicate_key_path,
+    json_depth,
+    unique_keys,
+)
 from rami.position import Position
 from rami.rules import get_ruleset
+from rami.textfile import file_lines
 
 
 class RecordError(RamiError):
@@ -74,17 +84,47 @@ def game_label(record: Any, line: int | None = None) -> str:
     return label
 
 
-def read_records(text: str) -> Iterator[tuple[int, Any]]:
-    """(line number, decoded JSON) for each non-blank line; NotationError on bad JSON."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as error:
-            raise NotationError(
-                f"line {number}: malformed JSON at column {error.colno}: {error.msg}"
-            ) from None
+#: Bytes one record (one line) may take. Records are read one line at a time, whatever the
+#: size of the file (420 Café Rummy games make some 80 MB, about 0.2 MB a game): the bound is
+#: on each record, some 50 times the longest game seen.
+MAX_RECORD_BYTES = 16 << 20
+
+
+def read_records(source: str | Iterable[tuple[int, str]]) -> Iterator[tuple[int, Any]]:
+    """(line number, decoded JSON) for each non-blank line of ``source``: a whole text, or
+    numbered lines as they are read (:func:`record_file`, ``rami.cli.inputs.text_lines``),
+    decoded one at a time. NotationError naming the line for malformed JSON, JSON nested
+    deeper than a record can be, or an object that gives a key twice."""
+    lines = enumerate(source.splitlines(), start=1) if isinstance(source, str) else source
+    for number, line in lines:
+        if line.strip():
+            yield number, decode_record(line, number)
+
+
+def decode_record(line: str, number: int) -> Any:
+    """One line's JSON (NotationError ``line N: ...``, never a RecursionError)."""
+    if json_depth(line) > MAX_JSON_DEPTH:
+        raise NotationError(f"line {number}: JSON nested more than {MAX_JSON_DEPTH} levels deep")
+    try:
+        return json.loads(line, object_pairs_hook=unique_keys)
+    except DuplicateKeyError as error:
+        loc = duplicate_key_path(line)
+        raise NotationError(f"line {number}: {duplicate_key_message(error.key, loc)}") from None
+    except json.JSONDecodeError as error:
+        raise NotationError(
+            f"line {number}: malformed JSON at column {error.colno}: {error.msg}"
+        ) from None
+    except (ValueError, RecursionError) as error:  # a number of more than 4,300 digits
+        raise NotationError(f"line {number}: malformed JSON: {error}") from None
+
+
+def record_file(path: str | Path, *, max_record_bytes: int = MAX_RECORD_BYTES
+                ) -> Iterator[tuple[int, Any]]:
+    """The records of a JSON-lines file, read and decoded one line at a time (the memory held
+    is one record whatever the file's size); UnreadableFileError naming the file (and the
+    line: InputTooLargeError for a line over ``max_record_bytes``), NotationError as
+    :func:`read_records`."""
+    return read_records(file_lines(path, max_line_bytes=max_record_bytes))
 
 
 class _Script:
