@@ -155,3 +155,18 @@ def test_target_elo_levels_are_parsed_and_bad_ones_refused() -> None:
     seen = view("rummikub", "AS 2S 3S", "-", opened=(False, False))
     with pytest.raises(GameError, match="no measured ladder for rummikub"):
         bot_turn(seen, "elo:300")
+
+
+def test_a_hint_the_solver_fails_on_says_so_and_the_game_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rami.game.human import hint_text
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise SolverBugError("referee refused the answer")
+
+    monkeypatch.setattr("rami.solver.api.solve", broken)
+    before = len(fallback.FAILURES)
+    text = hint_text(view("rami-chinois", "AS 2S 3S", "-", opened=(False, False)), 1)
+    assert "No hint this time" in text and "game goes on" in text
+    assert fallback.FAILURES[-1]["level"] == "hint" and len(fallback.FAILURES) == before + 1

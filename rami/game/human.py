@@ -197,11 +197,19 @@ def hand_text(view: View, work: WorkTable | None = None) -> str:
 
 
 def hint_text(view: View, level: int) -> str:
+    from rami.errors import SolverBugError
+    from rami.game.fallback import note_failure
     from rami.hints import make_hint
     from rami.solver.api import solve
 
     position = Position(view.table, view.hand, view.is_opened, view.rules, view.taken_discard)
-    solution = solve(position, min_moves=True, time_limit=2.0)
+    try:
+        solution = solve(position, min_moves=True, time_limit=2.0)
+    except SolverBugError as error:
+        # The game goes on: the failure is logged with its position for a report.
+        note_failure("hint", view, error)
+        return ("No hint this time: the solver failed on this position (an internal error, "
+                "logged with the position). Your game goes on.")
     return make_hint(solution, level).text
 
 
