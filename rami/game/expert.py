@@ -52,24 +52,11 @@ from rami.game.bots import (
 from rami.game.deck import derive_seed
 from rami.game.discards import guarded_discard
 from rami.game.greedy import allowed_discards, hand_melds, is_useful
-from rami.game.lookahead import Lookahead, candidates
 from rami.game.presets import DrawRule, game_rules
 from rami.game.state import View
 from rami.melds import is_pure_run, opening_points
 from rami.position import Position
 from rami.rules import Ruleset
-
-#: The lookahead's budget (rami.game.lookahead): sampled states and rollout requests per
-#: candidate; measured in docs/game.md.
-LOOKAHEAD_SAMPLES = 8
-LOOKAHEAD_HORIZON = 12
-
-
-def looks_ahead(rules: Ruleset) -> bool:
-    """The presets where the expert weighs hold-backs by rollouts: those that rearrange and
-    never discard (rami chinois, Rummikub)."""
-    return rules.rearrangement and not rules.discard
-
 
 #: Points of melds in the hand a discard taken before the opening must add (or the pure run).
 OPENING_GAIN = 10
@@ -82,7 +69,6 @@ class ExpertBot(ConfirmedBot):
                  time_limit: float = SOLVER_TIME_LIMIT) -> None:
         super().__init__(seed, time_limit)
         self.samples = samples
-        self.search = Lookahead(seed, samples=LOOKAHEAD_SAMPLES, horizon=LOOKAHEAD_HORIZON)
 
     # ------------------------------------------------------------------ evaluation
 
@@ -225,10 +211,7 @@ class ExpertBot(ConfirmedBot):
                 choice = guarded_discard(view, view.table, hand, choice, position.taken_discard)
                 return Play(view.table, (), choice)
         play = Play(solution.table, solution.played, solver_discard(view, solution))
-        play = self.keeping_useful_cards(view, play, solution.hand)
-        if not looks_ahead(view.rules):
-            return play
-        return self.search.choose(view, candidates(view, play), self.search.states(view))
+        return self.keeping_useful_cards(view, play, solution.hand)
 
     def holds_back(self, view: View, solution: Any) -> bool:
         """Rami fou: hold an opening back for a rami sec when it is cheap to wait."""

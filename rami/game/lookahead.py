@@ -20,7 +20,9 @@ meld kept in the hand may go down later. :class:`Lookahead` weighs that:
 
 The *ceiling* (:class:`Ceiling`) is the same search on the true hidden cards (one "sample":
 every hand and the stock's order), without a gate: a yardstick for how much any reading of the
-hidden cards could gain with these candidates and policies, never offered as a level.
+hidden cards could gain with these candidates and policies, never offered as a level. The
+sampled search, tried as the expert's in rami chinois, left the confirmed bot's turn on no
+measured pair (docs/game.md, "Levels"): no level uses it today.
 
 Deterministic: the samples come from the bot's seed and the view; the solver runs under its
 deterministic time limit.
