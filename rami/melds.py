@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from itertools import combinations
 
 from rami.cards import JOKER, RANK_LETTERS, Card, Suit, format_cards, parse_cards
 from rami.errors import NotationError
@@ -194,12 +195,20 @@ def _explain_bad_run(cards: Sequence[Card], rules: Ruleset) -> str:
         if not rules.ace_high and wrapped + len(cards) - 1 == 14:
             return f"{'-'.join(ranks)}: in {rules.name} the 1 never follows the 13"
         return f"{'-'.join(ranks)} wraps around"
+    # Name the first two real cards in a row (jokers between them fill the places between) that
+    # no placement puts that far apart: the gap, not merely the first pair.
     previous: tuple[int, Card] | None = None
     for index, card in enumerate(cards):
         if card.is_joker:
             continue
         if previous is not None:
-            return f"run {text} is not consecutive: {previous[1]} then {card}"
+            before, apart = previous[1], index - previous[0]
+            if not any(
+                after - start == apart
+                for start in _positions(before, rules.top_rank)
+                for after in _positions(card, rules.top_rank)
+            ):
+                return f"run {text} is not consecutive: {before} then {card}"
         previous = (index, card)
     return f"run {text} is not consecutive"
 
@@ -290,6 +299,92 @@ def opening_points(meld: Meld, rules: Ruleset) -> int:
 def is_pure_run(meld: Meld) -> bool:
     """A "tierce franche": a run of 3+ cards with no joker (docs/rules.md decision 3)."""
     return meld.kind is MeldKind.RUN and meld.jokers == 0 and len(meld.cards) >= MIN_MELD
+
+
+def holds_pure_run(cards: Iterable[Card], rules: Ruleset) -> bool:
+    """Do ``cards`` hold a pure run: three cards of one suit in a row (decision 3)?"""
+    held = {(card.suit, place) for card in cards if not card.is_joker
+            for place in _positions(card, rules.top_rank)}
+    return any(
+        all((suit, place + step) in held for step in range(MIN_MELD))
+        for suit, place in held
+    )
+
+
+def reaches_opening(cards: Iterable[Card], rules: Ruleset, points: int, *,
+                    pure_run: bool = False) -> bool:
+    """Do disjoint valid melds of ``cards`` count ``points`` opening points or more (decision
+    2), holding a pure run when ``pure_run`` (decision 3)? Exact: a branch and bound over the
+    partitions of ``cards``, meant for a hand."""
+    counts = Counter(cards)
+    jokers = counts.pop(JOKER, 0)
+    top_value = max(rules.opening_value(place) for place in range(1, rules.top_rank + 1))
+
+    def bound(card: Card) -> int:
+        return max(rules.opening_value(place) for place in _positions(card, rules.top_rank))
+
+    #: The most points each state was reached with and failed from.
+    failed: dict[tuple[tuple[Card, ...], int, bool], int] = {}
+
+    def search(real: tuple[Card, ...], jokers: int, pure_done: bool, got: int) -> bool:
+        if got >= points and (pure_done or not pure_run):
+            return True
+        key = (real, jokers, pure_done)
+        if not real or failed.get(key, -1) >= got or (
+            got + sum(map(bound, real)) + jokers * top_value < points
+        ) or (pure_run and not pure_done and not holds_pure_run(real, rules)):
+            return False
+        first, rest = real[0], Counter(real[1:])
+        for meld in _melds_holding(first, rest, jokers, rules):
+            used = Counter(meld.real_cards)
+            used[first] -= 1
+            if search(tuple(sorted((rest - used).elements())), jokers - meld.jokers,
+                      pure_done or is_pure_run(meld), got + opening_points(meld, rules)):
+                return True
+        if search(real[1:], jokers, pure_done, got):  # ``first`` stays in the hand
+            return True
+        failed[key] = got
+        return False
+
+    return search(tuple(sorted(counts.elements())), jokers, False, 0)
+
+
+def _melds_holding(first: Card, others: Counter[Card], jokers: int, rules: Ruleset) -> list[Meld]:
+    """Every valid meld holding ``first``, other real cards of ``others`` and at most ``jokers``
+    jokers (a joker may take the place of a card ``others`` holds: that card may serve in
+    another meld)."""
+    melds: list[Meld] = []
+    suit = first.suit
+    assert suit is not None  # a real card
+    for place in _positions(first, rules.top_rank):
+        for low in range(max(1, place - rules.max_run_length + 1), place + 1):
+            for high in range(max(low + MIN_MELD - 1, place),
+                              min(rules.top_rank, low + rules.max_run_length - 1) + 1):
+                slots = [Card.of((p - 1) % 13 + 1, suit) for p in range(low, high + 1)]
+                here = place - low
+                held = [i for i, card in enumerate(slots) if i != here and others[card]]
+                missing = len(slots) - 1 - len(held)
+                if missing > jokers:
+                    break  # a longer run misses as many cards or more
+                for extra in range(min(jokers - missing, len(held)) + 1):
+                    for as_joker in combinations(held, extra):
+                        laid = tuple(
+                            card if i == here or (i in held and i not in as_joker) else JOKER
+                            for i, card in enumerate(slots)
+                        )
+                        meld = Meld(laid, MeldKind.RUN)
+                        if is_valid(meld, rules):
+                            melds.append(meld)
+    suits = [Card.of(first.rank, s) for s in range(4)
+             if s != suit and others[Card.of(first.rank, s)]]
+    for size in range(len(suits) + 1):
+        for chosen in combinations(suits, size):
+            for extra in range(min(jokers, MAX_SET - 1 - size) + 1):
+                if 1 + size + extra >= MIN_MELD:
+                    meld = Meld((first, *chosen, *(JOKER,) * extra), MeldKind.SET)
+                    if is_valid(meld, rules):
+                        melds.append(meld)
+    return melds
 
 
 def arrange(cards: Iterable[Card], rules: Ruleset, prefer: MeldKind | None = None) -> Meld | None:

@@ -85,6 +85,12 @@ NO_PURE_RUN = Phrase("no opening possible: the hand holds no pure run (3+ in a r
 NO_OPENING_POINTS = Phrase("no opening possible: the hand cannot make {points} points of melds",
                            "pas d'ouverture possible : la main ne fait pas {points} points de "
                            "combinaisons")
+NO_OPENING_POINTS_PURE = Phrase("no opening possible: the hand cannot make {points} points of "
+                                "melds with a pure run",
+                                "pas d'ouverture possible : la main ne fait pas {points} points "
+                                "de combinaisons avec une suite pure")
+NOT_OPENING = Phrase("the hand could open but does not this turn",
+                     "la main pourrait ouvrir mais n'ouvre pas ce tour-ci")
 NOTHING_PLAYABLE = Phrase("no card of the hand can be played",
                           "aucune carte de la main ne peut être jouée")
 NOTHING_IN_TIME = Phrase("no play found within the time limit",
@@ -92,8 +98,8 @@ NOTHING_IN_TIME = Phrase("no play found within the time limit",
 
 PHRASES: tuple[Phrase, ...] = (
     LAY, ADD, SPLIT, MOVE, SLIDE_JOKER, SLIDE_JOKERS, REPLACE_JOKER, SWAP_TO_HAND,
-    SWAP_AND_RELAY, DISCARD, DISCARD_GOING_OUT, EMPTY_HAND, NO_PURE_RUN, NO_OPENING_POINTS,
-    NOTHING_PLAYABLE, NOTHING_IN_TIME,
+    SWAP_AND_RELAY, DISCARD, DISCARD_GOING_OUT, EMPTY_HAND, NO_PURE_RUN,
+    NO_OPENING_POINTS_PURE, NO_OPENING_POINTS, NOT_OPENING, NOTHING_PLAYABLE, NOTHING_IN_TIME,
 )
 
 
@@ -186,11 +192,28 @@ def why_nothing(position: Position) -> str:
     if not position.hand:
         return EMPTY_HAND.say()
     if not position.opened:
-        if position.rules.opening_pure_run:
-            return NO_PURE_RUN.say()
-        if position.rules.opening_points:
-            return NO_OPENING_POINTS.say(points=position.rules.opening_points)
+        return _why_not_opening(position)
     return NOTHING_PLAYABLE.say()
+
+
+def _why_not_opening(position: Position) -> str:
+    """The requirement the hand misses (docs/rules.md presets table, "opening requirement";
+    decisions 2 and 3), checked on the hand: the opening melds come from it (decision 4)."""
+    from rami.melds import holds_pure_run, reaches_opening
+
+    rules, hand = position.rules, position.hand
+    if rules.opening_pure_run and not holds_pure_run(hand, rules):
+        return NO_PURE_RUN.say()
+    if rules.opening_points and not reaches_opening(
+        hand, rules, rules.opening_points, pure_run=rules.opening_pure_run
+    ):
+        short = NO_OPENING_POINTS_PURE if rules.opening_pure_run else NO_OPENING_POINTS
+        return short.say(points=rules.opening_points)
+    if not reaches_opening(hand, rules, 1):
+        return NOTHING_PLAYABLE.say()  # not a single meld (Café Rummy: any one meld opens)
+    # The hand holds an opening this turn does not lay: a pass offered among the best turns,
+    # or one that costs less than opening.
+    return NOT_OPENING.say()
 
 
 __all__ = ["PHRASES", "Phrase", "leading_phrase", "phrase_of", "plural", "translate", "turn_note",

@@ -13,11 +13,13 @@ from rami.melds import (
     Meld,
     MeldKind,
     arrange,
+    holds_pure_run,
     infer_kind,
     is_pure_run,
     is_valid,
     meld_problems,
     opening_points,
+    reaches_opening,
     run_start,
     stands_for,
 )
@@ -62,6 +64,10 @@ def test_common_run_three_or_more_consecutive_of_one_suit(text):
         ("7H 8S 9H", "run 7H 8S 9H mixes suits (S, H)"),
         ("7H 9H TH", "run 7H 9H TH is not consecutive: 7H then 9H"),
         ("9H 8H 7H", "not consecutive: 9H then 8H"),
+        # Issue 36: the pair named is the gap, not the first two cards.
+        ("8D 9D TD KD", "run 8D 9D TD KD is not consecutive: TD then KD"),
+        ("8D * JD", "run 8D * JD is not consecutive: 8D then JD"),  # one joker, two places
+        ("KH AH QH", "run KH AH QH is not consecutive: AH then QH"),  # K-A is Q-K-A's end
         ("7H 7H 8H", "run 7H 7H 8H holds 7H twice"),
     ],
 )
@@ -291,6 +297,56 @@ def test_decision_3_pure_run(text, pure):
     """docs/rules.md decision 3: a pure run (tierce franche) is a run with no joker; 4+ cards
     qualify."""
     assert is_pure_run(Meld.parse(text)) is pure
+
+
+@pytest.mark.parametrize(
+    ("hand", "pure"),
+    [
+        ("8S TS JS QS 8D 5H 6H 7H 2C", True),  # 5H 6H 7H (and TS JS QS)
+        ("QH 2C KH 9D AH", True),  # Q-K-A
+        ("AH 2H 3H", True),
+        ("KH AH 2H", False),  # K-A-2 wraps
+        ("7H * 9H 7S 7D 7C", False),  # a joker never makes a pure run; a set is no run
+        ("7H 8H 9S TS JD", False),
+    ],
+)
+def test_decision_3_a_hand_holds_a_pure_run(hand, pure):
+    """docs/rules.md decision 3, for a hand: three cards of one suit in a row."""
+    assert holds_pure_run(parse_cards(hand), BF51) is pure
+
+
+def test_rummikub_hand_q_k_a_is_no_pure_run():
+    """docs/rules.md rummikub: no ace above the 13."""
+    assert not holds_pure_run(parse_cards("QH KH AH"), KUB)
+
+
+@pytest.mark.parametrize(
+    ("hand", "rules", "most", "pure"),
+    [
+        # Issue 36: TS JS QS (30) and 5H 6H 7H (18) make 48, short of 51.
+        ("8S TS JS QS 8D 5H 6H 7H 2C", BF51, 48, True),
+        ("3S 8S TS JS QS 3H 5H 6H 7H TH 3D 6D 8D TD", BF51, 57, True),
+        ("QH KH AH TS TD TC 2C", R51, 61, True),  # Q-K-A 31 and three tens
+        ("AH 2H 3H TS TD TC 2C", R51, 36, True),  # A-2-3 counts 6
+        # The 7H in a set of sevens makes 21; with the pure run the sevens are no set: 18.
+        ("5H 6H 7H 7S 7D", BF51, 18, True),
+        ("5H 6H 7H 7S 7D", BF51, 21, False),
+        ("TH JH * 2C 5D", get_ruleset("bfmania-30"), 30, False),  # the joker counts QH
+        ("KS KH * 2C", get_ruleset("bfmania-30"), 30, False),  # seed 001's three kings
+        ("JH QH KH", KUB, 36, False),
+    ],
+)
+def test_decision_2_the_most_a_hand_opens_with(hand, rules, most, pure):
+    """docs/rules.md decisions 2 and 3: the opening points the hand's melds reach, exactly."""
+    cards = parse_cards(hand)
+    assert reaches_opening(cards, rules, most, pure_run=pure)
+    assert not reaches_opening(cards, rules, most + 1, pure_run=pure)
+
+
+def test_decision_3_no_pure_run_no_opening_points():
+    """A hand whose melds hold no pure run reaches nothing where the opening needs one."""
+    assert not reaches_opening(parse_cards("QS QD QC KS KD KC"), BF51, 1, pure_run=True)
+    assert reaches_opening(parse_cards("QS QD QC KS KD KC"), BF51, 60)
 
 
 # --- arrange: laying a multiset out as a meld ---------------------------------------------------

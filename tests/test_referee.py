@@ -152,7 +152,7 @@ def test_invalid_meld_after_the_turn_is_illegal():
     )
     illegal(
         turn("QH KH AH / 2C / opened", ["KH AH QH"]),
-        "meld 1 after the turn: run KH AH QH is not consecutive: KH then AH",
+        "meld 1 after the turn: run KH AH QH is not consecutive: AH then QH",
     )
     illegal(
         turn("- / KH AH 2H 5C / opened", ["KH AH 2H"], "KH AH 2H"),

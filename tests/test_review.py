@@ -8,13 +8,16 @@ graded, grades and accuracy recomputed from the turns.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner, Result
 
 from rami import parse_position, review, solve
+from rami.cards import parse_cards
 from rami.cli.main import app
+from rami.errors import NotationError
 from rami.game.record import RecordError
 from rami.lang import FRENCH
 from rami.melds import Meld
@@ -90,6 +93,38 @@ def test_illegal_turn_gives_the_referees_reason_and_no_grade() -> None:
     data = result.to_json()
     assert data["legal"] is False and data["grade"] is None and data["problems"]
     assert data["best"]["penalty_after"] == BEST_LEFT
+
+
+def test_review_takes_the_text_notation_the_cli_takes() -> None:
+    """Issue 36: ``rami.review(position, "3H 4H 5H 6H")`` raised a bare AttributeError. The
+    table, the cards played and the discard read as ``rami review --table/--played/--discard``
+    read them."""
+    from rami.review import review as review_turn
+
+    as_melds = review(SMALL, _table("3H 4H 5H 6H"))
+    as_text = review(SMALL, "3H 4H 5H 6H")
+    assert as_text.table_after == as_melds.table_after
+    assert (as_text.grade, as_text.points_lost, as_text.played) == ("good", 2, as_melds.played)
+    # The position, each meld, the cards played and the discard as text.
+    both = review_turn(
+        "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 5S 6H QH 5D KD 8C / rami-chinois opened",
+        ["3H 4H 5H 6H 7H 8H 9H", "QS QH QD QC", "5C 6C 7C 8C"], "QH 8C",
+    )
+    assert both.legal and both.played == tuple(sorted(parse_cards("QH 8C")))
+    empty = review_turn("- / 7H 8H 9H 2C / bfmania-30 opened", "-", "-", "2C")
+    assert empty.legal and empty.played == () and str(empty.discard) == "2C"
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ("3H 4H 5X", "meld 1 ('3H 4H 5X'): unknown card '5X'"),
+    ("3H 4H 5H |", "meld 2 is empty"),
+    (["3H 4H 5H 6H", "7X"], "table after the turn, meld 2: unknown card '7X'"),
+    ([Meld.parse("3H 4H 5H 6H"), 7], "table after the turn, meld 2: expected a Meld or its "
+                                     "text ('3H 4H 5H'), got int"),
+])
+def test_review_bad_text_raises_a_notation_error(table: object, message: str) -> None:
+    with pytest.raises(NotationError, match=re.escape(message)):
+        review(SMALL, table)
 
 
 def test_review_json_round_trips_and_names_thresholds() -> None:

@@ -15,11 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rami.cards import Card
+from rami.cards import Card, parse_cards
+from rami.errors import NotationError
 from rami.lang import ENGLISH, FRENCH, Language
 from rami.melds import Meld
+from rami.notation import parse_position_any
 from rami.phrases import plural
-from rami.position import Position, hand_penalty
+from rami.position import EMPTY, Position, hand_penalty, parse_table
 from rami.referee import TurnVerdict, validate_turn
 from rami.solver.solution import Move, MoveKind, Objective, Solution, Status
 
@@ -219,11 +221,40 @@ def turn_moves(position: Position, table_after: Sequence[Meld],
     return explain_moves(position.table, table, tuple(sorted(played)))
 
 
+def _table_of(table_after: str | Sequence[Meld | str]) -> tuple[Meld, ...]:
+    """The table after the turn as melds: ``rami review --table``'s text notation (``3H 4H 5H |
+    QS QD QC``, ``-`` for empty) or melds, each a :class:`Meld` or its text."""
+    if isinstance(table_after, str):
+        return parse_table(table_after)
+    melds = []
+    for number, meld in enumerate(table_after, start=1):
+        if isinstance(meld, Meld):
+            melds.append(meld)
+        elif isinstance(meld, str):
+            try:
+                melds.append(Meld.parse(meld))
+            except NotationError as error:
+                raise NotationError(f"table after the turn, meld {number}: {error}") from None
+        else:
+            raise NotationError(
+                f"table after the turn, meld {number}: expected a Meld or its text "
+                f"('3H 4H 5H'), got {type(meld).__name__}"
+            )
+    return tuple(melds)
+
+
+def _cards_of(cards: str | Sequence[Card | str]) -> tuple[Card, ...]:
+    """Cards given as :class:`Card` objects, their texts, or one text (``"7H 8H"``, ``-``)."""
+    if isinstance(cards, str):
+        return parse_cards(cards) if cards.strip() not in ("", EMPTY) else ()
+    return tuple(card if isinstance(card, Card) else Card.parse(card) for card in cards)
+
+
 def review(
-    position: Position,
-    table_after: Sequence[Meld],
-    played: Sequence[Card] | None = None,
-    discard: Card | None = None,
+    position: Position | str,
+    table_after: str | Sequence[Meld | str],
+    played: str | Sequence[Card | str] | None = None,
+    discard: Card | str | None = None,
     *,
     objective: Objective | str = Objective.POINTS,
     time_limit: float = 10.0,
@@ -231,12 +262,20 @@ def review(
 ) -> Review:
     """Review the turn that left ``table_after`` (``played``: the cards laid from the hand,
     read from the tables when None; ``discard``: the card that ended it). ``best`` is the
-    solver's answer for ``position`` when the caller has it already."""
+    solver's answer for ``position`` when the caller has it already.
+
+    The position, the table, the cards and the discard may be given as text, in the notation
+    ``rami review`` takes (``"3H 4H 5H | QS QD QC"``, ``"7H 8H"``, ``"9C"``); bad text raises
+    :class:`~rami.errors.NotationError`."""
     from rami.solver.api import solve
 
+    if isinstance(position, str):
+        position = parse_position_any(position)
     position = position.checked()
-    table = tuple(table_after)
-    laid = tuple(played) if played is not None else played_from_tables(position, table)
+    table = _table_of(table_after)
+    laid = _cards_of(played) if played is not None else played_from_tables(position, table)
+    if isinstance(discard, str):
+        discard = Card.parse(discard)
     verdict = validate_turn(position, table, laid, discard)
     if best is None:
         best = solve(position, objective=objective, time_limit=time_limit)

@@ -361,7 +361,9 @@ class TurnModel:
             model.add(sum(window.copies for window in self.windows if window.pure) >= 1)
         if self.swap:
             # Decision 4: the new melds hold no joker the hand did not bring (a joker swapped
-            # this turn goes to the hand or on an old meld).
+            # this turn goes to the hand or on an old meld). A new meld may copy an old one the
+            # swapped joker grows (TS JS QS laid, 8S * added to the table's TS JS QS): decision 4
+            # judges such identical copies by the pairing that leaves an opening (issue 36).
             model.add(sum(self.window_jokers) <= self.played_jokers)
 
     def value(self) -> Any:
