@@ -13,6 +13,10 @@ deadlines, and cancellation of work nobody waits for.
 * Solver processes end with their parent: Linux ``PR_SET_PDEATHSIG`` (the fork server, their
   parent, ends when the server process does), and an idle one reads end-of-file on its pipe.
 * A process is replaced after :data:`JOBS_PER_PROCESS` jobs, so that memory cannot creep.
+* A process that ends in the middle of a job nobody cancelled (``kill -9``, the OOM killer) does
+  not lose the request: every job here is a pure computation (a solve, a turn checked), so it
+  runs again, once, on a fresh process (:data:`RETRIES_ON_DEATH`). Only a job whose process
+  dies again (one that kills its process: a bug) is answered 500.
 """
 
 from __future__ import annotations
@@ -43,6 +47,9 @@ T = TypeVar("T")
 
 #: Jobs a solver process runs before it is replaced by a fresh one.
 JOBS_PER_PROCESS = 100
+#: Times a job whose process ended under it (killed from outside, not cancelled) runs again
+#: on a fresh process before the request is answered 500.
+RETRIES_ON_DEATH = 1
 #: Modules the fork server imports once, so that every solver process starts with them loaded.
 PRELOAD = (
     "rami.service.forkserver_guard", "__main__", "rami.service.solver_process",
@@ -158,7 +165,7 @@ class _Child:
 
 
 class _Ticket:
-    __slots__ = ("abandoned", "args", "child", "function", "future")
+    __slots__ = ("abandoned", "args", "child", "deaths", "function", "future")
 
     def __init__(self, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
         self.function = function
@@ -166,6 +173,8 @@ class _Ticket:
         self.future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         self.abandoned = False
         self.child: _Child | None = None
+        #: Processes that ended under this job.
+        self.deaths = 0
 
 
 class SolverPool:
@@ -185,6 +194,8 @@ class SolverPool:
         self.timed_out = 0
         self.cancelled = 0
         self.restarts = 0
+        #: Jobs run again because their process ended under them.
+        self.retried = 0
 
     # ------------------------------------------------------------------ observing (tests)
 
@@ -241,51 +252,64 @@ class SolverPool:
                 break
             if not ticket.future.set_running_or_notify_cancel():
                 continue
-            if child is not None and not child.usable():
-                self._retire(child)
-                child = None
-                self.restarts += 1
-            if child is None:
-                child = self._spawn()
-            if child is None:
-                ticket.future.set_exception(ApiError(
-                    503, "the solver is unavailable (it could not be started); try again",
-                    None, headers={"Retry-After": "5"}))
-                continue
-            with self._lock:
-                if ticket.abandoned:
-                    ticket.future.set_exception(_Abandoned())
-                    continue
-                ticket.child = child
-                self._running.add(ticket)
-            try:
-                if inspect.ismethod(ticket.function):
-                    raise _InProcess  # a bound method may read or change its object's state
-                reply = child.call(ticket.function, ticket.args)
-            except (EOFError, OSError):
-                reply = None
-            except Exception:  # _InProcess, or the job does not pickle: run it here
-                reply = _run_here(ticket.function, ticket.args)
-            with self._lock:
-                ticket.child = None
-                self._running.discard(ticket)
-            if reply is None:  # the process ended: killed on purpose, or crashed
-                self._retire(child)
-                child = None
-                if ticket.abandoned:
-                    ticket.future.set_exception(_Cancelled())
-                else:
-                    ticket.future.set_exception(SolverProcessDied(
-                        "a solver process ended in the middle of a solve"))
-                child = self._spawn()  # ready for the next job
-                continue
-            child.jobs += 1
-            if reply[0] == "ok":
-                ticket.future.set_result(reply[1])
-            else:
-                ticket.future.set_exception(rebuild_error(*reply[1:]))
+            while True:  # once, or again after its process ended under it
+                child, again = self._attempt(ticket, child)
+                if not again:
+                    break
         if child is not None:
             self._retire(child)
+
+    def _attempt(self, ticket: _Ticket, child: _Child | None) -> tuple[_Child | None, bool]:
+        """Run ``ticket`` once on ``child`` (or a fresh process): the process to keep for the
+        next job, and whether the job must run again (its process ended under it)."""
+        if child is not None and not child.usable():
+            self._retire(child)
+            child = None
+            self.restarts += 1
+        if child is None:
+            child = self._spawn()
+        if child is None:
+            ticket.future.set_exception(ApiError(
+                503, "the solver is unavailable (it could not be started); try again",
+                None, headers={"Retry-After": "5"}))
+            return None, False
+        with self._lock:
+            if ticket.abandoned:
+                ticket.future.set_exception(_Abandoned() if ticket.deaths == 0 else _Cancelled())
+                return child, False
+            ticket.child = child
+            self._running.add(ticket)
+        try:
+            if inspect.ismethod(ticket.function):
+                raise _InProcess  # a bound method may read or change its object's state
+            reply = child.call(ticket.function, ticket.args)
+        except (EOFError, OSError):
+            reply = None
+        except Exception:  # _InProcess, or the job does not pickle: run it here
+            reply = _run_here(ticket.function, ticket.args)
+        with self._lock:
+            ticket.child = None
+            self._running.discard(ticket)
+        if reply is None:  # the process ended: killed on purpose, or from outside
+            self._retire(child)
+            if ticket.abandoned:
+                ticket.future.set_exception(_Cancelled())
+                return self._spawn(), False  # ready for the next job
+            ticket.deaths += 1
+            if ticket.deaths <= RETRIES_ON_DEATH and not self._closed:
+                self.retried += 1
+                log.warning("a solver process ended in the middle of a job; running it again "
+                            "on a fresh process")
+                return None, True
+            ticket.future.set_exception(SolverProcessDied(
+                f"a solver process ended in the middle of a solve ({ticket.deaths} times)"))
+            return self._spawn(), False
+        child.jobs += 1
+        if reply[0] == "ok":
+            ticket.future.set_result(reply[1])
+        else:
+            ticket.future.set_exception(rebuild_error(*reply[1:]))
+        return child, False
 
     # ------------------------------------------------------------------ the event loop side
 
