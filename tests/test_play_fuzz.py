@@ -21,6 +21,7 @@ from rami.game.deck import derive_seed
 from rami.game.levels import make_bot
 from rami.game.match import play_game
 from rami.game.presets import GameOptions, game_rules
+from rami.game.scoring import TURN_LIMIT
 from rami.rules import get_ruleset
 
 PRESETS = ("rami-chinois", "rami-fou", "rami-51", "bfmania-51", "bfmania-30", "cafe-rummy",
@@ -71,8 +72,11 @@ def play_turns(rules: str, target: int, seed: int) -> dict[str, int]:
         bots = [Judged(make_bot(level, derive_seed(game_seed, "bot", seat)), turns)
                 for seat, level in enumerate(mix)]
         start = len(turns)
-        play_game(rules, bots, game_seed, options=GameOptions(max_rounds=1), levels=mix)
+        record = play_game(rules, bots, game_seed, options=GameOptions(max_rounds=1),
+                           levels=mix)
         games += 1
+        ends = [entry["end"]["reason"] for entry in record["rounds"]]
+        assert TURN_LIMIT not in ends, f"game {game} ({mix}) reached the safety cap"
         for position, play, level in turns[start:]:
             verdict = judge(position, play.table, play.played, play.discard)
             if not verdict.legal:

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from rami.cli.inputs import CliError, read_text
+from rami.cli.inputs import CliError
 from rami.cli.output import echo_error, echo_json, echo_lines
 from rami.cli.scale import RayOpt
 from rami.errors import RamiError
@@ -127,31 +127,31 @@ def replay(
     ],
 ) -> None:
     """Re-check game records: every turn by the referee, every card, every score."""
-    from rami.game.record import RecordError, game_label, read_records
+    from rami.cli.inputs import text_lines
+    from rami.game.record import MAX_RECORD_BYTES, RecordError, game_label, read_records
     from rami.game.record import replay as replay_record
 
-    try:
-        text = read_text(file)
-        records = list(read_records(text))
+    faults = []
+    count = rounds = turns = 0
+    try:  # one record at a time, whatever the file's size (a bound on each record)
+        for line, record in read_records(text_lines(file, max_line_bytes=MAX_RECORD_BYTES)):
+            count += 1
+            try:
+                summary = replay_record(record, game_label(record, line))
+            except RecordError as error:
+                faults.append(str(error))
+                continue
+            rounds += summary.rounds
+            turns += summary.turns
     except CliError as error:
         raise _bad_input(error.message) from None
     except RamiError as error:
         raise _bad_input(f"{file}: {error}") from None
-    if not records:
+    if not count:
         raise _bad_input(f"{file}: no game record in it")
-    faults = []
-    rounds = turns = 0
-    for line, record in records:
-        try:
-            summary = replay_record(record, game_label(record, line))
-        except RecordError as error:
-            faults.append(str(error))
-            continue
-        rounds += summary.rounds
-        turns += summary.turns
-    clean = len(records) - len(faults)
+    clean = count - len(faults)
     if faults:
-        echo_error([f"{len(faults)} of {len(records)} record(s) do not replay:", *faults])
+        echo_error([f"{len(faults)} of {count} record(s) do not replay:", *faults])
         raise typer.Exit(EXIT_FAILED)
     echo_lines([f"{clean} record{'s' if clean != 1 else ''} replayed clean: {rounds} rounds, "
                 f"{turns} turns, every turn legal, every card conserved, every score equal"])

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from rami.cli import interrupt
-from rami.cli.inputs import CliError, LangOpt, load_position, read_text
+from rami.cli.inputs import CliError, LangOpt, check_time_limit, load_position
 from rami.cli.output import INTERRUPTED, echo_json, echo_lines, report_failure, reporting_errors
 from rami.errors import NotationError
 from rami.lang import Language
@@ -166,8 +166,7 @@ def review(
     """Review a turn played: legal or not, how it compares with the best turn, the key move it
     missed and its grade (best, good, inaccuracy, mistake, blunder)."""
     with reporting_errors(json_output):
-        if not time_limit > 0:
-            raise CliError(f"--time-limit must be a positive number of seconds, got {time_limit}")
+        check_time_limit(time_limit)
         if game is not None:
             if position is not None or table is not None:
                 raise CliError("give either POSITION --table AFTER or --game FILE, not both")
@@ -199,25 +198,25 @@ def review(
 
 def _review_games(path: str, json_output: bool, time_limit: float,
                   language: Language = Language.EN) -> None:
-    from rami.game.record import RecordError, game_label, read_records
+    from rami.cli.inputs import text_lines
+    from rami.game.record import MAX_RECORD_BYTES, RecordError, game_label, read_records
     from rami.review.game import review_game
 
-    with reporting_errors(json_output):
-        records = list(read_records(read_text(path)))
-        if not records:
-            raise CliError(f"{path}: no game record in it")
     reviews: list[dict[str, Any]] = []
     lines: list[str] = []
-    for line, record in records:
-        label = game_label(record, line)
-        try:
-            reviewed = guarded(json_output, partial(review_game, record, label,
-                                                    time_limit=time_limit))
-        except RecordError as error:
-            message = f"{error} (the record does not replay)"
-            raise typer.Exit(report_failure(error, json_output, message)) from None
-        reviews.append(reviewed.to_json(language))
-        lines.extend(reviewed.text_lines(language))
+    with reporting_errors(json_output):  # one record at a time, whatever the file's size
+        for line, record in read_records(text_lines(path, max_line_bytes=MAX_RECORD_BYTES)):
+            label = game_label(record, line)
+            try:
+                reviewed = guarded(json_output, partial(review_game, record, label,
+                                                        time_limit=time_limit))
+            except RecordError as error:
+                message = f"{error} (the record does not replay)"
+                raise typer.Exit(report_failure(error, json_output, message)) from None
+            reviews.append(reviewed.to_json(language))
+            lines.extend(reviewed.text_lines(language))
+        if not reviews:
+            raise CliError(f"{path}: no game record in it")
     if json_output:
         echo_json({"games": reviews})
     else:

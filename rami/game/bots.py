@@ -27,6 +27,7 @@ from rami.game.discards import guarded_discard
 from rami.game.fallback import note_failure
 from rami.game.greedy import (
     accepts,
+    allowed_discards,
     cards_of,
     costliest_useless,
     hand_melds,
@@ -116,8 +117,19 @@ class Bot:
         raise NotImplementedError
 
 
+#: Reshuffles of the stock after which a beginner plays the confirmed bot's answers: with only
+#: greedy melds, a table of beginners can go round for ever (nobody reaches 51 points, or an
+#: opened player never lays its last card), where a person would look harder.
+STUCK_RESHUFFLES = 2
+
+
 class BeginnerBot(Bot):
     level = "beginner"
+
+    def decide(self, view: View) -> Action:
+        if view.reshuffles >= STUCK_RESHUFFLES:
+            return StuckBot(self.seed).decide(view)
+        return super().decide(view)
 
     def play(self, view: View) -> Play:
         rules = view.rules
@@ -299,6 +311,24 @@ class ConfirmedBot(Bot):
         if validate_turn(view.position(), other.table, other.played, discard).legal:
             return other
         return play
+
+
+class StuckBot(ConfirmedBot):
+    """A beginner's table after :data:`STUCK_RESHUFFLES` reshuffles: the confirmed bot's turns,
+    and, not yet opened where the opening asks for points, the cheapest card let go, so that the
+    hand gathers the points it lacks instead of throwing them away (the beginner's costliest
+    discard is how a table of beginners goes round for ever)."""
+
+    level = "beginner"
+
+    def choose_discard(self, left: Counter[Card], view: View, taken: Card | None) -> Card | None:
+        if view.is_opened or not view.rules.opening_points:
+            return super().choose_discard(left, view, taken)
+        allowed = [card for card in allowed_discards(left, view.rules, taken)
+                   if not card.is_joker]
+        if not allowed:
+            return super().choose_discard(left, view, taken)
+        return min(allowed, key=lambda c: (is_useful(c, left), view.rules.card_penalty(c.rank), c))
 
 
 def could_use(view: View, card: Card) -> bool:
