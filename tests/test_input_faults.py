@@ -483,3 +483,13 @@ def test_bad_record_lines_are_named(data: bytes, error: str, tmp_path: Path) -> 
     path.write_bytes(data)
     with pytest.raises(RamiError, match=re.escape(error)):
         list(record_file(path))
+
+
+@pytest.mark.parametrize("limit", [float("inf"), float("nan"), 0.0, -1.0])
+def test_the_python_api_refuses_an_unbounded_or_empty_time_limit(limit: float) -> None:
+    from rami.errors import RamiError
+    from rami.notation import parse_position
+    from rami.solver.api import solve
+
+    with pytest.raises(RamiError, match="finite positive number of seconds"):
+        solve(parse_position("- / 7H 8H 9H / rami-chinois"), time_limit=limit)

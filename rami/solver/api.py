@@ -7,13 +7,14 @@ do for them (:data:`BACKENDS`); the first that takes a position solves it.
 from __future__ import annotations
 
 import gc
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import import_module
 
-from rami.errors import UnsupportedError
+from rami.errors import RamiError, UnsupportedError
 from rami.position import Position
 from rami.solver.solution import Move, MoveKind, Objective, Solution, Status
 
@@ -91,6 +92,10 @@ def solve(
     that waited longer still gets a tenth of its limit to search, a late answer being worth
     more than none). Every answer is checked by the referee before it is returned.
     """
+    if not (isinstance(time_limit, (int, float)) and math.isfinite(time_limit)
+            and time_limit > 0):
+        raise RamiError(
+            f"the time limit must be a finite positive number of seconds, not {time_limit!r}")
     position = position.checked()
     solve_position = backend_for(position).solver()
     _freeze_imported_objects()
