@@ -13,9 +13,11 @@ independent (docs/game.md, "Matches").
   sweep (100 pairs won of 100) gives a finite lower bound and an open upper one instead of a
   zero-width interval, and the normal interval never leaves [0, 1].
 - :func:`llr` is the generalised sequential probability ratio test on the pair scores (the
-  normal approximation used by fishtest): H0 the candidate is ``elo0`` stronger, H1 ``elo1``;
-  it stops at ``log((1 - beta) / alpha)`` (H1 accepted) or ``log(beta / (1 - alpha))`` (H1
-  rejected), and a match that reaches its last pair in between is *inconclusive*.
+  normal approximation used by fishtest, the variance taken with the same two pseudo-pairs, so
+  that identical players are told apart from lucky ones only after some 40 pairs): H0 the
+  candidate is ``elo0`` stronger, H1 ``elo1``; it stops at ``log((1 - beta) / alpha)`` (H1
+  accepted) or ``log(beta / (1 - alpha))`` (H1 rejected), and a match that reaches its last
+  pair in between is *inconclusive*.
 """
 
 from __future__ import annotations
@@ -27,8 +29,6 @@ from dataclasses import dataclass
 Z95 = 1.959964
 #: Pairs before the sequential test may decide (its variance needs some pairs to mean much).
 MIN_PAIRS = 10
-#: Floor of the pair variance in the sequential test (identical players vary by 0).
-MIN_VARIANCE = 1e-4
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"
@@ -102,8 +102,10 @@ class Sprt:
         n = len(pair_scores)
         if n == 0:
             return 0.0
-        mean, variance = mean_variance(pair_scores)
-        variance = max(variance, MIN_VARIANCE)
+        mean = sum(pair_scores) / n
+        # The variance with the two pseudo-pairs of :func:`interval`: ten pairs that all split
+        # one game each (the deal decided both) say little, not that the spread is nil.
+        _, variance = mean_variance([*pair_scores, 0.0, 1.0])
         s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
         return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
 
