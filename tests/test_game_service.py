@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import json
+
 import pytest
 
 from rami.game import GameOptions, Play, Round, View, deal
@@ -30,7 +32,7 @@ def _round(name: str) -> Round:
                  stream(4, "deal", 1)), first=0, active=[True, True])
 
 
-@pytest.mark.parametrize("level", ["beginner", "confirmed", "expert"])
+@pytest.mark.parametrize("level", ["beginner", "novice", "intermediate", "confirmed", "expert"])
 def test_bot_turn_plays_a_legal_turn(server: str, level: str) -> None:
     rnd = _round("rami-51")
     status, action = post(server, {"view": rnd.view().to_json(), "level": level, "seed": 3})
@@ -41,6 +43,16 @@ def test_bot_turn_plays_a_legal_turn(server: str, level: str) -> None:
     played = action_from_json(action)
     assert isinstance(played, Play)
     rnd.apply(played)  # the engine (and its referee) accept it
+
+
+def test_bot_turn_takes_a_target_elo_where_the_preset_has_a_ladder(server: str) -> None:
+    chinois = _round("rami-chinois")
+    status, action = post(server, {"view": chinois.view().to_json(), "level": "elo:700"})
+    assert status == 200 and action["action"] == "play", action
+    status, body = post(server, {"view": _round("rami-51").view().to_json(), "level": "elo:700"})
+    assert status == 422 and body["field"] == "level" and "no measured ladder" in json.dumps(body)
+    status, body = post(server, {"view": chinois.view().to_json(), "level": "grandmaster"})
+    assert status == 422 and body["field"] == "level", body
 
 
 def test_bot_turn_draw_and_claim(server: str) -> None:

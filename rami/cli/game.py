@@ -38,7 +38,8 @@ def _bad_input(message: str) -> typer.Exit:
 def _levels(text: str, option: str) -> tuple[str, ...]:
     levels = tuple(part.strip().lower() for part in text.split(",") if part.strip())
     if not levels:
-        raise _bad_input(f"{option} needs one or more levels: beginner, confirmed, expert")
+        raise _bad_input(f"{option} needs one or more levels: beginner, novice, intermediate, "
+                         "confirmed, expert (or elo:N)")
     return levels
 
 
@@ -62,7 +63,7 @@ def simulate(
     rules: RulesOpt = "rami-chinois",
     players: Annotated[
         str, typer.Option("--players", metavar="L1,L2[,...]", help="The bots' levels, one per "
-                          "seat: beginner, confirmed, expert.")
+                          "seat: beginner, novice, intermediate, confirmed, expert (or elo:N).")
     ] = "beginner,beginner",
     games: Annotated[int, typer.Option("--games", metavar="N", min=1, help="Games to play.")] = 10,
     seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the simulation: game "
@@ -161,7 +162,8 @@ def play(
     rules: RulesOpt = "rami-chinois",
     vs: Annotated[
         str, typer.Option("--vs", metavar="LEVEL[,LEVEL...]", help="The bots you play against, "
-                          "one per seat: beginner, confirmed, expert.")
+                          "one per seat: beginner, novice, intermediate, confirmed, expert "
+                          "(or elo:N).")
     ] = "confirmed",
     seed: Annotated[
         int | None, typer.Option("--seed", metavar="S", help="Seed of the game (random if not "

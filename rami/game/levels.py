@@ -18,13 +18,16 @@ from rami.game.state import View
 LEVELS = ("beginner", "novice", "intermediate", "confirmed", "expert")
 #: The strength (the confirmed bot's share of the answers, rami.game.mixed) of the mixed levels.
 STRENGTHS = {"novice": 0.1, "intermediate": 0.5}
+#: A level as the service's schemas accept it: a named level, or a target Elo ``elo:N``.
+LEVEL_PATTERN = "^(" + "|".join(LEVELS) + r"|elo:-?[0-9]+(\.[0-9]+)?)$"
 #: What ``rami match`` may seat besides the levels: the ceiling, a yardstick that sees every
 #: card (:class:`rami.game.lookahead.Ceiling`), never offered as an opponent.
 MATCH_LEVELS = (*LEVELS, "ceiling")
 
 
 def make_bot(level: str, seed: int = 0) -> Bot:
-    """A bot of ``level`` (beginner, confirmed, expert), seeded for its sampling."""
+    """A bot of ``level`` (beginner, novice, intermediate, confirmed, expert, or elo:N),
+    seeded for its sampling."""
     if level == "beginner":
         return BeginnerBot(seed)
     if level in STRENGTHS:

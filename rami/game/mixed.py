@@ -26,7 +26,11 @@ from rami.game.state import View
 #: Measured Elo (beginner at 0) by strength, per preset: (strength, Elo) in strength order.
 #: Filled from paired one-round matches (docs/game.md, "Levels"); a preset absent here takes
 #: named levels only.
-LADDERS: dict[str, Sequence[tuple[float, float]]] = {}
+LADDERS: dict[str, Sequence[tuple[float, float]]] = {
+    # One-round games, 100 pairs a step, seed 1: novice +576 over the beginner, intermediate
+    # +295 over the novice, confirmed +115 over the intermediate.
+    "rami-chinois": ((0.0, 0.0), (0.1, 576.0), (0.5, 871.0), (1.0, 986.0)),
+}
 
 
 def strength_for(rules_name: str, elo: float) -> float:

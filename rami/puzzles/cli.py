@@ -215,7 +215,7 @@ def mine(
                                        help="A rami-chinois preset string.")] = "rami-chinois",
     players: Annotated[
         str, typer.Option("--players", metavar="L1,L2[,...]", help="The bots' levels, one per "
-                          "seat: beginner, confirmed, expert.")
+                          "seat: beginner, novice, intermediate, confirmed, expert (or elo:N).")
     ] = "confirmed,confirmed",
     rounds: Annotated[
         int | None, typer.Option("--rounds", metavar="N", min=1,

@@ -16,6 +16,8 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from rami.errors import InvalidPositionError, RamiError
+from rami.game.levels import LEVEL_PATTERN
+from rami.game.presets import GameError
 
 router = APIRouter()
 
@@ -24,8 +26,9 @@ class BotTurnRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     view: dict[str, Any] = Field(description="The seat's visible state, as View.to_json()")
-    level: Literal["beginner", "confirmed", "expert"] = Field(
-        default="beginner", description="The bot's level")
+    level: str = Field(default="beginner", pattern=LEVEL_PATTERN,
+                       description="The bot's level: beginner, novice, intermediate, confirmed, "
+                                   "expert, or a target Elo elo:N (docs/game.md)")
     seed: int = Field(default=0, ge=0, lt=2**63, description="Seeds the expert's sampling")
 
 
@@ -58,6 +61,8 @@ def _decide(view_data: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
         raise _error(422, "the view's position is impossible", "view", error.problems) from None
     try:
         return bot_turn(view, level, seed).to_json()
+    except GameError as error:  # a target Elo the view's preset has no ladder for
+        raise _error(422, str(error), "level") from None
     except RamiError as error:
         raise _error(422, str(error), "view") from None
 
@@ -68,6 +73,7 @@ def _decide(view_data: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
                         .ErrorOut} for status in (400, 413, 415, 422)},
 )
 async def bot_turn_endpoint(request: BotTurnRequest) -> dict[str, Any]:
-    """One decision of a bot (beginner, confirmed, expert) from a seat's visible state: a draw,
-    a play (table after, cards played, discard) or a claim (as ``rami.game.bot_turn``)."""
+    """One decision of a bot (beginner, novice, intermediate, confirmed, expert, or elo:N)
+    from a seat's visible state: a draw, a play (table after, cards played, discard) or a
+    claim (as ``rami.game.bot_turn``)."""
     return await asyncio.to_thread(_decide, request.view, request.level, request.seed)

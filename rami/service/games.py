@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints
 
 from rami.errors import NotationError, RamiError
 from rami.game.actions import GameInternalError, IllegalActionError, card_from_json
+from rami.game.levels import LEVEL_PATTERN
 from rami.game.presets import GameError, GameOptions
 from rami.game.session import GameSession, NotAskedError
 from rami.service.errors import ApiError, log, notation_error
@@ -43,7 +44,8 @@ GAME_TTL = float(os.environ.get("RAMI_SERVICE_GAME_TTL", "1800"))
 MAX_MELDS = 60
 MAX_MELD_CARDS = 30
 
-Level = Literal["beginner", "confirmed", "expert"]
+#: A named level or a target Elo (rami.game.levels).
+Level = Annotated[str, StringConstraints(pattern=LEVEL_PATTERN)]
 GameId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,40}$", description="The game's id")]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {

@@ -8,7 +8,7 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
-  const LEVELS = ["beginner", "confirmed", "expert"];
+  const LEVELS = ["beginner", "novice", "intermediate", "confirmed", "expert"];
 
   let game = null; // the last answer of the server (GET /games/{id})
   let busy = false;
