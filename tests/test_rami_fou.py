@@ -27,7 +27,9 @@ from rami.melds import Meld
 from rami.referee import unpinned_jokers, validate_turn
 from rami.rules import get_ruleset
 from rami.solver.api import Status
+from rami.solver.cpsat import Clock
 from rami.solver.rearrange.going_out import lay_in_place
+from rami.solver.rearrange.stages import Turn
 
 RULES = get_ruleset("rami-fou")
 
@@ -230,6 +232,61 @@ UNPROVED_REGRESSIONS = {"* 2D 3D | 2S * * 5S | QS * QC / 3S 3H 4D 5C / rami-fou 
 def test_regressions_agree_with_the_reference(text, objective, min_moves):
     proved = agree(text, objective, min_moves)
     assert proved or (min_moves and text in UNPROVED_REGRESSIONS)
+
+
+# --- Decision 5 (revised): cutting a run does not move its joker --------------------------------
+# docs/rules.md decision 5, "Cutting its run does not move it": where a run holding a pinned joker
+# is cut into pieces, the piece that keeps the joker, standing for the same card beside real cards
+# of that run, is its own meld too, whichever piece decision 7 matches to the old run. Original
+# text 003 forbids only taking a joker without its card ("on peut prendre un joker si on peut
+# l'échanger avec la carte qu'il remplace, mais le joker doit permettre de faire immédiatement une
+# autre combinaison"); nobody takes it here.
+
+CUT_RUNS = [
+    "3H 4H * 6H 7H 8H 9H / 6S 6D 2C / rami-fou opened",
+    "5H * 7H 8H 9H TH JH / 8S 8D 2C / rami-fou opened",
+    "AD * 3D 4D 5D 6D 7D | 9S 9H 9C / 4S 4C 2H / rami-fou opened",
+    "3H 4H * 6H 7H 8H 9H / 6S 6D 5C 5D 2C / rami-fou opened",
+]
+
+
+def test_the_piece_keeping_the_joker_is_its_own_meld_too():
+    """The rule's example: 6H leaves the run for 6S 6D, and 3H 4H * keeps the joker although
+    7H 8H 9H holds more real cards of the old run; 2C discarded, nothing left. (Before the
+    revision 3H 4H * was refused, and the answer discarded 6D keeping the run whole: 8 left.)"""
+    solution = solved(CUT_RUNS[0])
+    assert solution.status is Status.OPTIMAL
+    assert solution.penalty_after == 0 and solution.hand == ()
+    assert str(solution.discard) == "2C"
+    assert sorted(tables(solution)) == ["3H 4H *", "6S 6H 6D", "7H 8H 9H"]
+    assert solution.cards_moved == 4  # decision 7: one piece leaves the old run
+    longer = solved(CUT_RUNS[1])
+    assert sorted(tables(longer)) == ["5H * 7H", "8S 8H 8D", "9H TH JH"]
+    assert longer.penalty_after == 0 and longer.status is Status.OPTIMAL
+
+
+def test_the_pinned_model_keeps_a_joker_in_a_piece():
+    """The pinned slot model itself (pinned._pinned_stages, not the free relaxation's answer that
+    the referee happens to accept) lays the piece keeping the joker, proved, with the cards moved
+    of decision 7 as its bound."""
+    position = parse_position(CUT_RUNS[0])
+    empty = Turn([], Counter(), None, False, {})
+    for min_moves in (True, False):
+        found = pinned._pinned_stages(
+            position, "points", min_moves, 20.0, Clock(None, wall_clock=False), empty, None,
+            None, set(), whole=False, cut=False,
+        )
+        assert found.play_proved and found.turn is not None
+        assert sorted(str(meld) for meld in found.turn.table) == [
+            "3H 4H *", "6S 6H 6D", "7H 8H 9H"]
+        assert found.least_moved == (4 if min_moves else None)
+
+
+@pytest.mark.parametrize("text", CUT_RUNS)
+@pytest.mark.parametrize("objective", ["points", "cards"])
+@pytest.mark.parametrize("min_moves", [True, False])
+def test_cut_runs_agree_with_the_reference(text, objective, min_moves):
+    assert agree(text, objective, min_moves)
 
 
 def sample(seed: int, count: int):

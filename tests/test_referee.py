@@ -331,6 +331,44 @@ def test_rami_fou_joker_replaced_by_its_card_may_move():
     )
 
 
+CUT = "3H 4H * 6H 7H 8H 9H / 6S 6D 2C / rami-fou opened"
+
+
+def test_rami_fou_cutting_a_run_does_not_move_its_joker():
+    """docs/rules.md decision 5 (revised), "Cutting its run does not move it": where a run holding
+    a pinned joker is cut into pieces, the piece that keeps the joker, standing for the same card
+    beside real cards of that run, is its own meld too, whichever piece decision 7 matches to the
+    old run. Seed 003 forbids only taking a joker without its card ("on peut prendre un joker si
+    on peut l'échanger avec la carte qu'il remplace, mais le joker doit permettre de faire
+    immédiatement une autre combinaison"); nobody takes it here. 7H 8H 9H holds three real cards
+    of the old run and 3H 4H * two, yet the turn is legal, in any order of the melds."""
+    after = ["3H 4H *", "7H 8H 9H", "6S 6D 6H"]
+    for order in permutations(after):
+        verdict = legal(turn(CUT, list(order), "6S 6D", "2C"))
+        assert verdict.penalty_after == 0 and verdict.hand_after == ()
+        assert verdict.cards_moved == 4  # decision 7: 3H 4H * or 7H 8H 9H leaves the old run
+    # Three real cards on the joker's side (decision 7 matches that piece): legal before too.
+    legal(turn("3H 4H * 6H 7H 8H 9H / 2H 6S 6D 2C / rami-fou opened",
+               ["2H 3H 4H *", "7H 8H 9H", "6S 6D 6H"], "2H 6S 6D", "2C"))
+
+
+def test_rami_fou_a_cut_run_still_pins_its_joker():
+    """docs/rules.md decision 5 (revised): in its piece the joker still stands for the same card;
+    it does not slide, and a run holding no real card of its old run is no piece of it."""
+    # Slid: * 3H 4H makes the joker the 2H.
+    illegal(turn(CUT, ["* 3H 4H", "7H 8H 9H", "6S 6D 6H"], "6S 6D", "2C"), "decision 5")
+    # Still the 6H, but beside 7H 8H from the hand only: the joker left its run.
+    illegal(turn("3H 4H 5H * / 7H 8H 2C / rami-fou opened", ["3H 4H 5H", "* 7H 8H"],
+                 "7H 8H", "2C"), "decision 5")
+    # Beside the old run's 7H 8H, the piece may grow (9H from the hand), though 3H 4H 5H is the
+    # piece decision 7 matches to the old run.
+    legal(turn("3H 4H 5H * 7H 8H / 9H 2C / rami-fou opened", ["3H 4H 5H", "* 7H 8H 9H"],
+               "9H", "2C"))
+    # Its card still frees it only in the piece decision 7 matches: 5H in 3H 4H 5H does not.
+    illegal(turn("3H 4H * 6H 7H 8H 9H / 5H 6S 6D 2C / rami-fou opened",
+                 ["3H 4H 5H", "6H 7H 8H 9H", "6S 6D *"], "5H 6S 6D", "2C"), "decision 5")
+
+
 # --- Opening requirements (presets row "opening requirement", decisions 2-4) -------------------
 
 

@@ -368,6 +368,31 @@ def test_rami_fou_hand_jokers_go_anywhere():
     legal(turn(f"5H * 7H / * 9S 9D 2C / {FOU}", ["5H * 7H", "* 9S 9D"], "* 9S 9D", "2C"))
 
 
+def test_rami_fou_cutting_a_run_does_not_move_its_joker():
+    """docs/rules.md decision 5 (revised), "Cutting its run does not move it": the piece of a cut
+    run that keeps the joker, standing for the same card beside real cards of that run, is its
+    own meld too, whichever piece decision 7 matches to the old run. Original text 003 forbids
+    only taking a joker without its card ("on peut prendre un joker si on peut l'échanger avec
+    la carte qu'il remplace, mais le joker doit permettre de faire immédiatement une autre
+    combinaison"); nobody takes it here."""
+    position = f"3H 4H * 6H 7H 8H 9H / 6S 6D 2C / {FOU}"
+    for order in permutations(["3H 4H *", "7H 8H 9H", "6S 6D 6H"]):
+        verdict = legal(turn(position, list(order), "6S 6D", "2C"))
+        assert verdict.penalty_after == 0 and verdict.hand_after == ()
+        assert verdict.cards_moved == 4
+    legal(turn(f"3H 4H * 6H 7H 8H 9H / 2H 6S 6D 2C / {FOU}",
+               ["2H 3H 4H *", "7H 8H 9H", "6S 6D 6H"], "2H 6S 6D", "2C"))
+    # The piece may grow beside the old run's 7H 8H.
+    legal(turn(f"3H 4H 5H * 7H 8H / 9H 2C / {FOU}", ["3H 4H 5H", "* 7H 8H 9H"], "9H", "2C"))
+    # Still pinned: no slide (the joker as 2H), no run without a real card of the old run (7H
+    # 8H from the hand), and its card frees it only in the piece decision 7 matches.
+    illegal(turn(position, ["* 3H 4H", "7H 8H 9H", "6S 6D 6H"], "6S 6D", "2C"), "decision 5")
+    illegal(turn(f"3H 4H 5H * / 7H 8H 2C / {FOU}", ["3H 4H 5H", "* 7H 8H"], "7H 8H", "2C"),
+            "decision 5")
+    illegal(turn(f"3H 4H * 6H 7H 8H 9H / 5H 6S 6D 2C / {FOU}",
+                 ["3H 4H 5H", "6H 7H 8H 9H", "6S 6D *"], "5H 6S 6D", "2C"), "decision 5")
+
+
 def test_rami_fou_opening_51_points_no_pure_run():
     verdict = legal(turn("- / KS KH KD QS QH QD 2C / rami-fou", ["KS KH KD", "QS QH QD"],
                          "KS KH KD QS QH QD", "2C"))

@@ -1,7 +1,8 @@
 """An exhaustive reference for rami fou turns on small positions (no OR-Tools, no CP-SAT model).
 
 Rami fou pins table jokers (docs/rules.md decision 5): a joker leaves its meld only when the card it
-stands for takes its place. Whether a table obeys that depends on the whole table (the melds are
+stands for takes its place (a run's joker kept in any piece of its cut run, still standing for its
+card, has not left it). Whether a table obeys that depends on the whole table (the melds are
 matched before and after the turn), so this reference does not split the search per meld as
 :mod:`support.reference` does: it lists every partition of the cards into legal melds and
 asks the second referee (:func:`support.second_referee.judge`, which shares no code with

@@ -506,8 +506,11 @@ def _layoff_faults(
 
 def _pin_faults(before: Sequence[Meld], after: Sequence[Meld], rules: Ruleset) -> list[str]:
     """Decision 5 (revised): each table joker stays pinned in its own meld, or is freed by the card
-    it stands for and ends in another meld. Legal when some maximum real-card matching and some
-    assignment of the physical jokers to the jokers after the turn make every pin hold."""
+    it stands for and ends in another meld. A run's joker also stays pinned in any piece of its
+    run cut into pieces: a run holding a real card of its old run, where it stands for the same
+    card (whichever piece the matching makes its own). Legal when some maximum real-card
+    matching and some assignment of the physical jokers to the jokers after the turn make every
+    pin hold."""
     rows = [index for index, meld in enumerate(before) if meld.jokers]
     if not rows:
         return []
@@ -566,10 +569,20 @@ def _pin_faults(before: Sequence[Meld], after: Sequence[Meld], rules: Ruleset) -
                 return True
             row, stands = table_jokers[index]
             col = own[row]
-            if col < 0:
-                return False
+            if col < 0 and stands[0] == "set":
+                return False  # a set's joker stays in its own meld or is freed there
             for spot, (where, there) in enumerate(places):
                 if taken[spot]:
+                    continue
+                if stands[0] == "run" and where != col:
+                    # Pinned in another piece of its cut run, or freed by its card in its own.
+                    in_piece = there == stands and weights[row][where] > 0
+                    if not in_piece and not (col >= 0 and can_free(row, col, stands)):
+                        continue
+                    taken[spot] = True
+                    if place(index + 1):
+                        return True
+                    taken[spot] = False
                     continue
                 if where == col:
                     if there != stands:

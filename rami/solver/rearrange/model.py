@@ -26,7 +26,7 @@ class StageModel(SlotConstraints):
     def __init__(
         self, position: Position, *, with_slots: bool, opening: bool, relaxed: bool = False,
         pinned: bool = False, pinned_whole: bool = False, exact: bool = False,
-        credited: bool = True, clock: Clock | None = None,
+        credited: bool = True, matching_cuts: bool = False, clock: Clock | None = None,
     ) -> None:
         """``clock``: building the slots raises :class:`rami.solver.cpsat.OutOfTime` once its
         wall time is spent."""
@@ -35,6 +35,9 @@ class StageModel(SlotConstraints):
         #: Rami fou: count the cards kept as a relaxation (SlotConstraints._freed_joker_credit);
         #: False counts them on the slots alone, a restriction that finds tables, not bounds.
         self.credited = credited
+        #: Rami fou: the model may be given matching cuts (add_matching_cuts), which hold its
+        #: slots to the referee's matching: its count of cards kept then needs more credit.
+        self.matching_cuts = matching_cuts
         #: Rami fou: each meld holding table jokers keeps them, or the cards they stand for, in
         #: the meld matched to it (decision 5; the referee's pin rule, as constraints).
         self.pinned = pinned and with_slots and not relaxed
@@ -110,6 +113,15 @@ class StageModel(SlotConstraints):
         self.slots: list[Slot] = []
         #: Rami fou's pinned slots: (slot, jokers freed, jokers in it), see _add_pins.
         self.pins: list[tuple[Slot, Expr, Expr]] = []
+        #: Each table joker of a run: (its slot, the type it stands for, kept in the slot,
+        #: away from the slot in another piece of its run), see _add_pins.
+        self.run_pins: list[tuple[Slot, int, cp_model.IntVar, Expr]] = []
+        #: Jokers of each pinned original staying in its slot.
+        self.staying: dict[int, Expr] = {}
+        #: Runs holding pinned jokers away from their slots, matched to no original.
+        self.pieces: list[Slot] = []
+        #: Where jokers kept away from their slots may be: (slot or piece, that joker there).
+        self.away_places: list[tuple[Slot, cp_model.IntVar]] = []
         if with_slots:
             self._add_slots(cover)
         self.open_now: Expr = None

@@ -156,7 +156,7 @@ def _pinned_stages(
     deadline = clock.timings["search_dtime"] + time_limit
     try:
         model = StageModel(position, with_slots=True, opening=False, pinned=True,
-                           pinned_whole=whole, clock=clock)
+                           pinned_whole=whole, matching_cuts=cut, clock=clock)
     except OutOfTime:
         return _Pinned(None)
     play = model.play_objective(objective)
@@ -201,7 +201,7 @@ def _kept_on_slots(
         return turn
     try:
         keeper = StageModel(position, with_slots=True, opening=False, pinned=True,
-                            pinned_whole=whole, credited=False, clock=clock)
+                            pinned_whole=whole, credited=False, matching_cuts=cut, clock=clock)
     except OutOfTime:
         return turn
     keeper.add_matching_cuts(cuts)
@@ -253,6 +253,8 @@ def _solve_cutting(
         stopped = stop is not None and value >= stop.enough
         proved = status == cp_model.OPTIMAL or stopped
         decoded = decode(model, solver)
+        # The pieces of runs cut around their pinned jokers (decision 5), matched to nothing.
+        decoded.specs += model.piece_specs(list(solver.response_proto.solution))
         table = realize_table(position, decoded, False)
         turn = _pinned_turn(position, table, decoded.discard,
                             value // scale if play_value is None else play_value)

@@ -3,14 +3,19 @@ matching cuts that make the slots the referee's matching (mixed into ``StageMode
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ortools.sat.python import cp_model
 
 from rami.cards import NUM_TYPES
+from rami.errors import SolverBugError
 from rami.melds import Meld, MeldKind
 from rami.position import Position
 from rami.rules import Ruleset
 from rami.solver.counts import CardCounts
 from rami.solver.cpsat import Clock, Expr
+from rami.solver.realize import MeldSpec
+from rami.solver.rearrange.decode import value_of
 from rami.solver.rearrange.slots import Lane, Slot, slot_options, stood_for_types
 from rami.solver.templates import Template, type_at
 
@@ -28,6 +33,7 @@ class SlotConstraints:
     pinned: bool
     pinned_whole: bool
     credited: bool
+    matching_cuts: bool
     exact_jokers: bool
     play: list[Expr]
     joker_for: list[Expr]
@@ -38,6 +44,10 @@ class SlotConstraints:
     real_in: list[dict[int, cp_model.IntVar]]
     slots: list[Slot]
     pins: list[tuple[Slot, Expr, Expr]]
+    run_pins: list[tuple[Slot, int, cp_model.IntVar, Expr]]
+    staying: dict[int, Expr]
+    pieces: list[Slot]
+    away_places: list[tuple[Slot, cp_model.IntVar]]
     cut: set[int]
     duals: dict[int, cp_model.IntVar]
     dual_pairs: set[tuple[int, int]]
@@ -121,6 +131,9 @@ class SlotConstraints:
                     for t in slot.real_types:
                         model.add(slot.keep_real[t] == 1)
             self.slots.append(slot)
+        if self.run_pins:
+            self._add_pieces(cover)
+            self._add_away_places()
         for t in range(NUM_TYPES):
             if keep_real_by_type[t]:
                 model.add(sum(keep_real_by_type[t]) <= counts.table[t] + self.play[t])
@@ -148,23 +161,35 @@ class SlotConstraints:
 
     def _add_pins(self, slot: Slot, meld: Meld) -> None:
         """Decision 5 as constraints every legal turn meets: each table joker keeps standing for
-        its card in the slot (a run's joker at the same place of a run of its suit, a set's in a
-        set of its rank), or that card took its place there and the joker left for a place
-        outside the slot. So a run's slot covers each place its jokers stood for, a set's slot
-        is a set of its rank with a place for each joker in a suit it lacked; the jokers that
-        stay are in the slot, and :meth:`_add_freed_places` finds the freed ones a place."""
+        its card (a run's joker at the same place of a run of its suit, a set's in a set of its
+        rank), or that card took its place in the slot and the joker left for a place outside
+        it. A set's joker stays in the slot: the slot is a set of its rank with a place for each
+        joker in a suit it lacked. A run's joker stays in the slot beside a real card of its
+        run, or, its run cut into pieces, in another piece (decision 5, revised: a run holding a
+        real card of its run, see :meth:`_add_away_places`). :meth:`_add_freed_places` finds
+        the freed ones a place."""
         model = self.model
         stood_for = stood_for_types(meld, self.rules)
         replacing = sum(slot.real_at[t] for t in stood_for if t in slot.real_at)
         jokers_here = sum(slot.here.values()) - sum(slot.real_at.values())
+        staying: Expr
         if meld.kind is MeldKind.RUN:
+            beside = sum(slot.real_at[r] for r in slot.real_types if r in slot.real_at)
+            kept_jokers = []
             for t in stood_for:
                 in_run = [
                     var for lane in slot.lanes if lane.suit == t // 13
                     for p, var in lane.cover.items() if type_at(lane.suit, p) == t
                 ]
-                model.add(sum(in_run) >= 1)
+                real = slot.real_at.get(t, 0)
+                kept = model.new_bool_var(f"kp{slot.original}_{t}")
+                model.add(kept <= sum(in_run) - real)
+                model.add(kept <= beside)
+                kept_jokers.append(kept)
+                # Neither kept in the slot nor freed there: away, in another piece.
+                self.run_pins.append((slot, t, kept, 1 - kept - real))
             freed = replacing
+            staying = sum(kept_jokers)
         else:
             in_set = [
                 var for template, var in slot.sets for t in template.types if t in stood_for
@@ -173,18 +198,103 @@ class SlotConstraints:
             freed = model.new_int_var(0, slot.jokers, f"fj{slot.original}")
             model.add(freed <= replacing)
             model.add(jokers_here >= slot.jokers - freed)
+            staying = slot.jokers - freed
         self.pins.append((slot, freed, jokers_here))
+        self.staying[slot.original] = staying
+
+    def _add_pieces(self, cover: list[list]) -> None:
+        """Runs that may hold a pinned joker away from its slot (decision 5, revised): one for
+        each table joker of a run, in its suit, of any length. They are melds matched to no
+        original; :meth:`piece_specs` reads them back."""
+        model = self.model
+        top = self.rules.top_rank
+        suits = Counter(t // 13 for _, t, _, _ in self.run_pins)
+        for suit, count in sorted(suits.items()):
+            previous: Lane | None = None
+            for number in range(count):
+                name = f"pc{suit}_{number}"
+                lane = Lane(model, name, suit, 1, top)
+                piece = Slot(original=-1, real_types=(), jokers=0, lanes=[lane])
+                places: dict[int, list] = {}
+                for p, var in lane.cover.items():
+                    t = type_at(suit, p)
+                    cover[t].append(var)
+                    places.setdefault(t, []).append(var)
+                for t, vars_covering in places.items():
+                    here = piece.here[t] = sum(vars_covering)
+                    real = model.new_bool_var(f"{name}r{t}")
+                    piece.real_at[t] = real
+                    self.real_cover[t].append(real)
+                    model.add(real <= here)
+                model.add(sum(piece.real_at.values()) >= lane.used)
+                if previous is not None:
+                    model.add(previous.used >= lane.used)  # the pieces of a suit are alike
+                previous = lane
+                self.pieces.append(piece)
+
+    def _add_away_places(self) -> None:
+        """A run's joker neither kept in its slot nor freed there stands for its card in another
+        piece of its run: a run (another original's slot, or a piece) holding a joker in that
+        place and a real card of its old run. One joker a place: a slot's own kept joker, or
+        one joker away from its slot."""
+        model = self.model
+        hosts = [slot for slot in self.slots if slot.lanes] + self.pieces
+        at: dict[tuple[int, int], list] = {}
+        piece_used: dict[int, list] = {}
+        for number, (slot, t, _kept, away) in enumerate(self.run_pins):
+            suit = t // 13
+            places = []
+            for index, host in enumerate(hosts):
+                if host is slot or t not in host.real_at:
+                    continue
+                in_run = [
+                    var for lane in host.lanes if lane.suit == suit
+                    for p, var in lane.cover.items() if type_at(suit, p) == t
+                ]
+                beside = [host.real_at[r] for r in slot.real_types if r in host.real_at]
+                if not in_run or not beside:
+                    continue
+                var = model.new_bool_var(f"aw{number}_{index}")
+                model.add(var <= sum(in_run) - host.real_at[t])
+                model.add(var <= sum(beside))
+                places.append(var)
+                at.setdefault((index, t), []).append(var)
+                self.away_places.append((host, var))
+                if host.original < 0:
+                    piece_used.setdefault(index, []).append(var)
+            model.add(sum(places) == away)
+        own_kept = {(slot.original, t): kept for slot, t, kept, _ in self.run_pins}
+        for (index, t), vars_there in at.items():
+            host = hosts[index]
+            kept = own_kept.get((host.original, t), 0)
+            model.add(sum(vars_there) + kept <= host.here[t] - host.real_at[t])
+        for index, host in enumerate(hosts):
+            if host.original < 0:
+                # A piece is laid only to keep a joker (any other run is a free meld).
+                model.add(host.used <= sum(piece_used.get(index, [])))
+
+    def piece_specs(self, values) -> list[MeldSpec]:
+        """The pieces a solution lays (see :meth:`_add_pieces`), as melds matched to no
+        original."""
+        specs = []
+        for piece in self.pieces:
+            template = piece.chosen(values)
+            if template is not None:
+                real = frozenset(t for t, v in piece.real_at.items() if value_of(values, v))
+                specs.append(MeldSpec(template, real_places=real))
+        return specs
 
     def _add_freed_places(self) -> None:
         """A freed joker ends in a meld other than its own (decision 5): outside its slot, the
-        table's jokers are at least the freed ones plus those staying pinned in other slots."""
+        table's jokers are at least the freed ones, those staying pinned in other slots, and
+        those kept away from their slots outside it."""
         total = sum(self.joker_for)
         for slot, freed, jokers_here in self.pins:
             staying_elsewhere = sum(
-                other.jokers - other_freed for other, other_freed, _ in self.pins
-                if other is not slot
+                self.staying[other.original] for other, _, _ in self.pins if other is not slot
             )
-            self.model.add(total - jokers_here - staying_elsewhere >= freed)
+            away_elsewhere = sum(var for host, var in self.away_places if host is not slot)
+            self.model.add(total - jokers_here - staying_elsewhere - away_elsewhere >= freed)
 
     def _freed_joker_credit(self) -> Expr:
         """Kept cards the slots miss, so that ``kept`` stays a relaxation of decision 7 where
@@ -199,6 +309,11 @@ class SlotConstraints:
         cards outside its slot could keep elsewhere, less what the slot keeps. (Jokers are
         alike: an original keeps as many as it and the meld both hold.) The credit is the
         smaller of the two sums.
+
+        A run's jokers kept away from its slot in another piece (decision 5, revised) leave the
+        slot too. They need the credit only where the slots must be the referee's matching: a
+        joker freed, a set's pinned jokers, or matching cuts (``matching_cuts``). Elsewhere the
+        slots may be decision 7's own matching, which judges those pins just as well.
         """
         if not self.pinned or self.pinned_whole or not self.pins or not self.credited:
             return 0
@@ -206,6 +321,13 @@ class SlotConstraints:
         jokers_on_table = sum(self.joker_for)
         joker_gains = []
         joker_gain_of: dict[int, Expr] = {}
+        away_credited = self.matching_cuts or any(
+            self.position.table[slot.original].kind is MeldKind.SET for slot, _, _ in self.pins
+        )
+        any_freed: Expr = 1
+        if not away_credited:
+            any_freed = model.new_bool_var("anyfreed")
+            model.add(any_freed <= sum(freed for _, freed, _ in self.pins))
         for slot, freed, jokers_here in self.pins:
             in_slot = self._at_most(jokers_here, slot.jokers, f"js{slot.original}")
             elsewhere = self._at_most(
@@ -213,7 +335,11 @@ class SlotConstraints:
             )
             joker_gain_of[slot.original] = elsewhere - in_slot
             gain = self._positive_part(elsewhere - in_slot, slot.jokers, f"jg{slot.original}")
-            model.add(gain <= freed)
+            # The slot holds its staying jokers: it loses at most those freed and those away.
+            away = model.new_int_var(0, slot.jokers, f"ja{slot.original}")
+            model.add(away <= slot.jokers - self.staying[slot.original] - freed)
+            model.add(away <= slot.jokers * any_freed)
+            model.add(gain <= freed + away)
             joker_gains.append(gain)
         gains = []
         for slot in self.slots:
@@ -255,6 +381,8 @@ class SlotConstraints:
         new = originals - self.cut
         if not new or not self.exact_jokers:
             return False
+        if self.credited and self.pins and not self.matching_cuts:
+            raise SolverBugError("matching cuts on a pinned model built without their credit")
         self.cut.update(new)
         live = [slot for slot in self.slots if slot.lanes or slot.sets]
         if not self.duals:
@@ -291,6 +419,10 @@ class SlotConstraints:
             model.add(copies <= self.use_bounds[number] * any_copy)
             common = sum(self.real_in[number][t] for t in shared)
             model.add(self.duals[slot.original] >= common - len(shared) * (copies - any_copy))
+        for piece in self.pieces:
+            shared_vars = [piece.real_at[t] for t in slot.real_types if t in piece.real_at]
+            if len(shared_vars) >= 2:
+                model.add(self.duals[slot.original] >= sum(shared_vars))
 
     def _add_exchange_cut(self, one: Slot, other: Slot) -> None:
         """Original ``one`` matched to ``other``'s slot would share no more than the duals

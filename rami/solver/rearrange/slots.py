@@ -117,9 +117,12 @@ def slot_options(
     of 3+ cards can leave as a run of its own. That tail may be all jokers, which only the
     ``relaxed`` model (an upper bound on cards kept) allows, so with 3+ jokers about the exact
     model gets the whole suit; so does a meld with jokers, whose kept jokers may stand anywhere,
-    and one with an ace, which may move to the other end of its suit. A meld whose jokers are
+    and one with an ace, which may move to the other end of its suit. A set whose jokers are
     ``pinned`` (rami fou) may be matched to any run or set holding its jokers: every option is
-    listed, so that the pin constraints bound every legal turn.
+    listed, so that the pin constraints bound every legal turn. A pinned run's jokers stay in
+    runs of its suit, its own slot or another piece of it (decision 5, revised), or are freed
+    by their cards in its slot: it takes a free meld's options (runs of 4 suits would let the
+    slot wander, and made the pinned models several times slower).
     """
     top = rules.top_rank
     short = meld.jokers == 0 and (relaxed or counts.jokers < 3)
@@ -144,12 +147,17 @@ def slot_options(
     options: list[Template] = []
     for t in real_types:
         options += sets_containing(t)
-    if pinned and meld.jokers:
+    if pinned and meld.jokers and meld.kind is MeldKind.SET:
         lanes = [(suit, 1, top) for suit in range(4)]
         options += [t for t in free_templates(top) if t.kind is MeldKind.SET]
     elif meld.jokers and not relaxed:
-        # Its jokers alone may stay together in a meld that shares no real card with it.
-        options += free_templates(top)
+        # Its jokers alone may stay together in a meld that shares no real card with it (a
+        # pinned run's runs of its own suit are its lane's).
+        own = real_types[0] // 13 if pinned else None
+        options += [
+            template for template in free_templates(top)
+            if template.kind is MeldKind.SET or template.suit != own
+        ]
     found: dict[tuple[MeldKind, tuple[int, ...]], Template] = {}
     for template in options:
         if fits(template, counts, counts.jokers):
