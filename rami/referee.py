@@ -406,10 +406,12 @@ def validate_turn(
         if opens_now and -1 not in matched:
             # With identical copies an old meld may be the one left as it was or the one laid
             # off on: the verdict takes the pairing that leaves the player an opening.
+            # The new melds must also hold no more jokers than the hand laid (decision 4: a
+            # joker swapped this turn joins no new meld), so that count chooses too.
             matched = next((
                 choice for choice in _all_extension_matchings(
                     position.table, melds_after, allow_swap, rules)
-                if not _opening_problems(_unused(melds_after, choice), rules)
+                if _opens_from_hand(_unused(melds_after, choice), played_counts[JOKER], rules)
             ), matched)
         used = set()
         swapped = 0
@@ -534,6 +536,12 @@ def _unchanged_key(meld: Meld) -> tuple[object, ...]:
     """What must stay equal for a meld to be untouched: a set's card order does not count."""
     cards = tuple(sorted(meld.cards)) if meld.kind is MeldKind.SET else meld.cards
     return (meld.kind, cards)
+
+
+def _opens_from_hand(new_melds: Sequence[Meld], played_jokers: int, rules: Ruleset) -> bool:
+    """Do these new melds make the opening, with no more jokers than the hand laid?"""
+    return not _opening_problems(new_melds, rules) and (
+        sum(meld.jokers for meld in new_melds) <= played_jokers)
 
 
 def _opening_problems(new_melds: Sequence[Meld], rules: Ruleset) -> list[str]:

@@ -450,27 +450,8 @@ ISSUE_36_BEST = {
     "cafe-rummy": (16, 11, 1),
 }
 
-#: rami/referee.py reads an opening turn's identical copies by the first pairing of the table's
-#: melds with the melds after that meets the opening's points and pure run, and only then counts
-#: the jokers of the new melds against those played from the hand. So when the hand lays a copy
-#: of a table meld (TS JS QS) and the swapped joker goes on the table's own one (8S * TS JS QS),
-#: it reads the joker as in a new meld and refuses the turn, which decision 4 judges by the
-#: pairing that leaves the player an opening: legal (the second referee and the lay-off
-#: reference accept it). The solver then reports an internal error (SolverBugError: no other
-#: failure is excused). Not strict: here other optimal turns exist (TS TH TD laid instead of the
-#: copy), and which one the solver returns is a tie; the small positions of
-#: tests/test_layoff_differential.py, whose every optimum lays the copy, are strict. Remove the
-#: mark once the referee picks its pairing with the joker count too.
-REFEREE_PAIRING = pytest.mark.xfail(
-    strict=False, raises=SolverBugError,
-    reason="issue 36: the referee's pairing of identical copies ignores decision 4's joker count",
-)
-
-#: The presets, those that swap jokers marked.
-ISSUE_36_PRESETS = [
-    name if name == "rami-51" else pytest.param(name, marks=REFEREE_PAIRING)
-    for name in ISSUE_36_BEST
-]
+#: The presets of the issue's position.
+ISSUE_36_PRESETS = list(ISSUE_36_BEST)
 
 
 @pytest.mark.parametrize("preset", list(ISSUE_36_BEST))

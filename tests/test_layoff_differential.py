@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from support.layoff_reference import layoff_reference
 
 from rami.cards import JOKER, Card
-from rami.errors import IllegalTurnError, SolverBugError
+from rami.errors import IllegalTurnError
 from rami.generate import medium_position, random_position, small_position
 from rami.melds import Meld, MeldKind
 from rami.position import Position
@@ -83,25 +83,14 @@ REGRESSIONS = [
     "* 9D TD | TS JS QS / 8S TS JS QS 5H 6H 7H 8D 2C / bfmania-51",  # 48 points: no opening
 ]
 
-#: rami/referee.py reads an opening turn's identical copies by the first pairing of the table's
-#: melds with the melds after that meets the opening's points and pure run, then counts the new
-#: melds' jokers: where that pairing reads the swapped joker, laid on the table's TS JS QS, as in
-#: the copy laid from the hand, it refuses a turn decision 4 judges by the pairing that leaves an
-#: opening (the second referee and the reference accept it), and the solver reports an internal
-#: error. Every optimum of these positions lays the copy: strict, and the mark goes once the
-#: referee counts the jokers when it picks its pairing (issue 36).
-REFEREE_PAIRING = pytest.mark.xfail(
-    strict=True, raises=SolverBugError,
-    reason="issue 36: the referee's pairing of identical copies ignores decision 4's joker count",
-)
+#: Issue 36: opening turns best played by laying a copy of a table meld, the swapped joker on
+#: the table's own (decision 4 judges by the pairing that leaves an opening).
 REFEREE_PAIRING_REGRESSIONS = [
-    pytest.param(text, marks=REFEREE_PAIRING) for text in (
-        "* 9D TD | TS JS QS / 8S TS JS QS KH KD KC 8D 2C / bfmania-51[opening_pure_run=false]",
-        "* 9D TD | TS JS QS / 8S TS JS QS KH KD KC 8D 2C / bfmania-30",
-        "* 9D TD | TS JS QS / 8S TS JS QS KH KD KC 8D 2C / cafe-rummy discard=8S",
-        "* 9D TD | TS JS QS / 8S TS JS QS 5H 6H 7H 8D 2C / bfmania-30",
-        "* 9D TD | TS JS QS / 8S TS JS QS 5H 6H 7H 8D 2C / cafe-rummy",
-    )
+    "* 9D TD | TS JS QS / 8S TS JS QS KH KD KC 8D 2C / bfmania-51[opening_pure_run=false]",
+    "* 9D TD | TS JS QS / 8S TS JS QS KH KD KC 8D 2C / bfmania-30",
+    "* 9D TD | TS JS QS / 8S TS JS QS KH KD KC 8D 2C / cafe-rummy discard=8S",
+    "* 9D TD | TS JS QS / 8S TS JS QS 5H 6H 7H 8D 2C / bfmania-30",
+    "* 9D TD | TS JS QS / 8S TS JS QS 5H 6H 7H 8D 2C / cafe-rummy",
 ]
 
 
@@ -294,18 +283,7 @@ def test_opening_positions(rules_name: str, seed: int) -> None:
     check_same_optimum(opening_position(random.Random(seed), get_ruleset(rules_name)))
 
 
-#: Issue 36, the referee's pairing (see REFEREE_PAIRING): in these presets some of the positions
-#: below are best played by laying a copy of a table meld, the swapped joker on the table's own,
-#: and the referee refuses the solver's turn (SolverBugError) or the reference's (AssertionError).
-REFEREE_PAIRING_SEEN = pytest.mark.xfail(
-    strict=True, raises=(SolverBugError, AssertionError), reason=REFEREE_PAIRING.kwargs["reason"]
-)
-
-
-@pytest.mark.parametrize("rules_name", [
-    name if name in ("rami-51", "bfmania-51") else pytest.param(name, marks=REFEREE_PAIRING_SEEN)
-    for name in RULESETS
-])
+@pytest.mark.parametrize("rules_name", RULESETS)
 def test_opening_positions_with_table_jokers(rules_name: str) -> None:
     """Not opened, facing table jokers the hand can swap once its opening melds are down
     (decision 4), and copies of the table's runs: 10 seeded positions per preset."""
