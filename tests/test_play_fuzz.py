@@ -97,3 +97,16 @@ def test_bot_turns_are_legal_for_both_referees(rules: str) -> None:
 def test_bot_turns_are_legal_for_both_referees_long(rules: str) -> None:
     counts = play_turns(rules, SLOW_TURNS, seed=3600)
     assert counts["turns"] >= SLOW_TURNS
+
+
+def test_the_game_that_met_the_opening_crash_plays_to_its_end() -> None:
+    """Issue 36: game 68 of `rami simulate --rules bfmania-51 --players
+    beginner,confirmed,expert --games 69 --seed 99` ended on an internal error (an opening
+    turn's swapped joker, decision 4); it now plays to its end with no fallback."""
+    from rami.game.simulate import Simulation, run_game
+
+    failures = len(fallback.FAILURES)
+    outcome = run_game(Simulation("bfmania-51", ("beginner", "confirmed", "expert"), 69, 99),
+                       68)
+    assert outcome.error is None and outcome.record is not None
+    assert fallback.FAILURES[failures:] == []
