@@ -191,6 +191,9 @@ REGRESSIONS = [
     "8H 9H * JH / 7H 6D * / rami-fou opened",
     # Pins judge 8C 9C TC JC (9C took the joker's place), the cards moved QC KC * (3 kept).
     "* TC JC QC KC / QH 4D 8C 9C / rami-fou opened",
+    # A real TD in a set (TS TH TD *) must not stop the TD joker staying in its run: 8D frees
+    # the other joker, which joins the set; 1 card moved (the pinned model once said 3).
+    "TS TH TD | 7D * 9D * JD / 4D 8D 8C / rami-fou opened",
 ]
 
 

@@ -173,32 +173,43 @@ class SlotConstraints:
         replacing = sum(slot.real_at[t] for t in stood_for if t in slot.real_at)
         jokers_here = sum(slot.here.values()) - sum(slot.real_at.values())
         staying: Expr
+        freed: Expr
         if meld.kind is MeldKind.RUN:
             beside = sum(slot.real_at[r] for r in slot.real_types if r in slot.real_at)
             kept_jokers = []
+            freed_jokers = []
             for t in stood_for:
-                in_run = [
+                in_run = sum(
                     var for lane in slot.lanes if lane.suit == t // 13
                     for p, var in lane.cover.items() if type_at(lane.suit, p) == t
-                ]
-                real = slot.real_at.get(t, 0)
+                )
                 kept = model.new_bool_var(f"kp{slot.original}_{t}")
-                model.add(kept <= sum(in_run) - real)
+                model.add(kept <= in_run)
                 model.add(kept <= beside)
+                # Freed: its card in its place, in the slot's run (not in a set the slot is).
+                real: Expr = 0
+                if t in slot.real_at:
+                    real = model.new_bool_var(f"fr{slot.original}_{t}")
+                    model.add(real <= in_run)
+                    model.add(real <= slot.real_at[t])
+                    model.add(real >= in_run + slot.real_at[t] - 1)
+                    model.add(kept + slot.real_at[t] <= slot.here[t])
                 kept_jokers.append(kept)
+                freed_jokers.append(real)
                 # Neither kept in the slot nor freed there: away, in another piece.
                 self.run_pins.append((slot, t, kept, 1 - kept - real))
-            freed = replacing
+            freed = sum(freed_jokers)
             staying = sum(kept_jokers)
         else:
             in_set = [
                 var for template, var in slot.sets for t in template.types if t in stood_for
             ]
             model.add(sum(in_set) >= slot.jokers)
-            freed = model.new_int_var(0, slot.jokers, f"fj{slot.original}")
-            model.add(freed <= replacing)
-            model.add(jokers_here >= slot.jokers - freed)
-            staying = slot.jokers - freed
+            freed_var = model.new_int_var(0, slot.jokers, f"fj{slot.original}")
+            model.add(freed_var <= replacing)
+            model.add(jokers_here >= slot.jokers - freed_var)
+            freed = freed_var
+            staying = slot.jokers - freed_var
         self.pins.append((slot, freed, jokers_here))
         self.staying[slot.original] = staying
 
@@ -255,7 +266,8 @@ class SlotConstraints:
                 if not in_run or not beside:
                     continue
                 var = model.new_bool_var(f"aw{number}_{index}")
-                model.add(var <= sum(in_run) - host.real_at[t])
+                model.add(var <= sum(in_run))
+                model.add(var <= host.here[t] - host.real_at[t])
                 model.add(var <= sum(beside))
                 places.append(var)
                 at.setdefault((index, t), []).append(var)
