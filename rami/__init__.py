@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+# The review package is loaded here, before the function ``review`` below takes its name: loaded
+# later, the package would replace the function as the attribute ``rami.review``.
+import rami.review as _review_package  # noqa: F401
 from rami import display  # noqa: F401  (pictures in Jupyter: _repr_svg_)
 from rami.cards import JOKER, Card, Suit, parse_cards
 from rami.errors import (

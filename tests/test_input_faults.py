@@ -463,8 +463,9 @@ def test_a_record_over_its_cap_is_refused_naming_the_line(record: dict[str, Any]
     path.write_text(f"{small}\n{small}\n{big}\n{small}\n", encoding="utf-8")
     records = record_file(path, max_record_bytes=len(small) + 10)
     assert [number for number, _ in itertools.islice(records, 2)] == [1, 2]
+    # The path itself may be cut in the message (a quoted piece longer than MAX_QUOTE).
     with pytest.raises(InputTooLargeError, match=(
-        f"cannot read '{path}': line 3 is longer than {len(small) + 10} bytes, the most one "
+        f"cannot read '.*': line 3 is longer than {len(small) + 10} bytes, the most one "
         "line may hold"
     )):
         next(records)

@@ -213,3 +213,12 @@ def test_a_record_that_does_not_replay_is_refused(tmp_path: Path) -> None:
     broken.write_text(json.dumps(record) + "\n")
     done = _rami("review", "--game", str(broken))
     assert done.exit_code == 2 and "does not replay" in done.stderr
+
+
+def test_rami_review_stays_the_function_whatever_was_imported_first() -> None:
+    """Loading the package rami.review after rami would replace the function rami.review."""
+    import subprocess
+    import sys
+
+    code = "import rami.review.game, rami; assert callable(rami.review), rami.review"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
