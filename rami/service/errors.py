@@ -26,6 +26,7 @@ from rami.errors import (
     UnknownRulesetError,
     UnsupportedError,
 )
+from rami.notation import loc_text
 
 log = logging.getLogger("rami.service")
 
@@ -126,14 +127,7 @@ def rami_error(error: RamiError, where: str = "position") -> ApiError:
 
 
 def _loc_field(loc: Sequence[Any]) -> str:
-    parts = list(loc[1:] if loc and loc[0] == "body" else loc)
-    text = ""
-    for part in parts:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else str(part)
-    return text or "body"
+    return loc_text(tuple(loc[1:] if loc and loc[0] == "body" else loc)) or "body"
 
 
 def _line_column(document: Any, position: int) -> str:
