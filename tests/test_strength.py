@@ -171,3 +171,15 @@ def test_a_hint_the_solver_fails_on_says_so_and_the_game_goes_on(
     text = hint_text(view("rami-chinois", "AS 2S 3S", "-", opened=(False, False)), 1)
     assert "No hint this time" in text and "game goes on" in text
     assert fallback.FAILURES[-1]["level"] == "hint" and len(fallback.FAILURES) == before + 1
+
+
+def test_the_level_menu_says_where_the_expert_is_the_confirmed_bot() -> None:
+    from rami.game.levels import level_note
+
+    assert "plays exactly as the confirmed bot" in (
+        level_note("expert", get_ruleset("rami-chinois")) or "")
+    assert level_note("expert", get_ruleset("bfmania-51")) is None
+    assert level_note("confirmed", get_ruleset("rami-chinois")) is None
+    played = CliRunner().invoke(app, ["play", "--rules", "rummikub", "--vs", "expert",
+                                      "--seed", "3"], input="quit\n")
+    assert "Note: in rummikub the expert plays exactly as the confirmed bot" in played.output

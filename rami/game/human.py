@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from rami.cards import Card, format_cards
 from rami.game.actions import DISCARD, Action, Claim, Draw, IllegalActionError, Play
-from rami.game.levels import make_bot
+from rami.game.levels import level_note, make_bot
 from rami.game.match import play_game
 from rami.game.moves import Command, MoveError, WorkTable, parse_command
 from rami.game.presets import GameOptions
@@ -242,6 +242,8 @@ def play_in_terminal(
                      f"{entry['scores'][seat]:+d} (total {entry['totals'][seat]})")
 
     echo(f"{ruleset.title}: you against {', '.join(levels)} (seed {seed}). Type 'help'.")
+    for note in dict.fromkeys(filter(None, (level_note(level, ruleset) for level in levels))):
+        echo(f"Note: {note}.")
     try:
         record = play_game(ruleset, players, seed, options=GameOptions(), names=names,
                            levels=["human", *levels], listener=listener,

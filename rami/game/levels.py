@@ -14,6 +14,7 @@ from rami.game.expert import ExpertBot
 from rami.game.mixed import MixedBot
 from rami.game.presets import GameError
 from rami.game.state import View
+from rami.rules import Ruleset
 
 LEVELS = ("beginner", "novice", "intermediate", "confirmed", "expert")
 #: The strength (the confirmed bot's share of the answers, rami.game.mixed) of the mixed levels.
@@ -43,6 +44,16 @@ def make_bot(level: str, seed: int = 0) -> Bot:
 
         return Ceiling(seed)
     raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}")
+
+
+def level_note(level: str, rules: Ruleset) -> str | None:
+    """What a player choosing ``level`` should know in this preset (None: nothing): where the
+    expert has no decision of its own (no discard, no draw to choose), it plays exactly as the
+    confirmed bot (docs/game.md, "Matches and levels")."""
+    if level == "expert" and not rules.discard:
+        return (f"in {rules.name} the expert plays exactly as the confirmed bot "
+                "(no stronger level exists there yet)")
+    return None
 
 
 def _target(level: str) -> float:
