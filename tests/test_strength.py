@@ -183,3 +183,19 @@ def test_the_level_menu_says_where_the_expert_is_the_confirmed_bot() -> None:
     played = CliRunner().invoke(app, ["play", "--rules", "rummikub", "--vs", "expert",
                                       "--seed", "3"], input="quit\n")
     assert "Note: in rummikub the expert plays exactly as the confirmed bot" in played.output
+
+
+def test_a_mixed_bot_draws_and_plays_a_turn_as_the_same_bot() -> None:
+    """Found by play as a fuzzer (rami-51, 10,000 turns): the confirmed bot took a discard and
+    the beginner played the turn without laying it (decision 10). One lot a turn now."""
+    from dataclasses import replace
+
+    bot = MixedBot(5, strength=0.5)
+    seen = view("rami-51", "JS QS 9S TS 3S 7H", "4S 5S 6S 7S")
+    picks = set()
+    for turn in range(40):
+        drawing = replace(seen, phase="draw", turn=turn, draws=("stock", "discard"))
+        playing = replace(seen, phase="play", turn=turn)
+        assert bot.pick(drawing) is bot.pick(playing)
+        picks.add(bot.pick(playing) is bot.strong)
+    assert picks == {True, False}

@@ -5,7 +5,7 @@ the beginner never does; a bot that sees no rearrangement at all but finds the b
 its hand measured no stronger than the beginner in rami chinois (+12 Elo [-25, +49], 100
 pairs). What grades strength there is how often a player sees the table's rearrangements:
 :class:`MixedBot` plays the confirmed bot's answer with probability ``strength`` and the
-beginner's otherwise, drawn for each request from its seed and the view (so a game replays the
+beginner's otherwise, drawn for each turn from its seed and the view (so a game replays the
 same). ``strength`` 0 is the beginner, 1 the confirmed bot; the named level ``intermediate`` is
 1/2, and a target Elo is turned into a strength by the preset's measured ladder
 (:data:`LADDERS`, docs/game.md "Levels").
@@ -75,8 +75,13 @@ class MixedBot(Bot):
         self.share(view)  # a target Elo the preset has no ladder for is bad input, said now
         return super().act(view)
 
-    def decide(self, view: View) -> Action:
-        lot = random.Random(derive_seed(self.seed, "mixed", view.round, view.turn, view.phase,
+    def pick(self, view: View) -> Bot:
+        """The bot that answers for this turn: one lot a turn, so that the draw (or claim) and
+        the play of a turn come from the same bot (rami 51 lets a discard be taken only to lay
+        it: the play must be that of the bot that took it)."""
+        lot = random.Random(derive_seed(self.seed, "mixed", view.round, view.turn,
                                         view.seat)).random()
-        bot = self.strong if lot < self.share(view) else self.weak
-        return bot.decide(view)
+        return self.strong if lot < self.share(view) else self.weak
+
+    def decide(self, view: View) -> Action:
+        return self.pick(view).decide(view)
