@@ -1,31 +1,22 @@
-"""Looking ahead: a turn's candidates played on to the round's end, on sampled hidden cards.
+"""The ceiling: a yardstick that sees every card and plays a turn's best hold-back.
 
 The confirmed bot plays the solver's best turn for the hand it holds. What the solver does not
 see is what comes after: the cards a turn puts on the table are the others' to rearrange, and a
-meld kept in the hand may go down later. :class:`Lookahead` weighs that:
+meld kept in the hand may go down later. :class:`Ceiling` weighs that with perfect sight:
 
 - **Candidates** (:func:`candidates`): the confirmed bot's turn first, then hold-back variants
   of it: the same turn less one new meld made only of hand cards (kept to lay later), and
   laying nothing where the rules allow it.
-- **States**: the hidden cards (the others' hands less what they are known to hold, and the
-  stock's order) are sampled consistently with the view (:func:`sample_state`): uniformly among
-  the unseen cards. The same samples serve every candidate (common random numbers).
-- **Rollouts**: on each sample, each candidate is applied to a copy of the round
-  (:func:`restore`, every turn still judged by the referee) and the round is played on by fast
-  policies (the confirmed bot without the cards-moved level, for every seat) for ``horizon``
-  turns or to its end; a round not over is scored as if the stock ran out then. A candidate's
-  value on a sample is its round score margin: the others' mean score less its own.
-- **Gate**: the bot leaves the confirmed turn only for a candidate whose paired advantage over
-  it, across the samples, is positive by more than ``gate`` standard errors.
+- **Rollouts**: each candidate is applied to a copy of the round with the true hidden cards
+  (:func:`restore`, every turn still judged by the referee) and the round is played on by the
+  confirmed bot without the cards-moved level for every seat, for :data:`HORIZON` requests or
+  to its end; a round not over is scored as if the stock ran out then. A candidate's value is
+  its round score margin: the others' mean score less its own.
+- The ceiling leaves the confirmed turn only for a candidate with a strictly better margin.
 
-The *ceiling* (:class:`Ceiling`) is the same search on the true hidden cards (one "sample":
-every hand and the stock's order), without a gate: a yardstick for how much any reading of the
-hidden cards could gain with these candidates and policies, never offered as a level. The
-sampled search, tried as the expert's in rami chinois, left the confirmed bot's turn on no
-measured pair (docs/game.md, "Levels"): no level uses it today.
-
-Deterministic: the samples come from the bot's seed and the view; the solver runs under its
-deterministic time limit.
+It measures how much any reading of the hidden cards could gain with these candidates
+(docs/game.md, "Matches and levels"); it is never offered as a level. Deterministic: the solver
+runs under its deterministic time limit.
 """
 
 from __future__ import annotations
@@ -39,7 +30,6 @@ from typing import Any
 from rami.cards import Card
 from rami.game.actions import IllegalActionError, Play
 from rami.game.bots import ConfirmedBot
-from rami.game.deck import derive_seed
 from rami.game.presets import GameOptions, game_rules
 from rami.game.rounds import Round
 from rami.game.scoring import STOCK, score_round
@@ -102,22 +92,11 @@ def restore(view: View, hands: dict[int, Counter[Card]], stock: list[Card]) -> R
     return rnd
 
 
-def sample_state(view: View, rng: random.Random) -> tuple[dict[int, Counter[Card]], list[Card]]:
-    """The others' hands and the stock (top first), drawn uniformly among the unseen cards."""
-    pool = sorted(view.unseen().elements())
-    rng.shuffle(pool)
-    hands: dict[int, Counter[Card]] = {}
-    for seat in range(view.players):
-        if seat == view.seat or not view.active[seat]:
-            continue
-        known = Counter(view.known[seat])
-        missing = view.hand_sizes[seat] - sum(known.values())
-        hands[seat] = known + Counter(pool[:missing])
-        del pool[:missing]
-    return hands, pool[:view.stock_size]
+#: The others' hands and the stock, top first.
+State = tuple[dict[int, Counter[Card]], list[Card]]
 
 
-def true_state(rnd: Round) -> tuple[dict[int, Counter[Card]], list[Card]]:
+def true_state(rnd: Round) -> State:
     """Every hand and the stock's order, top first (the ceiling's sight)."""
     hands = {seat: Counter(hand) for seat, hand in rnd.state.hands.items()}
     return hands, list(reversed(rnd.state.stock))
@@ -172,61 +151,30 @@ def candidates(view: View, first: Play) -> list[Play]:
     return legal
 
 
-class Lookahead:
-    """The search: ``samples`` sampled states, rollouts of ``horizon`` requests, a gate."""
+def margins(view: View, plays: Sequence[Play], state: State) -> list[float]:
+    """Each candidate's margin on ``state`` (-inf where the round refuses it)."""
+    policy = FastConfirmed(0)
+    out = []
+    for play in plays:
+        rnd = restore(view, *state)
+        try:
+            rnd.apply(play)
+        except IllegalActionError:
+            out.append(-math.inf)
+            continue
+        out.append(rollout(rnd, view.seat, policy, HORIZON))
+    return out
 
-    def __init__(self, seed: int, samples: int = 8, horizon: int = HORIZON,
-                 gate: float = 2.0) -> None:
-        self.seed = seed
-        self.samples = samples
-        self.horizon = horizon
-        self.gate = gate
-        self.policy = FastConfirmed(seed)
-        self.evaluated = 0
 
-    def states(self, view: View) -> list[tuple[dict[int, Counter[Card]], list[Card]]]:
-        rng = random.Random(derive_seed(self.seed, "lookahead", view.round, view.turn,
-                                        view.seat, len(view.hand)))
-        return [sample_state(view, rng) for _ in range(self.samples)]
-
-    def values(self, view: View, plays: Sequence[Play],
-               states: Sequence[tuple[dict[int, Counter[Card]], list[Card]]]) -> list[list[float]]:
-        """values[c][s]: candidate c's margin on state s (None-free: an illegal apply counts
-        as the worst margin seen)."""
-        table: list[list[float]] = []
-        for play in plays:
-            row = []
-            for hands, stock in states:
-                rnd = restore(view, hands, stock)
-                try:
-                    rnd.apply(play)
-                except IllegalActionError:
-                    row.append(-math.inf)
-                    continue
-                row.append(rollout(rnd, view.seat, self.policy, self.horizon))
-                self.evaluated += 1
-            table.append(row)
-        return table
-
-    def choose(self, view: View, plays: Sequence[Play], states: Any) -> Play:
-        """The first play unless another beats it by more than ``gate`` standard errors."""
-        if len(plays) < 2:
-            return plays[0]
-        table = self.values(view, plays, states)
-        best, best_mean = plays[0], 0.0
-        for play, row in zip(plays[1:], table[1:], strict=True):
-            diffs = [v - b for v, b in zip(row, table[0], strict=True)]
-            if any(math.isinf(d) for d in diffs):
-                continue
-            mean = sum(diffs) / len(diffs)
-            if len(diffs) > 1:
-                spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
-                error = spread / math.sqrt(len(diffs))
-            else:
-                error = 0.0
-            if mean > self.gate * error and mean > best_mean:
-                best, best_mean = play, mean
-        return best
+def choose(view: View, plays: Sequence[Play], state: State) -> Play:
+    """The first play unless another ends the round with a strictly better margin."""
+    if len(plays) < 2:
+        return plays[0]
+    values = margins(view, plays, state)
+    if math.isinf(values[0]):
+        return plays[0]
+    best = max(range(len(plays)), key=lambda k: (values[k], -k))
+    return plays[best] if values[best] > values[0] else plays[0]
 
 
 class Ceiling(ConfirmedBot):
@@ -237,7 +185,6 @@ class Ceiling(ConfirmedBot):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self.search = Lookahead(seed, samples=1, gate=0.0)
         self.round: Round | None = None
 
     def see(self, rnd: Round) -> None:
@@ -247,4 +194,4 @@ class Ceiling(ConfirmedBot):
         first = super().play(view)
         if self.round is None:
             return first
-        return self.search.choose(view, candidates(view, first), [true_state(self.round)])
+        return choose(view, candidates(view, first), true_state(self.round))
