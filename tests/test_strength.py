@@ -173,16 +173,16 @@ def test_a_hint_the_solver_fails_on_says_so_and_the_game_goes_on(
     assert fallback.FAILURES[-1]["level"] == "hint" and len(fallback.FAILURES) == before + 1
 
 
-def test_the_level_menu_says_where_the_expert_is_the_confirmed_bot() -> None:
+def test_the_level_menu_says_how_the_expert_plays_where_nothing_is_discarded() -> None:
     from rami.game.levels import level_note
 
-    assert "plays exactly as the confirmed bot" in (
+    assert "keeps its melds in the hand" in (
         level_note("expert", get_ruleset("rami-chinois")) or "")
     assert level_note("expert", get_ruleset("bfmania-51")) is None
     assert level_note("confirmed", get_ruleset("rami-chinois")) is None
     played = CliRunner().invoke(app, ["play", "--rules", "rummikub", "--vs", "expert",
                                       "--seed", "3"], input="quit\n")
-    assert "Note: in rummikub the expert plays exactly as the confirmed bot" in played.output
+    assert "Note: in rummikub the expert opens with as few cards" in played.output
 
 
 def test_a_mixed_bot_draws_and_plays_a_turn_as_the_same_bot() -> None:

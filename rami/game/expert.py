@@ -13,7 +13,9 @@ cards shows a gain (measured in docs/game.md):
   are all in sight (no unseen card completes it); when every card is live, the one with the
   fewest unseen cards to complete it (a meld already complete in the hand is kept), the
   costliest among equals.
-- Whether to lay now or hold back: in rami fou, a player who could open but not go out holds
+- Whether to lay now or hold back: where nothing is discarded (rami chinois, Rummikub), open
+  with the fewest cards and hold the rest until the whole hand goes out in one turn
+  (:mod:`rami.game.holdback`); in rami fou, a player who could open but not go out holds
   back when the risk is low and every card left is live, to go out in one turn later (rami sec:
   the others' points doubled).
 - Claims (rami fou): claimed when the sampled value with the card and its penalty card beats
@@ -40,6 +42,7 @@ from typing import Any
 
 from rami.cards import JOKER, Card
 from rami.errors import RamiError
+from rami.game import holdback
 from rami.game.actions import DISCARD, STOCK, Play
 from rami.game.bots import (
     SOLVER_TIME_LIMIT,
@@ -203,6 +206,10 @@ class ExpertBot(ConfirmedBot):
         if stuck is not None:
             return stuck
         position = view.position()
+        if not view.rules.discard:
+            best = self.solve(position)  # the held turn needs no cards-moved level
+            if holdback.holds_back(view, best):
+                return holdback.held_play(view, best)
         solution = self.solve(position, min_moves=True)
         if self.holds_back(view, solution):
             hand = Counter(view.hand)

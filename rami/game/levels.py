@@ -47,12 +47,13 @@ def make_bot(level: str, seed: int = 0) -> Bot:
 
 
 def level_note(level: str, rules: Ruleset) -> str | None:
-    """What a player choosing ``level`` should know in this preset (None: nothing): where the
-    expert has no decision of its own (no discard, no draw to choose), it plays exactly as the
-    confirmed bot (docs/game.md, "Matches and levels")."""
+    """What a player choosing ``level`` should know in this preset (None: nothing): where
+    nothing is discarded, the expert opens with the fewest cards and keeps its melds in the
+    hand until it can go out in one turn (:mod:`rami.game.holdback`), so its table stays
+    small until the end."""
     if level == "expert" and not rules.discard:
-        return (f"in {rules.name} the expert plays exactly as the confirmed bot "
-                "(no stronger level exists there yet)")
+        return (f"in {rules.name} the expert opens with as few cards as it can and keeps its "
+                "melds in the hand until it can go out in one turn")
     return None
 
 
