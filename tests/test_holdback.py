@@ -73,3 +73,35 @@ def test_no_hold_back_where_a_card_is_discarded() -> None:
     seen = view("bfmania-51", "KS KH KD 4C 5C 6C 9D 2S", "7H 8H 9H", opened=True)
     assert not holds_back(seen, make_bot("confirmed").solve(seen.position()))
     assert played(seen, "expert").played
+
+
+def test_the_ceiling_weighs_the_expert_turn_the_whole_turn_and_its_hold_backs() -> None:
+    """The yardstick's candidates (rami.game.lookahead): the expert's held turn first, then the
+    confirmed bot's whole turn, the same less one own meld, and nothing; all legal, once each."""
+    from rami.game.lookahead import candidates
+
+    seen = view("rami-chinois", "KS KH KD 4C 5C 6C 9D", "7H 8H 9H", opened=True)
+    first, whole = played(seen, "expert"), played(seen, "confirmed")
+    plays = candidates(seen, first, whole)
+    assert plays[0] == first and whole in plays
+    assert sorted(len(play.played) for play in plays) == [0, 3, 3, 6]
+    assert len(set(plays)) == len(plays)
+    for play in plays:
+        assert validate_turn(seen.position(), play.table, play.played, play.discard).legal
+
+
+def test_the_ceiling_lays_the_whole_turn_when_it_sees_the_other_go_out_next() -> None:
+    """Seeing every card: the opponent holds TH and the stock's top is JH, both of which go on
+    7H 8H 9H, so it goes out next turn whatever is held. Holding then only keeps points in the
+    hand: the ceiling lays the confirmed bot's whole turn where the expert holds."""
+    from collections import Counter
+
+    from rami.game.lookahead import Ceiling, restore
+
+    seen = replace(view("rami-chinois", "KS KH KD 4C 5C 6C 9D", "7H 8H 9H", opened=True),
+                   hand_sizes=(7, 1))
+    stock = parse_cards("JH 2S 3D 4H 5S 8C QD 2C 6S 7D")
+    ceiling = Ceiling(0)
+    ceiling.see(restore(seen, {1: Counter(parse_cards("TH"))}, list(stock)))
+    assert played(seen, "expert") == Play(seen.table, (), None)
+    assert ceiling.play(seen) == played(seen, "confirmed")

@@ -1,22 +1,23 @@
-"""The ceiling: a yardstick that sees every card and plays a turn's best hold-back.
+"""The ceiling: a yardstick that sees every card and weighs a turn's alternatives on them.
 
-The confirmed bot plays the solver's best turn for the hand it holds. What the solver does not
-see is what comes after: the cards a turn puts on the table are the others' to rearrange, and a
-meld kept in the hand may go down later. :class:`Ceiling` weighs that with perfect sight:
+The expert plays the solver's best turn, or, where nothing is discarded, holds it back
+(:mod:`rami.game.holdback`). What neither sees is the hidden cards: what the others would lay
+from the cards a turn puts on the table, what the stock brings next. :class:`Ceiling` weighs
+that with perfect sight:
 
-- **Candidates** (:func:`candidates`): the confirmed bot's turn first, then hold-back variants
-  of it: the same turn less one new meld made only of hand cards (kept to lay later), and
-  laying nothing where the rules allow it.
+- **Candidates** (:func:`candidates`): the expert's turn first; then the confirmed bot's turn
+  (the solver's whole turn) and its hold-back variants: the same turn less one new meld made
+  only of hand cards (kept to lay later), and laying nothing where the rules allow it.
 - **Rollouts**: each candidate is applied to a copy of the round with the true hidden cards
   (:func:`restore`, every turn still judged by the referee) and the round is played on by the
-  confirmed bot without the cards-moved level for every seat, for :data:`HORIZON` requests or
-  to its end; a round not over is scored as if the stock ran out then. A candidate's value is
-  its round score margin: the others' mean score less its own.
-- The ceiling leaves the confirmed turn only for a candidate with a strictly better margin.
+  expert without the cards-moved level for every seat, for :data:`HORIZON` requests or to its
+  end; a round not over is scored as if the stock ran out then. A candidate's value is its
+  round score margin: the others' mean score less its own.
+- The ceiling leaves the expert's turn only for a candidate with a strictly better margin.
 
-It measures how much any reading of the hidden cards could gain with these candidates
-(docs/game.md, "Matches and levels"); it is never offered as a level. Deterministic: the solver
-runs under its deterministic time limit.
+It measures how much a reading of the hidden cards could add to the expert with these
+candidates (docs/game.md, "Matches and levels"); it is never offered as a level.
+Deterministic: the solver runs under its deterministic time limit.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any
 from rami.cards import Card
 from rami.game.actions import IllegalActionError, Play
 from rami.game.bots import ConfirmedBot
+from rami.game.expert import ExpertBot
 from rami.game.presets import GameOptions, game_rules
 from rami.game.rounds import Round
 from rami.game.scoring import STOCK, score_round
@@ -40,10 +42,10 @@ from rami.referee import validate_turn
 HORIZON = 60
 
 
-class FastConfirmed(ConfirmedBot):
-    """The rollout policy: the confirmed bot without the cards-moved level."""
+class FastExpert(ExpertBot):
+    """The rollout policy: the expert without the cards-moved level."""
 
-    level = "confirmed"
+    level = "expert"
 
     def solve(self, position: Any, min_moves: bool = False) -> Any:
         return super().solve(position, False)
@@ -125,9 +127,14 @@ def rollout(rnd: Round, seat: int, policy: Any, horizon: int) -> float:
     return margin(rnd, seat)
 
 
-def candidates(view: View, first: Play) -> list[Play]:
-    """The confirmed turn, then its hold-back variants (legal ones only, distinct)."""
-    position = view.position()
+def candidates(view: View, first: Play, whole: Play) -> list[Play]:
+    """``first`` (the expert's turn), then ``whole`` (the confirmed bot's) and its hold-back
+    variants (legal ones only, distinct)."""
+    return _distinct(view, [first, *_held_variants(view, whole)])
+
+
+def _held_variants(view: View, first: Play) -> list[Play]:
+    """``first``, the same turn less one new meld made only of hand cards, and nothing."""
     found = [first]
     before = Counter(card for meld in view.table for card in meld.cards)
     played = Counter(first.played)
@@ -142,18 +149,24 @@ def candidates(view: View, first: Play) -> list[Play]:
         found.append(Play(table, tuple(sorted(kept.elements())), first.discard))
     if first.played and (view.is_opened or not view.rules.discard):
         found.append(Play(view.table, (), first.discard))
+    return found
+
+
+def _distinct(view: View, found: Sequence[Play]) -> list[Play]:
+    """The legal plays of ``found`` once each, the first kept as it is."""
+    position = view.position()
     legal: list[Play] = []
     for play in found:
         if play in legal:
             continue
-        if play is first or validate_turn(position, play.table, play.played, play.discard).legal:
+        if not legal or validate_turn(position, play.table, play.played, play.discard).legal:
             legal.append(play)
     return legal
 
 
 def margins(view: View, plays: Sequence[Play], state: State) -> list[float]:
     """Each candidate's margin on ``state`` (-inf where the round refuses it)."""
-    policy = FastConfirmed(0)
+    policy = FastExpert(0)
     out = []
     for play in plays:
         rnd = restore(view, *state)
@@ -177,9 +190,9 @@ def choose(view: View, plays: Sequence[Play], state: State) -> Play:
     return plays[best] if values[best] > values[0] else plays[0]
 
 
-class Ceiling(ConfirmedBot):
-    """The yardstick: the confirmed turn and its hold-backs, weighed on the true hidden cards
-    (it sees every hand and the stock's order). Never offered as a level."""
+class Ceiling(ExpertBot):
+    """The yardstick: the expert's turn, the confirmed bot's and its hold-backs, weighed on the
+    true hidden cards (it sees every hand and the stock's order). Never offered as a level."""
 
     level = "ceiling"
 
@@ -194,4 +207,5 @@ class Ceiling(ConfirmedBot):
         first = super().play(view)
         if self.round is None:
             return first
-        return choose(view, candidates(view, first), true_state(self.round))
+        whole = ConfirmedBot.play(self, view)
+        return choose(view, candidates(view, first, whole), true_state(self.round))
