@@ -229,6 +229,37 @@ def test_bad_requests_are_json_errors(url: str, path: str, body: Any, status: in
         assert error["field"] == field
 
 
+def test_a_bot_asked_by_target_elo(url: str) -> None:
+    status, game = call(url, "/games", {"rules": "rami-chinois", "bots": ["elo:500"], "seed": 3})
+    assert status == 200, game
+    assert [p["level"] for p in game["players"]] == ["human", "elo:500"]
+    assert game["phase"] in ("draw", "play") and game["notes"] == []
+    # bfmania-51 has no measured ladder: refused at once, even where you play first (seed 0)
+    # and the bot would only have met it at its first turn.
+    for seed in (0, 1):
+        status, error = call(url, "/games", {"rules": "bfmania-51", "seed": seed,
+                                             "bots": ["beginner", "elo:500"]})
+        assert status == 422, error
+        assert error["field"] == "bots[1]"
+        assert error["error"].startswith("no measured ladder for bfmania-51: ask a level by name")
+
+
+def test_the_levels_notes(url: str) -> None:
+    from rami.game.levels import level_note
+    from rami.rules import get_ruleset
+
+    note = level_note("expert", get_ruleset("rami-chinois"))
+    assert note and "keeps its melds in the hand until it can go out in one turn" in note
+    status, game = call(url, "/games", {"rules": "rami-chinois", "seed": 3,
+                                        "bots": ["expert", "beginner", "expert"]})
+    assert status == 200, game
+    assert game["notes"] == [note]  # once, though two experts are seated
+    assert call(url, f"/games/{game['id']}")[1]["notes"] == [note]
+    for rules, bots in (("bfmania-51", ["expert"]), ("rami-chinois", ["confirmed"])):
+        status, game = call(url, "/games", {"rules": rules, "bots": bots, "seed": 3})
+        assert status == 200 and game["notes"] == [], (rules, game)
+
+
 def test_bad_plays_are_json_errors(url: str) -> None:
     _, game = call(url, "/games", {"bots": ["beginner"], "seed": 5})
     path = f"/games/{game['id']}/play"
@@ -248,6 +279,8 @@ def test_the_answers_match_the_openapi_document(url: str) -> None:
     checker = SchemaChecker(document)
     status, game = call(url, "/games", {"bots": ["beginner", "beginner"], "seed": 8})
     assert checker.check("post", "/games", status, game)
+    notes = document["components"]["schemas"]["GameOut"]["properties"]["notes"]
+    assert notes["type"] == "array" and "level_note" in notes["description"]
     status, error = call(url, f"/games/{game['id']}/play", {"table": [["2H"]]})
     assert checker.check("post", "/games/{game_id}/play", status, error)
     cards = Counter(game["view"]["hand"])

@@ -571,3 +571,60 @@ def test_a_reload_finds_the_game_again(browser: Any, server: str) -> None:
     assert view.evaluate("() => window.ramiGame.state()") is None
     page.close()
     assert page.errors == []
+
+
+def open_setup(page: Page) -> Any:
+    """The game's set-up, the presets loaded."""
+    view = page.page
+    view.goto(page.base + "/#game")
+    view.wait_for_selector("#game-start")
+    view.wait_for_function("() => document.querySelectorAll('#game-rules option').length > 3")
+    return view
+
+
+def test_a_bot_asked_by_target_elo(page: Page) -> None:
+    page.allowed.add(422)  # bfmania-51 has no measured ladder
+    view = open_setup(page)
+    view.select_option("#game-bots", "1")
+    assert not view.is_visible("#game-elo-1") and not view.is_visible("#setup-note")
+    view.select_option("#game-level-1", "elo")
+    assert view.is_visible("#game-elo-1") and view.is_visible("#setup-note")
+    assert view.get_by_label("Target Elo of bot 1").count() == 1
+    assert not view.is_visible("#game-elo-2")
+    page.press("#game-start")  # no Elo typed: the form asks it, nothing is sent
+    assert view.evaluate("() => document.querySelector('#game-elo-1').validity.valueMissing")
+    assert not any("/games" in url for url in page.requests)
+    view.fill("#game-elo-1", "500")
+    view.select_option("#game-rules", "bfmania-51")
+    page.press("#game-start")
+    view.wait_for_function("() => document.querySelector('#status').classList.contains('bad')")
+    assert page.status().startswith("no measured ladder for bfmania-51: ask a level by name")
+    assert view.is_visible("#game-start") and view.evaluate("() => window.ramiGame.state()") is None
+    view.select_option("#game-rules", "rami-chinois")
+    page.press("#game-start")
+    view.wait_for_function("() => window.ramiGame.state() !== null")
+    view.wait_for_selector("#hand .card")
+    state = view.evaluate("() => window.ramiGame.state()")
+    assert [player["level"] for player in state["players"]] == ["human", "elo:500"]
+    assert state["phase"] in ("draw", "play") and not view.is_visible("#game-notes")
+    assert "P2 (elo:500)" in view.locator(".player[data-seat='1']").inner_text()
+    width = view.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= VIEWPORTS[page.device]["viewport"]["width"]
+
+
+def test_the_expert_s_note_is_shown(browser: Any, server: str) -> None:
+    page = Page(browser, server, "desktop")
+    view = open_setup(page)
+    view.select_option("#game-bots", "2")
+    view.select_option("#game-level-1", "expert")
+    view.select_option("#game-level-2", "expert")
+    view.fill("#game-seed", str(SEED))
+    page.press("#game-start")
+    view.wait_for_function("() => window.ramiGame.state() !== null")
+    note = view.locator("#game-notes")
+    assert note.is_visible()
+    assert note.inner_text() == ("Note: in rami-chinois the expert opens with as few cards as it "
+                                 "can and keeps its melds in the hand until it can go out in "
+                                 "one turn.")  # once for the two experts
+    page.close()
+    assert page.errors == []

@@ -30,9 +30,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints
 
 from rami.errors import NotationError, RamiError
 from rami.game.actions import GameInternalError, IllegalActionError, card_from_json
-from rami.game.levels import LEVEL_PATTERN
+from rami.game.levels import LEVEL_PATTERN, level_note, make_bot
+from rami.game.mixed import MixedBot, strength_for
 from rami.game.presets import GameError, GameOptions
 from rami.game.session import GameSession, NotAskedError
+from rami.rules import get_ruleset
 from rami.service.errors import ApiError, log, notation_error
 
 router = APIRouter()
@@ -70,7 +72,9 @@ class NewGameRequest(BaseModel):
 
     rules: StrictStr = Field(default="rami-chinois", description="A preset of GET /rulesets")
     bots: list[Level] = Field(default=["beginner"], min_length=1, max_length=5,
-                              description="One level per bot; you are seat 0, the bots 1, 2...")
+                              description="One level per bot; you are seat 0, the bots 1, 2... "
+                                          "A level is named, or a target Elo elo:N (only for "
+                                          "a preset whose levels were measured: else a 422)")
     seed: int | None = Field(default=None, ge=0, lt=2**53,
                              description="The game's seed (the same seed deals the same game); "
                                          "a random one when left out")
@@ -129,6 +133,10 @@ class GameOut(BaseModel):
     events: list[dict[str, Any]] = Field(description="The game as the table saw it, from "
                                                      "?since= (the last 50 by default)")
     event_count: int
+    notes: list[str] = Field(description="What to know about the levels seated, in this preset "
+                                         "(rami.game.levels.level_note: the expert of a preset "
+                                         "without discards keeps its melds in the hand, say), "
+                                         "one per note, in seat order; empty when none")
 
 
 # ------------------------------------------------------------------------------ the store
@@ -184,7 +192,26 @@ def _store(request: Request) -> GameStore:
 
 
 def _out(game_id: str, session: GameSession, since: int | None = None) -> dict[str, Any]:
-    return {"id": game_id, **session.to_json(since)}
+    notes = (level_note(level, session.rules) for level in session.levels)
+    return {"id": game_id, **session.to_json(since),
+            "notes": list(dict.fromkeys(filter(None, notes)))}
+
+
+def _check_targets(rules: str, levels: list[str]) -> None:
+    """Refuse now a target Elo the preset has no measured ladder for (the library's own
+    check, rami.game.mixed.strength_for), rather than at the bot's first turn, which may come
+    after the person's."""
+    try:
+        name = get_ruleset(rules).name
+    except RamiError as error:  # an unknown ruleset
+        raise ApiError(422, str(error), "rules") from None
+    for index, level in enumerate(levels):
+        bot = make_bot(level)
+        if isinstance(bot, MixedBot) and bot.elo is not None:
+            try:
+                strength_for(name, bot.elo)
+            except GameError as error:
+                raise ApiError(422, str(error), f"bots[{index}]") from None
 
 
 async def _act(request: Request, game_id: str, act: Callable[[GameSession], None],
@@ -217,6 +244,7 @@ async def _act(request: Request, game_id: str, act: Callable[[GameSession], None
 async def new_game(request: Request, body: NewGameRequest) -> dict[str, Any]:
     """Start a game: you (seat 0) against one bot per level, dealt from the seed. The answer is
     what you see, up to your first decision (the bots that play before you have played)."""
+    _check_targets(body.rules, body.bots)
     seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
     options = GameOptions(target=body.target,
                           **({"max_rounds": body.max_rounds} if body.max_rounds else {}))

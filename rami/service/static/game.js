@@ -9,6 +9,7 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const LEVELS = ["beginner", "novice", "intermediate", "confirmed", "expert"];
+  const TARGET = "elo"; // the level option asking a bot by a target Elo, sent as elo:N
 
   let game = null; // the last answer of the server (GET /games/{id})
   let busy = false;
@@ -51,28 +52,36 @@
 
   function fillLevels() {
     document.querySelectorAll("#setup-form select.level").forEach((select, index) => {
-      for (const level of LEVELS) {
+      for (const level of [...LEVELS, TARGET]) {
         const option = document.createElement("option");
-        option.value = option.textContent = level;
+        option.value = level;
+        option.textContent = level === TARGET ? "target Elo\u2026" : level;
         select.appendChild(option);
       }
       select.value = index === 0 ? "beginner" : "confirmed";
+      select.addEventListener("change", showLevels);
     });
     showLevels();
   }
 
+  // As many level selects as bots; a select on "target Elo" shows its number input (game-elo-N,
+  // disabled while hidden so that the form asks no value nobody sees).
   function showLevels() {
     const count = parseInt($("game-bots").value, 10);
     document.querySelectorAll("#setup-form select.level").forEach((select, index) => {
       select.closest("label").hidden = index >= count;
+      const input = $(select.id.replace("level", "elo"));
+      input.disabled = input.closest("label").hidden = index >= count || select.value !== TARGET;
     });
+    $("setup-note").hidden = !document.querySelector("#setup-form input.elo:enabled");
   }
 
   async function deal(event) {
     if (event) event.preventDefault();
     const count = parseInt($("game-bots").value, 10);
     const bots = [...document.querySelectorAll("#setup-form select.level")].slice(0, count)
-      .map((select) => select.value);
+      .map((select) => select.value === TARGET
+        ? `elo:${Number($(select.id.replace("level", "elo")).value)}` : select.value);
     const body = { rules: $("game-rules").value, bots };
     const seed = $("game-seed").value.trim();
     if (seed) body.seed = parseInt(seed, 10);
@@ -128,6 +137,9 @@
     $("game-bar").hidden = false;
     $("game-log-box").hidden = false;
     addLog(state.events);
+    // What to know about the levels seated: the library's notes, as `rami play` prints them.
+    $("game-notes").textContent = state.notes.map((note) => `Note: ${note}.`).join(" ");
+    $("game-notes").hidden = state.notes.length === 0;
     showPlayers(state);
     showPiles(view);
     const laid = state.events.filter((entry) => entry.kind === "play" && entry.seat !== 0
