@@ -48,10 +48,11 @@ class Judged:
 
 
 def seatings(rules: str) -> list[list[str]]:
-    """Every mix of the levels for two seats, then larger tables, the expert in each."""
+    """The expert against the confirmed bot and against itself, every mix of the other levels
+    for two seats, then larger tables, the expert in each."""
     whole = game_rules(get_ruleset(rules))
-    out = [list(pair) for pair in itertools.product(MIXES, repeat=2)]
-    out.append(["expert", "confirmed"])
+    out = [["expert", "confirmed"], ["expert", "expert"]]
+    out.extend(list(pair) for pair in itertools.product(MIXES, repeat=2))
     for count in range(3, whole.max_players + 1):
         levels = [MIXES[(count + seat) % len(MIXES)] for seat in range(count)]
         levels[0] = "expert"
