@@ -199,3 +199,20 @@ def test_a_mixed_bot_draws_and_plays_a_turn_as_the_same_bot() -> None:
         assert bot.pick(drawing) is bot.pick(playing)
         picks.add(bot.pick(playing) is bot.strong)
     assert picks == {True, False}
+
+
+def test_a_target_elo_without_a_ladder_is_refused_before_the_game_starts() -> None:
+    """A session, a match and the level check refuse elo:N where no ladder was measured,
+    before any bot plays (the bot's first turn may come after the person's)."""
+    from rami.game.levels import check_level
+    from rami.game.paired import Match
+    from rami.game.session import GameSession
+
+    with pytest.raises(GameError, match="no measured ladder for bfmania-51"):
+        GameSession("bfmania-51", ["elo:500"], 0)
+    with pytest.raises(GameError, match="no measured ladder for bfmania-51"):
+        Match("bfmania-51", "elo:500", "confirmed", 10, 1).checked()
+    with pytest.raises(GameError, match="unknown bot level 'grandmaster'"):
+        check_level("grandmaster", get_ruleset("rami-chinois"))
+    check_level("elo:500", get_ruleset("rami-chinois"))
+    assert GameSession("rami-chinois", ["elo:500"], 0).levels == ("elo:500",)

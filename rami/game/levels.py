@@ -11,7 +11,7 @@ from typing import Any
 
 from rami.game.bots import BeginnerBot, Bot, ConfirmedBot
 from rami.game.expert import ExpertBot
-from rami.game.mixed import MixedBot
+from rami.game.mixed import MixedBot, strength_for
 from rami.game.presets import GameError
 from rami.game.state import View
 from rami.rules import Ruleset
@@ -67,6 +67,16 @@ def _target(level: str) -> float:
     if value != value or value in (float("inf"), float("-inf")):
         raise GameError(f"a target Elo must be finite, not {text!r}")
     return value
+
+
+def check_level(level: str, rules: Ruleset) -> None:
+    """Refuse, with a clear :class:`GameError`, a level this preset cannot seat: an unknown
+    name, or a target Elo where no ladder was measured (said before the game starts, not at
+    the bot's first turn)."""
+    if not is_level(level):
+        raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}, or elo:N")
+    if level.startswith("elo:"):
+        strength_for(rules.name, _target(level))
 
 
 def is_level(level: str) -> bool:

@@ -31,7 +31,7 @@ from rami.game.actions import (
     Play,
 )
 from rami.game.deck import stream
-from rami.game.levels import LEVELS, is_level, make_bot
+from rami.game.levels import check_level, make_bot
 from rami.game.match import first_seat, round_first
 from rami.game.moves import arrange_like
 from rami.game.presets import DrawRule, GameError, GameOptions, game_rules
@@ -77,8 +77,7 @@ class GameSession:
         self.game = game_rules(self.rules)
         self.options = (options or GameOptions()).resolved(self.rules)
         for level in levels:
-            if not is_level(level):
-                raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}")
+            check_level(level, self.rules)
         self.levels = tuple(levels)
         count = 1 + len(self.levels)
         if not self.game.min_players <= count <= self.game.max_players:

@@ -30,8 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints
 
 from rami.errors import NotationError, RamiError
 from rami.game.actions import GameInternalError, IllegalActionError, card_from_json
-from rami.game.levels import LEVEL_PATTERN, level_note, make_bot
-from rami.game.mixed import MixedBot, strength_for
+from rami.game.levels import LEVEL_PATTERN, check_level, level_note
 from rami.game.presets import GameError, GameOptions
 from rami.game.session import GameSession, NotAskedError
 from rami.rules import get_ruleset
@@ -198,20 +197,17 @@ def _out(game_id: str, session: GameSession, since: int | None = None) -> dict[s
 
 
 def _check_targets(rules: str, levels: list[str]) -> None:
-    """Refuse now a target Elo the preset has no measured ladder for (the library's own
-    check, rami.game.mixed.strength_for), rather than at the bot's first turn, which may come
-    after the person's."""
+    """Refuse now a level the preset cannot seat (rami.game.levels.check_level: a target Elo
+    with no measured ladder), naming the bot, rather than at the bot's first turn."""
     try:
-        name = get_ruleset(rules).name
+        ruleset = get_ruleset(rules)
     except RamiError as error:  # an unknown ruleset
         raise ApiError(422, str(error), "rules") from None
     for index, level in enumerate(levels):
-        bot = make_bot(level)
-        if isinstance(bot, MixedBot) and bot.elo is not None:
-            try:
-                strength_for(name, bot.elo)
-            except GameError as error:
-                raise ApiError(422, str(error), f"bots[{index}]") from None
+        try:
+            check_level(level, ruleset)
+        except GameError as error:
+            raise ApiError(422, str(error), f"bots[{index}]") from None
 
 
 async def _act(request: Request, game_id: str, act: Callable[[GameSession], None],
