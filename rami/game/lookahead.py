@@ -10,10 +10,11 @@ that with perfect sight:
   only of hand cards (kept to lay later), and laying nothing where the rules allow it.
 - **Rollouts**: each candidate is applied to a copy of the round with the true hidden cards
   (:func:`restore`, every turn still judged by the referee) and the round is played on by the
-  expert without the cards-moved level for every seat, for :data:`HORIZON` requests or to its
-  end; a round not over is scored as if the stock ran out then. A candidate's value is its
-  round score margin: the others' mean score less its own.
-- The ceiling leaves the expert's turn only for a candidate with a strictly better margin.
+  expert without the cards-moved level for every seat, to its end (:data:`HORIZON` requests
+  at most, a round not over then scored as if the stock ran out). A candidate's value is its
+  result against the others by round score, as a match scores a game, then its score margin
+  (:data:`Value`).
+- The ceiling leaves the expert's turn only for a candidate with a strictly better value.
 
 It measures how much a reading of the hidden cards could add to the expert with these
 candidates (docs/game.md, "Matches and levels"); it is never offered as a level.
@@ -39,7 +40,7 @@ from rami.game.state import PLAY, RoundState, View
 from rami.referee import validate_turn
 
 #: Rollout turns (all seats together) before a round not over is scored as it stands.
-HORIZON = 60
+HORIZON = 400
 
 
 class FastExpert(ExpertBot):
@@ -104,27 +105,36 @@ def true_state(rnd: Round) -> State:
     return hands, list(reversed(rnd.state.stock))
 
 
-def margin(rnd: Round, seat: int) -> float:
-    """The seat's round score margin: the others' mean score less its own (higher is better
-    under Rummikub's scoring, where scores are gains)."""
+#: A candidate's value: its mean pairwise result against the other seats by round score (win
+#: 1, tie 1/2, loss 0, as a match scores a game), then its score margin (the others' mean score
+#: less its own, higher better).
+Value = tuple[float, float]
+
+
+def value(rnd: Round, seat: int) -> Value:
+    """The seat's :data:`Value` for the round as it stands (scored as if the stock ran out
+    when it is not over)."""
     if rnd.result is not None:
         scores = list(rnd.result.scores)
     else:
         scores = list(score_round(rnd.rules, rnd.game, rnd.players, rnd.state.hands,
                                   rnd.state.opened, STOCK).scores)
-    others = [scores[s] for s in range(rnd.players) if s != seat and rnd.active[s]]
-    mean = sum(others) / len(others) if others else 0.0
-    gain = scores[seat] - mean
-    return gain if rnd.game.rummikub_scoring else -gain
+    sign = 1 if rnd.game.rummikub_scoring else -1  # Rummikub's scores are gains
+    others = [sign * scores[s] for s in range(rnd.players) if s != seat and rnd.active[s]]
+    if not others:
+        return 0.5, 0.0
+    mine = sign * scores[seat]
+    result = sum(1.0 if mine > other else 0.5 if mine == other else 0.0 for other in others)
+    return result / len(others), mine - sum(others) / len(others)
 
 
-def rollout(rnd: Round, seat: int, policy: Any, horizon: int) -> float:
-    """Play on with ``policy`` for every seat, at most ``horizon`` requests; the margin."""
+def rollout(rnd: Round, seat: int, policy: Any, horizon: int) -> Value:
+    """Play on with ``policy`` for every seat, at most ``horizon`` requests; the value."""
     for _ in range(horizon):
         if rnd.over:
             break
         rnd.apply(policy.act(rnd.view()))
-    return margin(rnd, seat)
+    return value(rnd, seat)
 
 
 def candidates(view: View, first: Play, whole: Play) -> list[Play]:
@@ -164,30 +174,30 @@ def _distinct(view: View, found: Sequence[Play]) -> list[Play]:
     return legal
 
 
-def margins(view: View, plays: Sequence[Play], state: State) -> list[float]:
-    """Each candidate's margin on ``state`` (-inf where the round refuses it)."""
+def values(view: View, plays: Sequence[Play], state: State) -> list[Value]:
+    """Each candidate's value on ``state`` (-inf where the round refuses it)."""
     policy = FastExpert(0)
-    out = []
+    out: list[Value] = []
     for play in plays:
         rnd = restore(view, *state)
         try:
             rnd.apply(play)
         except IllegalActionError:
-            out.append(-math.inf)
+            out.append((-math.inf, -math.inf))
             continue
         out.append(rollout(rnd, view.seat, policy, HORIZON))
     return out
 
 
 def choose(view: View, plays: Sequence[Play], state: State) -> Play:
-    """The first play unless another ends the round with a strictly better margin."""
+    """The first play unless another ends the round with a strictly better value."""
     if len(plays) < 2:
         return plays[0]
-    values = margins(view, plays, state)
-    if math.isinf(values[0]):
+    found = values(view, plays, state)
+    if math.isinf(found[0][0]):
         return plays[0]
-    best = max(range(len(plays)), key=lambda k: (values[k], -k))
-    return plays[best] if values[best] > values[0] else plays[0]
+    best = max(range(len(plays)), key=lambda k: (found[k], -k))
+    return plays[best] if found[best] > found[0] else plays[0]
 
 
 class Ceiling(ExpertBot):
