@@ -144,8 +144,25 @@ def test_mixed_strength_ends_are_the_beginner_and_the_confirmed_bot() -> None:
     seen = view("rami-chinois", "AS 2S 3S 9C 9D 9H KH 7D", "4S 5S 6S")
     assert MixedBot(1, strength=0.0).act(seen) == make_bot("beginner").act(seen)
     assert MixedBot(1, strength=1.0).act(seen) == make_bot("confirmed").act(seen)
-    with pytest.raises(GameError, match="between 0 and 1"):
-        MixedBot(1, strength=1.5)
+    assert MixedBot(1, strength=2.0).act(seen) == make_bot("expert").act(seen)
+    with pytest.raises(GameError, match="between 0 and 2"):
+        MixedBot(1, strength=2.5)
+
+
+def test_above_the_confirmed_bot_the_lot_is_drawn_once_a_round() -> None:
+    """Strength 1 to 2 mixes the confirmed bot and the expert by round: the expert's plan (hold
+    back until it goes out) is kept over the round, never dropped on one turn."""
+    from dataclasses import replace
+
+    bot = MixedBot(3, strength=1.5)
+    seen = view("rami-chinois", "AS 2S 3S 9C 9D 9H KH 7D", "4S 5S 6S", opened=(True, True))
+    kinds = []
+    for number in range(1, 21):
+        picks = {bot.pick(replace(seen, round=number, turn=turn)) is bot.expert
+                 for turn in range(12)}
+        assert len(picks) == 1
+        kinds.append(picks.pop())
+    assert 0 < sum(kinds) < len(kinds)
 
 
 def test_target_elo_levels_are_parsed_and_bad_ones_refused() -> None:

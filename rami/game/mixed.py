@@ -9,6 +9,11 @@ beginner's otherwise, drawn for each turn from its seed and the view (so a game 
 same). ``strength`` 0 is the beginner, 1 the confirmed bot; the named level ``intermediate`` is
 1/2, and a target Elo is turned into a strength by the preset's measured ladder
 (:data:`LADDERS`, docs/game.md "Levels").
+
+Above the confirmed bot (``strength`` between 1 and 2) the mix is of the confirmed bot and the
+expert, drawn once a round, not once a turn: where nothing is discarded the expert's strength
+is a plan kept over the round (hold back until it goes out, :mod:`rami.game.holdback`), and a
+plan kept on one turn in two measured no stronger than the confirmed bot.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from itertools import pairwise
 
 from rami.game.actions import Action
 from rami.game.bots import BeginnerBot, Bot, ConfirmedBot
+from rami.game.expert import ExpertBot
 from rami.game.deck import derive_seed
 from rami.game.presets import GameError
 from rami.game.state import View
@@ -57,13 +63,14 @@ class MixedBot(Bot):
         super().__init__(seed)
         if (strength is None) == (elo is None):
             raise GameError("a mixed bot takes a strength or a target Elo")
-        if strength is not None and not 0.0 <= strength <= 1.0:
-            raise GameError(f"strength must lie between 0 and 1, got {strength}")
+        if strength is not None and not 0.0 <= strength <= 2.0:
+            raise GameError(f"strength must lie between 0 and 2, got {strength}")
         self.strength = strength
         self.elo = elo
         self.level = level
         self.strong = ConfirmedBot(seed)
         self.weak = BeginnerBot(seed)
+        self.expert = ExpertBot(seed)
 
     def share(self, view: View) -> float:
         if self.strength is not None:
@@ -79,9 +86,14 @@ class MixedBot(Bot):
         """The bot that answers for this turn: one lot a turn, so that the draw (or claim) and
         the play of a turn come from the same bot (rami 51 lets a discard be taken only to lay
         it: the play must be that of the bot that took it)."""
+        share = self.share(view)
+        if share > 1.0:
+            lot = random.Random(derive_seed(self.seed, "mixed-round", view.round,
+                                            view.seat)).random()
+            return self.expert if lot < share - 1.0 else self.strong
         lot = random.Random(derive_seed(self.seed, "mixed", view.round, view.turn,
                                         view.seat)).random()
-        return self.strong if lot < self.share(view) else self.weak
+        return self.strong if lot < share else self.weak
 
     def decide(self, view: View) -> Action:
         return self.pick(view).decide(view)
