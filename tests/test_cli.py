@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from typer.testing import CliRunner, Result
 from rami import __version__
 from rami.cards import parse_cards
 from rami.cli import inputs, output
+from rami.cli import rules as rules_text
 from rami.cli.main import app
 from rami.hints import make_hint, numbered_table, solution_lines
 from rami.melds import Meld
@@ -408,6 +410,28 @@ def test_rules_of_one_preset() -> None:
     assert "discard:                      true\n" in out
     assert "taken_discard_locked:         true\n" in out
     assert len(out.splitlines()) == len(PRESETS["rami-fou"].describe())
+
+
+def test_rules_says_which_original_text_a_preset_comes_from() -> None:
+    """``seed`` is the number of the preset's original text: the text output names the text."""
+    assert "source:                       original text 000 (Les règles du rami chinois)\n" in (
+        ok("rules", "rami-chinois").stdout)
+    assert "source:                       original text 003 (Le Rami Fou)\n" in (
+        ok("rules", "rami-fou").stdout)
+    rummikub = ok("rules", "rummikub").stdout
+    assert "source:                       no original text: the standard game" in rummikub
+    assert "seed:" not in rummikub
+    assert json.loads(ok("rules", "--json", "rami-chinois").stdout)["seed"] == "000"
+
+
+def test_rules_original_texts_are_the_ones_docs_rules_lists() -> None:
+    """rami.cli.rules' titles are docs/rules.md's table of the original texts, and every preset's
+    number is in it (rummikub, without one, points at docs/rules.md)."""
+    doc = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    listed = dict(re.findall(r"^\| (\d{3}) \| [^|]+ \| \*(.+?)\* \|", doc, re.MULTILINE))
+    assert listed == rules_text.ORIGINAL_TEXTS
+    for preset in PRESETS.values():
+        assert preset.seed in listed or preset.seed == "docs/rules.md", preset.name
 
 
 def test_rules_with_options() -> None:

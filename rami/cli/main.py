@@ -37,6 +37,7 @@ from rami.cli.output import (
     reporting_errors,
 )
 from rami.cli.render import render
+from rami.cli.rules import preset_lines, presets_lines
 from rami.cli.scale import RayOpt
 from rami.errors import (
     EXIT_BAD_INPUT,
@@ -49,7 +50,7 @@ from rami.errors import (
 )
 from rami.lang import Language
 from rami.position import Position, hand_penalty
-from rami.rules import DISCARD_ONLY, OPTIONS, PRESETS, get_ruleset
+from rami.rules import PRESETS, get_ruleset
 from rami.solver.api import Objective
 
 if TYPE_CHECKING:
@@ -319,14 +320,6 @@ def score(
     echo_lines(lines)
 
 
-def _format_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    return str(value)
-
-
 @app.command()
 def rules(
     preset: Annotated[
@@ -344,27 +337,14 @@ def rules(
         if json_output:
             echo_json([{"name": name, "title": item.title} for name, item in PRESETS.items()])
             return
-        width = max(map(len, PRESETS))
-        lines = [f"{name:<{width}}  {item.title}" for name, item in PRESETS.items()]
-        lines.append("")
-        lines.append(
-            f"Options: PRESET[{','.join(f'{name}=...' for name in OPTIONS)}], "
-            "e.g. rami-chinois[jokers=0]"
-        )
-        echo_lines(lines)
+        echo_lines(presets_lines())
         return
     with reporting_errors(json_output):
         ruleset = get_ruleset(preset)
-    described = ruleset.describe()
     if json_output:
-        echo_json(described)
+        echo_json(ruleset.describe())
         return
-    width = max(map(len, described))
-    shown = {key: _format_value(value) for key, value in described.items()}
-    for key in DISCARD_ONLY:
-        if described[key] is None:
-            shown[key] = "n/a (no discard pile)"
-    echo_lines(f"{key + ':':<{width + 1}} {text}" for key, text in shown.items())
+    echo_lines(preset_lines(ruleset))
 
 
 def _run_solver(
