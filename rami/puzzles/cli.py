@@ -27,6 +27,7 @@ from rami.cli.output import INTERRUPTED, echo_error, echo_json, echo_lines, fail
 from rami.cli.scale import RayOpt, RetryLog, executor_for
 from rami.errors import NotationError, RamiError, SolverBugError, UnreadableFileError, quote
 from rami.notation import MAX_JSON_DEPTH, json_depth
+from rami.puzzles import ratings_cli
 from rami.scale.progress import Progress
 from rami.textfile import MAX_POSITION_BYTES
 
@@ -591,3 +592,7 @@ def daily(
         echo_json({"date": when.isoformat(), **puzzle_json(puzzle, solution=solution)})
         return
     echo_lines([f"Daily puzzle, {when.isoformat()}", *puzzle_lines(puzzle, solution=solution)])
+
+
+puzzle_app.command()(ratings_cli.attempts)
+puzzle_app.command()(ratings_cli.ratings)

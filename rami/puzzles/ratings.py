@@ -88,7 +88,7 @@ class Ratings:
     attempts: int = 0
     first_attempts: int = 0
     last_id: int = 0
-    _played: dict[str, set[str]] = field(default_factory=dict)
+    _first: dict[str, dict[str, int | None]] = field(default_factory=dict)
 
     def player(self, player: str) -> Rating:
         return self.players.get(player) or Rating()
@@ -98,17 +98,21 @@ class Ratings:
 
     def played(self, player: str) -> set[str]:
         """The puzzles the player has attempted."""
-        return self._played.get(player, set())
+        return set(self._first.get(player, ()))
+
+    def first_attempt(self, player: str, puzzle: str) -> int | None:
+        """The number of the player's first attempt at the puzzle (the one rated), if read."""
+        return self._first.get(player, {}).get(puzzle)
 
     def add(self, attempt: Attempt) -> bool:
         """Count one attempt; True when it is the player's first at that puzzle (and rated)."""
         self.attempts += 1
         if attempt.id is not None:
             self.last_id = max(self.last_id, attempt.id)
-        seen = self._played.setdefault(attempt.player, set())
+        seen = self._first.setdefault(attempt.player, {})
         if attempt.puzzle in seen:
             return False
-        seen.add(attempt.puzzle)
+        seen[attempt.puzzle] = attempt.id
         self.first_attempts += 1
         result = outcome(attempt)
         player, puzzle = self.player(attempt.player), self.puzzle(attempt.puzzle)
@@ -125,14 +129,14 @@ class Ratings:
             self.add(attempt)
         return self
 
-    def summary(self) -> dict[str, Any]:
-        """Counts, then every rated puzzle and player, highest rating first (``rami puzzle
-        ratings --json``)."""
+    def summary(self, limit: int | None = None) -> dict[str, Any]:
+        """Counts, then the rated puzzles and players, highest rating first, at most ``limit``
+        of each (``rami puzzle ratings --json``)."""
         return {
             "attempts": self.attempts,
             "first_attempts": self.first_attempts,
-            "puzzles": [self.puzzle_json(name) for name in _by_rating(self.puzzles)],
-            "players": [self.player_json(name) for name in _by_rating(self.players)],
+            "puzzles": [self.puzzle_json(name) for name in _by_rating(self.puzzles)[:limit]],
+            "players": [self.player_json(name) for name in _by_rating(self.players)[:limit]],
         }
 
     def puzzle_json(self, puzzle: str) -> dict[str, Any]:
@@ -158,7 +162,7 @@ def next_puzzle(ratings: Ratings, player: str, puzzles: Sequence[str]) -> str | 
     the player's and the puzzle's ids (so players spread over the band); when none is that
     close, the unattempted puzzle nearest the player's rating. None when every puzzle has been
     attempted. The same attempts give the same answer."""
-    played = ratings.played(player)
+    played = ratings._first.get(player, {})
     fresh = [puzzle for puzzle in dict.fromkeys(puzzles) if puzzle not in played]
     if not fresh:
         return None

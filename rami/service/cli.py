@@ -105,6 +105,7 @@ def serve(
     cors_origins: Sequence[str] | None = None,
     docs: bool | None = None,
     forwarded_allow_ips: str | None = None,
+    db: str | None = None,
 ) -> None:
     """Serve the API on ``host:port`` until interrupted (Ctrl-C or SIGTERM stops it cleanly).
 
@@ -112,7 +113,8 @@ def serve(
     above 1, uvicorn runs that many processes, each building the app from the ``RAMI_SERVICE_*``
     environment (``settings``, when given, is exported there first); they end with this one.
     ``cors_origins``, ``docs`` and ``forwarded_allow_ips``, when given, override ``settings``
-    (the ``--cors-origin``, ``--docs`` and ``--forwarded-allow-ips`` options).
+    (the ``--cors-origin``, ``--docs`` and ``--forwarded-allow-ips`` options). ``db`` is the
+    puzzle attempts database (``--db``, :mod:`rami.service.attempts`), checked here.
     """
     import uvicorn
     from uvicorn.supervisors import Multiprocess
@@ -133,6 +135,10 @@ def serve(
     if forwarded_allow_ips is not None:
         changes["forwarded_allow_ips"] = forwarded_allow_ips
     settings = dataclasses.replace(settings, **changes)
+    if db is not None:
+        from rami.service.attempts import DB_ENV, checked_database
+
+        os.environ[DB_ENV] = checked_database(db)
     # Room for the connection cap: the soft open-files limit is often 1024.
     raise_fd_limit(settings.max_connections + 4 * FD_RESERVE)
     if workers == 1:

@@ -134,6 +134,9 @@ def _moves(puzzle: Puzzle, moves: Any) -> tuple[Any, Any]:
 def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) -> None:
     pack = PuzzlePack(settings.puzzle_pack)
     app.state.puzzle_pack = pack
+    from rami.service.attempts import router as attempt_routes
+
+    app.include_router(attempt_routes)  # before the page's /puzzles/{id} (rami.service.page)
     errors: dict[int | str, dict[str, Any]] = {
         status: {"model": schemas.ErrorOut, "description": text}
         for status, text in (

@@ -1,0 +1,96 @@
+"""``rami puzzle attempts`` and ``rami puzzle ratings``: the attempts database read back.
+
+Registered on the puzzle CLI by :mod:`rami.puzzles.cli`. ``attempts`` prints every attempt as a
+JSON line (:meth:`rami.puzzles.attempts.Attempt.to_json`); ``ratings`` prints the Glicko-2
+ratings of :mod:`rami.puzzles.ratings` (``--json``: :meth:`Ratings.summary`). Both open an
+existing database only: a missing or foreign file is bad input (exit 2, the JSON error under
+``--json``), never a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rami.cli.output import echo_json, echo_lines, reporting_errors
+from rami.errors import RamiError
+
+DbOpt = Annotated[
+    Path,
+    typer.Option("--db", metavar="FILE", help="The attempts database (rami serve --db FILE).",
+                 show_default=False),
+]
+PlayerOpt = Annotated[
+    str | None,
+    typer.Option("--player", metavar="ID", help="Only this player.", show_default=False),
+]
+
+
+def attempts(db: DbOpt, player: PlayerOpt = None) -> None:
+    """Every puzzle attempt recorded, one JSON object per line, in the order stored."""
+    import json
+
+    from rami.puzzles.attempts import AttemptStore
+
+    with reporting_errors(False), AttemptStore(db, create=False) as store:
+        stored = store.attempts(player=player)
+    for attempt in stored:
+        typer.echo(json.dumps(attempt.to_json(), ensure_ascii=False))
+
+
+def _tiers(pack: str | None) -> dict[str, str]:
+    from rami.puzzles.record import read_pack, shipped_packs
+
+    puzzles = read_pack(pack) if pack else shipped_packs()
+    return {puzzle.id: puzzle.tier for puzzle in puzzles}
+
+
+def ratings(
+    db: DbOpt,
+    pack: Annotated[
+        str | None,
+        typer.Option("--pack", metavar="FILE", help="The puzzles' tiers (their ratings before "
+                     "any attempt) from this pack (default: the shipped packs).",
+                     show_default=False),
+    ] = None,
+    player: PlayerOpt = None,
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, help="At most this many puzzles and players.")
+    ] = 20,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print JSON instead of text.")
+    ] = False,
+) -> None:
+    """Glicko-2 ratings of puzzles and players from first attempts (docs/puzzles.md,
+    "Ratings"), highest first."""
+    from rami.puzzles.attempts import AttemptStore
+    from rami.puzzles.ratings import Ratings
+
+    with reporting_errors(json_output):
+        try:
+            tiers = _tiers(pack)
+        except OSError as error:
+            raise RamiError(f"--pack: cannot read {pack!r}: {error.strerror or error}") from None
+        with AttemptStore(db, create=False) as store:
+            rated = Ratings(tiers=tiers).add_all(store.attempts())
+    summary = rated.summary(limit)
+    if player is not None:
+        summary["players"] = [rated.player_json(player)]
+    if json_output:
+        echo_json(summary)
+        return
+    lines = [f"{rated.attempts} attempts, {rated.first_attempts} first attempts (rated)",
+             f"Puzzles ({len(rated.puzzles)} rated, highest first):"]
+    lines += [f"  {item['id']}  {item['rating']:7.1f} ± {item['deviation']:5.1f}  "
+              f"{item['tier'] or '-':6}  {_games(item['games'])}" for item in summary["puzzles"]]
+    lines.append(f"Players ({len(rated.players)}, highest first):" if player is None
+                 else "Player:")
+    lines += [f"  {item['id']}  {item['rating']:7.1f} ± {item['deviation']:5.1f}  "
+              f"{_games(item['games'])}" for item in summary["players"]]
+    echo_lines(lines)
+
+
+def _games(count: int) -> str:
+    return f"{count} game" if count == 1 else f"{count} games"
