@@ -115,10 +115,13 @@ def test_without_a_database_nothing_is_recorded(servers: tuple[str, str, str],
                                                 checker: SchemaChecker) -> None:
     none = servers[2]
     for method, path, sent in (("POST", "/puzzles/attempts", body()),
-                               ("GET", "/puzzles/next?player=service-player-1", None),
-                               ("GET", "/puzzles/ratings", None)):
+                               ("GET", "/puzzles/next?player=service-player-1", None)):
         status, answer = call(checker, none, method, path, sent)
         assert status == 503 and "keeps no attempts" in answer["error"], answer
+    # The ratings say so, with a 200 (the page asks them before it reports anything).
+    status, answer = call(checker, none, "GET", "/puzzles/ratings?player=service-player-1")
+    assert (status, answer) == (200, {"recording": False, "attempts": 0, "first_attempts": 0,
+                                      "puzzles": [], "players": []})
     # The rest of the puzzle endpoints are unchanged.
     status, puzzle = call(checker, none, "GET", f"/puzzles/{EASY}")
     assert status == 200 and puzzle["id"] == EASY
@@ -151,7 +154,8 @@ def test_ratings_list_and_filter(servers: tuple[str, str, str], checker: SchemaC
     one, two, _ = servers
     call(checker, one, "POST", "/puzzles/attempts", body(player="service-ratings-1"))
     status, ratings = call(checker, two, "GET", "/puzzles/ratings")
-    assert status == 200 and ratings["attempts"] >= ratings["first_attempts"] >= 1
+    assert status == 200 and ratings["recording"] is True
+    assert ratings["attempts"] >= ratings["first_attempts"] >= 1
     listed = [p["rating"] for p in ratings["players"]]
     assert listed == sorted(listed, reverse=True)
     assert "service-ratings-1" in {p["id"] for p in ratings["players"]}

@@ -116,6 +116,7 @@ def test_through_the_service(tmp_path: Path) -> None:
                                checkpoints=[12])
         summary = _get(f"{server.url}/puzzles/ratings?limit=1000")
     library, _ = play(world, 12, seed=5, tiers=tiers)
+    assert summary.pop("recording") is True
     assert summary == library.summary() == served.summary()
     assert summary["first_attempts"] == 288
     assert history[-1]["puzzles"] > 0.7 and history[-1]["players"] > 0.8, history

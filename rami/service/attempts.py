@@ -87,6 +87,8 @@ class AttemptOut(schemas._Out):
 
 
 class RatingsOut(schemas._Out):
+    recording: bool = Field(description="The server keeps attempts (false: it has no "
+                            "database, and everything else is empty)")
     attempts: int
     first_attempts: int
     puzzles: list[PuzzleRatingOut] = Field(description="Highest rating first")
@@ -161,18 +163,22 @@ def checked_database(path: str) -> str:
     return os.path.abspath(path)
 
 
-def book_of(request: Request) -> Book:
-    """The worker's book, made on first use from ``RAMI_SERVICE_DB``; 503 without one."""
+def _book(request: Request) -> Book | None:
+    """The worker's book, made on first use from ``RAMI_SERVICE_DB``; None without one."""
     state = request.app.state
     book = getattr(state, "attempt_book", None)
     if book is None:
         path = os.environ.get(DB_ENV, "").strip()
-        state.attempt_book = Book(path) if path else False
-        book = state.attempt_book
-    if book is False:
-            raise ApiError(503, "this server keeps no attempts (it was started without "
-                           "--db): nothing is recorded and nothing is rated")
-    assert isinstance(book, Book)
+        book = state.attempt_book = Book(path) if path else False
+    return book if isinstance(book, Book) else None
+
+
+def book_of(request: Request) -> Book:
+    """The worker's book; 503 on a server without a database."""
+    book = _book(request)
+    if book is None:
+        raise ApiError(503, "this server keeps no attempts (it was started without "
+                       "--db): nothing is recorded and nothing is rated")
     return book
 
 
@@ -268,8 +274,13 @@ async def list_ratings(
                                 "this many players, highest first")] = 100,
 ) -> dict[str, Any]:
     """Ratings from first attempts (as ``rami puzzle ratings --json``): the counts, and the
-    rated puzzles and players, highest first; or the one player and/or puzzle asked for."""
-    book = book_of(request)
+    rated puzzles and players, highest first; or the one player and/or puzzle asked for. On a
+    server without a database, ``recording`` is false and the rest empty (what the page asks
+    before it reports attempts)."""
+    book = _book(request)
+    if book is None:
+        return {"recording": False, "attempts": 0, "first_attempts": 0, "puzzles": [],
+                "players": []}
     pack = await _pack(request)
     if puzzle is not None:
         _find(pack, puzzle, "puzzle")
@@ -282,4 +293,4 @@ async def list_ratings(
                 "puzzles": [] if puzzle is None else [ratings.puzzle_json(puzzle)]}
 
     result: dict[str, Any] = await asyncio.to_thread(book.read, _tiers(pack), answer)
-    return result
+    return {"recording": True, **result}
