@@ -15,7 +15,8 @@ from rami.errors import NotationError
 from rami.melds import Meld, MeldKind, is_pure_run, meld_problems, opening_points
 from rami.notation import parse_position, parse_table
 from rami.position import Position
-from rami.referee import TurnVerdict, _opening_problems_from_cards, validate_turn
+from rami.referee import TurnVerdict, validate_turn
+from rami.referee.opening import opening_problems_from_cards
 from rami.rules import get_ruleset
 
 
@@ -755,7 +756,7 @@ def test_property_same_turn_opening_matches_brute_force(name, cards):
         expected = pure_run
     else:
         expected = best >= rules.opening_points
-    problems = _opening_problems_from_cards(counts, rules)
+    problems = opening_problems_from_cards(counts, rules)
     assert (not problems) is expected, (format_cards(sorted(cards)), problems, best, best_pure)
 
 
@@ -764,13 +765,13 @@ def test_same_turn_opening_known_answers():
     opening
     search (rami-51: 51 points incl. a pure run)."""
     rules = get_ruleset("rami-51[open_and_rearrange_same_turn=true]")
-    assert _opening_problems_from_cards(Counter(parse_cards("QH KH AH QS QD *")), rules) == []
+    assert opening_problems_from_cards(Counter(parse_cards("QH KH AH QS QD *")), rules) == []
     # 2S (the first card in order) fits no meld and stays out; 8S too.
     chinois = get_ruleset("rami-chinois[open_and_rearrange_same_turn=true]")
-    assert _opening_problems_from_cards(Counter(parse_cards("2S 8S QH KH AH")), chinois) == []
+    assert opening_problems_from_cards(Counter(parse_cards("2S 8S QH KH AH")), chinois) == []
     fou = get_ruleset("rami-fou[open_and_rearrange_same_turn=true]")
-    assert _opening_problems_from_cards(Counter(parse_cards("2S AS AH AD KS KH KD")), fou) == []
-    assert _opening_problems_from_cards(Counter(parse_cards("QH KH * QS QD *")), rules) == [
+    assert opening_problems_from_cards(Counter(parse_cards("2S AS AH AD KS KH KD")), fou) == []
+    assert opening_problems_from_cards(Counter(parse_cards("QH KH * QS QD *")), rules) == [
         "opening needs a pure run (3+ cards in a row of one suit, no joker: a tierce franche)",
         "the cards played do not make 51 opening points with a pure run: rami-51 needs at "
         "least 51",
