@@ -3,7 +3,8 @@
 A meld is written card by card with each joker where it stands (docs/rules.md). Its kind (run or
 set)
 is inferred from the cards; only a single real card with jokers is ambiguous, and such a meld is a
-run unless it is explicitly marked as a set (``set: 7H * *``).
+run unless it is explicitly marked as a set (``set: 7H * *``). Where a run's cards fall, card by
+card, is :mod:`rami.runs`.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from enum import Enum
 from functools import lru_cache
 from itertools import combinations
 
-from rami.cards import JOKER, RANK_LETTERS, Card, Suit, format_cards, parse_cards
+from rami.cards import JOKER, Card, Suit, format_cards, parse_cards
 from rami.errors import NotationError
 from rami.lang import ENGLISH, Language
 from rami.rules import Ruleset
+from rami.runs import card_places, explain_bad_run, rank_letter, run_start_of
 
 MIN_MELD = 3
 MAX_SET = 4
@@ -27,10 +29,6 @@ MAX_SET = 4
 class MeldKind(Enum):
     RUN = "run"
     SET = "set"
-
-
-def _rank_letter(position_rank: int) -> str:
-    return RANK_LETTERS[(position_rank - 1) % 13]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,34 +104,14 @@ def infer_kind(cards: Sequence[Card]) -> MeldKind:
     real = [card for card in cards if not card.is_joker]
     if len(real) >= 2:
         return MeldKind.SET if len({card.rank for card in real}) == 1 else MeldKind.RUN
-    if len(real) == 1 and _run_start(cards, top_rank=14) is None:
+    if len(real) == 1 and run_start_of(cards, top_rank=14) is None:
         return MeldKind.SET
     return MeldKind.RUN
 
 
-def _positions(card: Card, top_rank: int) -> tuple[int, ...]:
-    if card.rank == 1 and top_rank == 14:
-        return (1, 14)
-    return (card.rank,)
-
-
-def _run_start(cards: Sequence[Card], top_rank: int) -> int | None:
-    """Rank of the first position of a run, or None when no placement fits."""
-    candidates: set[int] | None = None
-    for index, card in enumerate(cards):
-        if card.is_joker:
-            continue
-        starts = {value - index for value in _positions(card, top_rank)}
-        candidates = starts if candidates is None else candidates & starts
-    if candidates is None:
-        return 1
-    fitting = sorted(s for s in candidates if s >= 1 and s + len(cards) - 1 <= top_rank)
-    return fitting[0] if fitting else None
-
-
 def run_start(meld: Meld, rules: Ruleset) -> int | None:
     """Rank (1..14) of a run's first position, None when the run is not a valid run."""
-    return _run_start(meld.cards, rules.top_rank)
+    return run_start_of(meld.cards, rules.top_rank)
 
 
 def stands_for(meld: Meld, rules: Ruleset) -> tuple[int, ...]:
@@ -173,64 +151,10 @@ def _run_problems(meld: Meld, rules: Ruleset) -> list[str]:
     if duplicates:
         problems.append(f"run {format_cards(cards)} holds {duplicates[0]} twice")
         return problems
-    if _run_start(cards, rules.top_rank) is not None:
+    if run_start_of(cards, rules.top_rank) is not None:
         return problems
-    problems.append(_explain_bad_run(cards, rules))
+    problems.append(explain_bad_run(cards, rules))
     return problems
-
-
-def _explain_bad_run(cards: Sequence[Card], rules: Ruleset) -> str:
-    text = format_cards(cards)
-    wrapped = _run_start_modular(cards)
-    if wrapped is not None:
-        ranks = [_rank_letter(wrapped + index) for index in range(len(cards))]
-        if wrapped < 1 and (wrapped + len(cards) - 1) >= 1 and all(
-            card.is_joker for card in cards[: 1 - wrapped]
-        ):
-            return f"run {text} goes below the ace"
-        if wrapped + len(cards) - 1 > rules.top_rank and all(
-            card.is_joker for card in cards[rules.top_rank - wrapped + 1 :]
-        ):
-            return f"run {text} goes past the {'ace' if rules.ace_high else 'king'}"
-        if not rules.ace_high and wrapped + len(cards) - 1 == 14:
-            return f"{'-'.join(ranks)}: in {rules.name} the 1 never follows the 13"
-        return f"{'-'.join(ranks)} wraps around"
-    # Name the first two real cards in a row (jokers between them fill the places between) that
-    # no placement puts that far apart: the gap, not merely the first pair.
-    previous: tuple[int, Card] | None = None
-    for index, card in enumerate(cards):
-        if card.is_joker:
-            continue
-        if previous is not None:
-            before, apart = previous[1], index - previous[0]
-            if not any(
-                after - start == apart
-                for start in _positions(before, rules.top_rank)
-                for after in _positions(card, rules.top_rank)
-            ):
-                return f"run {text} is not consecutive: {before} then {card}"
-        previous = (index, card)
-    return f"run {text} is not consecutive"
-
-
-def _run_start_modular(cards: Sequence[Card]) -> int | None:
-    """Start of a run if ranks are read around the clock (used only to explain a wrap)."""
-    start: int | None = None
-    for index, card in enumerate(cards):
-        if card.is_joker:
-            continue
-        candidate = card.rank - index
-        if start is None:
-            start = candidate
-        elif (candidate - start) % 13 != 0:
-            return None
-    if start is None:
-        return None
-    for shift in (0, 13, -13):
-        low = start + shift
-        if low + len(cards) - 1 >= 1 and low <= 14:
-            return low
-    return start
 
 
 def _set_problems(meld: Meld) -> list[str]:
@@ -242,7 +166,7 @@ def _set_problems(meld: Meld) -> list[str]:
     if len(ranks) > 1:
         problems.append(
             f"set {format_cards(meld.cards)} mixes ranks "
-            f"({', '.join(_rank_letter(rank) for rank in ranks)})"
+            f"({', '.join(rank_letter(rank) for rank in ranks)})"
         )
     for card, count in sorted(Counter(real).items()):
         if count > 1:
@@ -304,7 +228,7 @@ def is_pure_run(meld: Meld) -> bool:
 def holds_pure_run(cards: Iterable[Card], rules: Ruleset) -> bool:
     """Do ``cards`` hold a pure run: three cards of one suit in a row (decision 3)?"""
     held = {(card.suit, place) for card in cards if not card.is_joker
-            for place in _positions(card, rules.top_rank)}
+            for place in card_places(card, rules.top_rank)}
     return any(
         all((suit, place + step) in held for step in range(MIN_MELD))
         for suit, place in held
@@ -321,7 +245,7 @@ def reaches_opening(cards: Iterable[Card], rules: Ruleset, points: int, *,
     top_value = max(rules.opening_value(place) for place in range(1, rules.top_rank + 1))
 
     def bound(card: Card) -> int:
-        return max(rules.opening_value(place) for place in _positions(card, rules.top_rank))
+        return max(rules.opening_value(place) for place in card_places(card, rules.top_rank))
 
     #: The most points each state was reached with and failed from.
     failed: dict[tuple[tuple[Card, ...], int, bool], int] = {}
@@ -356,7 +280,7 @@ def _melds_holding(first: Card, others: Counter[Card], jokers: int, rules: Rules
     melds: list[Meld] = []
     suit = first.suit
     assert suit is not None  # a real card
-    for place in _positions(first, rules.top_rank):
+    for place in card_places(first, rules.top_rank):
         for low in range(max(1, place - rules.max_run_length + 1), place + 1):
             for high in range(max(low + MIN_MELD - 1, place),
                               min(rules.top_rank, low + rules.max_run_length - 1) + 1):
