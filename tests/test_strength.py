@@ -233,3 +233,15 @@ def test_a_target_elo_without_a_ladder_is_refused_before_the_game_starts() -> No
         check_level("grandmaster", get_ruleset("rami-chinois"))
     check_level("elo:500", get_ruleset("rami-chinois"))
     assert GameSession("rami-chinois", ["elo:500"], 0).levels == ("elo:500",)
+
+
+def test_the_rami_chinois_ladder_reaches_above_the_confirmed_bot() -> None:
+    """docs/game.md "Measured": a target Elo above the confirmed bot's mixes in the expert by
+    round; the ladder's top point caps it (the expert has no finite Elo)."""
+    from rami.game.mixed import strength_for
+
+    assert strength_for("rami-chinois", 876) == pytest.approx(1.0)
+    assert strength_for("rami-chinois", 1074) == pytest.approx(1.5)
+    assert 1.5 < strength_for("rami-chinois", 1200) < 1.8
+    assert strength_for("rami-chinois", 5000) == pytest.approx(1.8)
+    assert strength_for("rami-chinois", -50) == 0.0

@@ -35,8 +35,10 @@ from rami.game.state import View
 LADDERS: dict[str, Sequence[tuple[float, float]]] = {
     # One-round games, 100 pairs a step, the mean of seeds 1 and 2: novice +495 over the
     # beginner (+576, +413), intermediate +271 over the novice (+295, +246), confirmed +110
-    # over the intermediate (+115, +104).
-    "rami-chinois": ((0.0, 0.0), (0.1, 495.0), (0.5, 766.0), (1.0, 876.0)),
+    # over the intermediate (+115, +104); strength 1.5 +198 over the confirmed bot (+186,
+    # +210), 1.8 +387 over it (+392, +382).
+    "rami-chinois": ((0.0, 0.0), (0.1, 495.0), (0.5, 766.0), (1.0, 876.0), (1.5, 1074.0),
+                     (1.8, 1263.0)),
 }
 
 
