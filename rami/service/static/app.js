@@ -560,6 +560,154 @@
     status.append(head, list);
   }
 
+  // ------------------------------------------------------------------ attempts and ratings
+  //
+  // When the server keeps attempts (GET /puzzles/ratings says "recording"), the page reports
+  // each attempt at a puzzle (POST /puzzles/attempts) under a random player id kept in this
+  // browser (nothing personal), and shows the player's rating and the puzzle's (docs/puzzles.md,
+  // "Ratings"). An attempt is reported once: when solved, when the solution is shown, or when
+  // the player leaves the puzzle after a check or a hint (leaving untouched reports nothing).
+
+  const PLAYER_KEY = "rami-player";
+  let player = null;
+  let recording = null; // null: not known yet; false: the server keeps no attempts
+  let attempt = null; // {id, shownAt, firstCheckMs, wrongChecks, hints, solutionShown, solved, reported}
+
+  function playerId() {
+    if (player) return player;
+    try {
+      player = localStorage.getItem(PLAYER_KEY);
+    } catch (error) {
+      player = null;
+    }
+    if (!player || !/^[A-Za-z0-9_-]{8,64}$/.test(player)) {
+      const bytes = new Uint8Array(12);
+      crypto.getRandomValues(bytes);
+      player = "p-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      try {
+        localStorage.setItem(PLAYER_KEY, player);
+      } catch (error) {
+        // Kept for this visit only.
+      }
+    }
+    return player;
+  }
+
+  function startAttempt(id) {
+    if (attempt && attempt.id === id && !attempt.reported) return; // back from the game mode
+    leaveAttempt();
+    attempt = { id, shownAt: Date.now(), firstCheckMs: null, wrongChecks: 0, hints: 0,
+      solutionShown: false, solved: false, reported: false };
+  }
+
+  function noteCheck(result) {
+    if (!attempt || attempt.reported || !puzzle || attempt.id !== puzzle.id) return;
+    if (attempt.firstCheckMs === null) attempt.firstCheckMs = Date.now() - attempt.shownAt;
+    if (result.solved) {
+      attempt.solved = true;
+      report(false);
+    } else {
+      attempt.wrongChecks += 1;
+    }
+  }
+
+  function noteHint(level) {
+    if (attempt && !attempt.reported) attempt.hints = Math.max(attempt.hints, level);
+  }
+
+  function noteSolution() {
+    if (!attempt || attempt.reported) return;
+    attempt.solutionShown = true;
+    report(false);
+  }
+
+  function leaveAttempt() {
+    if (attempt && !attempt.reported && (attempt.firstCheckMs !== null || attempt.hints)) {
+      report(true);
+    }
+  }
+
+  async function report(leaving) {
+    const sent = attempt;
+    sent.reported = true;
+    if (recording !== true) return;
+    const body = {
+      puzzle: sent.id, player: playerId(), solved: sent.solved,
+      first_check_ms: sent.firstCheckMs === null ? null : Math.min(sent.firstCheckMs, 604800000),
+      hints: Math.min(sent.hints, 100), solution_shown: sent.solutionShown,
+      wrong_checks: Math.min(sent.wrongChecks, 10000),
+    };
+    try {
+      const response = await fetch("/puzzles/attempts", {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body), keepalive: true,
+      });
+      if (!response.ok) return;
+      const answer = await response.json();
+      const same = !leaving && puzzle && puzzle.id === sent.id;
+      showRatings(answer.player_rating, same ? answer.puzzle_rating : undefined);
+    } catch (error) {
+      // Not recorded: the puzzle plays on.
+    }
+  }
+
+  function ratingText(rating) {
+    return `${Math.round(rating.rating)} \u00b1 ${Math.round(rating.deviation)}`;
+  }
+
+  function ratingsBox() {
+    let box = $("ratings");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "ratings";
+      box.className = "tags ratings muted small";
+      box.setAttribute("aria-live", "polite");
+      $("tags").after(box);
+    }
+    return box;
+  }
+
+  function showRatings(own, forPuzzle) {
+    const box = ratingsBox();
+    if (own) box.dataset.player = ratingText(own);
+    if (forPuzzle) {
+      const plays = forPuzzle.games === 1 ? "1 rated play" : `${forPuzzle.games} rated plays`;
+      box.dataset.puzzle = `${ratingText(forPuzzle)} (${plays})`;
+    } else if (forPuzzle === null) {
+      delete box.dataset.puzzle;
+    }
+    const parts = [];
+    if (box.dataset.player) parts.push(`Your rating: ${box.dataset.player}`);
+    if (box.dataset.puzzle) parts.push(`This puzzle: ${box.dataset.puzzle}`);
+    box.textContent = parts.join(" \u00b7 ");
+    box.hidden = !parts.length;
+  }
+
+  async function loadRatings(id) {
+    if (recording === false) return;
+    const params = new URLSearchParams({ player: playerId(), puzzle: id });
+    try {
+      const answer = await api(`/puzzles/ratings?${params}`);
+      recording = answer.recording;
+      if (!recording || !puzzle || puzzle.id !== id) return;
+      showRatings(answer.players[0], answer.puzzles[0]);
+    } catch (error) {
+      // No ratings shown: the puzzle plays on.
+    }
+  }
+
+  async function offeredPuzzle() {
+    // Near the player's rating (GET /puzzles/next), when the server rates and no tier or
+    // theme is chosen; null otherwise.
+    if (recording !== true || $("tier").value || $("theme").value) return null;
+    try {
+      const offer = await api(`/puzzles/next?player=${encodeURIComponent(playerId())}`);
+      return offer.puzzle.id;
+    } catch (error) {
+      return null;
+    }
+  }
+
   // ------------------------------------------------------------------ the service
 
   async function api(path, options) {
@@ -589,6 +737,7 @@
         body: JSON.stringify({ id: puzzle.id, moves: moves.join("\n") }),
       });
       showVerdict(result);
+      noteCheck(result);
     } catch (error) {
       say(error.message, "bad");
     }
@@ -606,6 +755,7 @@
     try {
       const result = await api(`/puzzles/${puzzle.id}/hint?level=${level}`);
       hintLevel = level;
+      noteHint(level);
       const box = $("hints");
       box.hidden = false;
       const item = document.createElement("div");
@@ -630,6 +780,7 @@
     if (!puzzle) return;
     try {
       const answer = await api(`/puzzles/${puzzle.id}/solution`);
+      noteSolution();
       reset();
       replay = { moves: answer.moves, step: 0, active: true };
       const list = $("replay-moves");
@@ -726,6 +877,9 @@
     if (location.hash.slice(1) !== data.id && !data.date) history_replace(data.id);
     say("");
     render();
+    startAttempt(data.id);
+    showRatings(undefined, null);
+    loadRatings(data.id);
   }
 
   function history_replace(id) {
@@ -756,6 +910,11 @@
   }
 
   async function nextPuzzle() {
+    const offered = await offeredPuzzle();
+    if (offered) {
+      await load(offered);
+      return;
+    }
     await refreshListing();
     if (!listing.length) {
       say("No puzzle has that tier and theme: choose another.", "bad");
@@ -858,6 +1017,7 @@
       const id = location.hash.slice(1);
       if (id && id !== "game" && mode === "puzzle" && (!puzzle || id !== puzzle.id)) load(id);
     });
+    window.addEventListener("pagehide", leaveAttempt);
     loadThemes();
     refreshListing();
     if (location.hash !== "#game") load(location.hash.slice(1) || null);
