@@ -15,10 +15,11 @@ from typing import Annotated, Any
 
 import typer
 
-from rami.cli.inputs import CliError
+from rami.cli.inputs import CliError, LangOpt
 from rami.cli.output import echo_error, echo_json, echo_lines
 from rami.cli.scale import RayOpt
 from rami.errors import RamiError
+from rami.lang import Language
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -159,24 +160,78 @@ def replay(
 
 
 def play(
-    rules: RulesOpt = "rami-chinois",
+    rules: Annotated[
+        str | None, typer.Option("--rules", metavar="R", help="The preset, with options if any "
+                                 "('rami-chinois[jokers=0]').  [default: rami-chinois]",
+                                 show_default=False)
+    ] = None,
     vs: Annotated[
-        str, typer.Option("--vs", metavar="LEVEL[,LEVEL...]", help="The bots you play against, "
-                          "one per seat: beginner, novice, intermediate, confirmed, expert "
-                          "(or elo:N).")
-    ] = "confirmed",
+        str | None, typer.Option("--vs", metavar="LEVEL[,LEVEL...]", help="The bots you play "
+                                 "against, one per seat: beginner, novice, intermediate, "
+                                 "confirmed, expert (or elo:N).  [default: confirmed]",
+                                 show_default=False)
+    ] = None,
     seed: Annotated[
         int | None, typer.Option("--seed", metavar="S", help="Seed of the game (random if not "
                                  "given).", show_default=False)
     ] = None,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", metavar="N", min=1, help="Rounds at most "
+                                 "(Rummikub: the rounds agreed, default 1).", show_default=False)
+    ] = None,
+    target: Annotated[
+        int | None, typer.Option("--target", metavar="POINTS", min=1, help="Points that end the "
+                                 "game (the preset's by default; BFmania 250, 500 or 1000).",
+                                 show_default=False)
+    ] = None,
+    out: Annotated[
+        str | None, typer.Option("--out", metavar="FILE", help="Keep the game's record here, "
+                                 "written after every action (see rami replay).",
+                                 show_default=False)
+    ] = None,
+    resume: Annotated[
+        str | None, typer.Option("--resume", metavar="FILE", help="Go on with the game kept in "
+                                 "FILE (by --out); the record goes on being written there "
+                                 "unless --out names another file.", show_default=False)
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the --out FILE if it "
+                                        "exists.")] = False,
+    lang: LangOpt = Language.EN,
 ) -> None:
     """Play a game against bots in the terminal (type 'help' at your turn)."""
-    from rami.game.human import play_in_terminal
+    from rami.cli import interrupt
+    from rami.game.human import kept_note, play_in_terminal
+    from rami.game.human_record import load_game
 
-    game_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    saved = None
     try:
-        levels = _levels(vs, "--vs")
-        code = play_in_terminal(rules, levels, game_seed, sys.stdin, typer.echo)
+        if resume is not None:
+            given = [name for name, value in (("--rules", rules), ("--vs", vs), ("--seed", seed),
+                                              ("--rounds", rounds), ("--target", target))
+                     if value is not None]
+            if given:
+                raise _bad_input(f"{', '.join(given)}: a resumed game keeps the rules, players, "
+                                 f"seed and options of its record ({resume})")
+            saved = load_game(resume)
+            out = out or resume
+            game_rules, levels, game_seed = saved.rules, saved.levels, saved.seed
+            options = saved.options
+        else:
+            game_rules = rules or "rami-chinois"
+            levels = _levels(vs or "confirmed", "--vs")
+            game_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+            options = _options(game_rules, rounds, target)
+        if out is not None and out != resume and Path(out).exists() and not force:
+            raise _bad_input(f"{out} exists: use --resume {out} to go on with its game, or "
+                             "--force to overwrite it")
+        kept = kept_note(out)
+        # Ctrl-C, even during a bot's solve: say where the game is kept and exit 130 (the
+        # record was written after the last action).
+        with interrupt.solving(lambda: typer.echo("\nInterrupted." + kept)):
+            code = play_in_terminal(game_rules, levels, game_seed, sys.stdin, typer.echo,
+                                    options=options, out=out, saved=saved,
+                                    resume_from=resume or "", language=lang,
+                                    warn=lambda message: typer.echo(message, err=True))
     except RamiError as error:
         raise _bad_input(str(error)) from None
     raise typer.Exit(code)

@@ -11,16 +11,36 @@ from the stock is never shown.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Any
 
-from rami.cards import Card, format_cards
-from rami.game.actions import DISCARD, Action, Claim, Draw, IllegalActionError, Play
+from rami.cards import Card
+from rami.errors import EXIT_INTERRUPTED
+from rami.game.actions import (
+    DISCARD,
+    Action,
+    Claim,
+    Draw,
+    GameInternalError,
+    IllegalActionError,
+    Play,
+)
+from rami.game.human_record import Keeper, Resume, ResumeError, SavedGame, Seat, record_header
+from rami.game.human_text import (
+    card_text,
+    cards_text,
+    english_line,
+    hand_text,
+    say,
+    table_text,
+)
 from rami.game.levels import level_note, make_bot
 from rami.game.match import play_game
 from rami.game.moves import Command, MoveError, WorkTable, parse_command
 from rami.game.presets import GameOptions
 from rami.game.rounds import Round
 from rami.game.state import CLAIM, DRAW, View
+from rami.lang import ENGLISH, Language
 from rami.position import Position
 from rami.rules import get_ruleset
 
@@ -47,22 +67,29 @@ class QuitGame(Exception):
 class TerminalPlayer:
     level = "human"
 
-    def __init__(self, read: Callable[[], str | None], echo: Callable[[str], None]) -> None:
+    def __init__(self, read: Callable[[str], str | None], echo: Callable[[str], None],
+                 language: Language = ENGLISH) -> None:
         self.read = read
         self.echo = echo
+        self.language = language
         self.work: WorkTable | None = None
         self.turn_key: tuple[int, int] | None = None
 
+    def cards(self, cards: Any) -> str:
+        return cards_text(cards, self.language)
+
+    def card(self, card: Card | None) -> str:
+        return card_text(card, self.language)
+
     def ask(self, prompt: str) -> Command:
         while True:
-            self.echo(prompt)
-            line = self.read()
+            line = self.read(prompt)
             if line is None:
                 raise QuitGame
             try:
-                command = parse_command(line)
+                command = parse_command(english_line(line, self.language))
             except MoveError as error:
-                self.echo(f"  {error}")
+                self.echo(f"  {say(str(error), self.language)}")
                 continue
             if command.verb == "quit":
                 raise QuitGame
@@ -74,7 +101,7 @@ class TerminalPlayer:
     def refused(self, error: IllegalActionError) -> None:
         self.echo("Refused by the referee:")
         for problem in error.problems:
-            self.echo(f"  - {problem}")
+            self.echo(f"  - {say(problem, self.language)}")
         self.echo("Fix the turn (undo, more moves) and submit it again.")
 
     def act(self, view: View) -> Action:
@@ -85,21 +112,22 @@ class TerminalPlayer:
         return self._play(view)
 
     def _show(self, view: View, work: WorkTable | None = None) -> None:
-        self.echo(table_text(view, work))
-        self.echo(hand_text(view, work))
+        self.echo(table_text(view, work, self.language))
+        self.echo(hand_text(view, work, self.language))
 
     def _draw(self, view: View) -> Action:
         self._show(view)
-        self.echo(f"Top of the discard pile: {view.top_discard}")
+        top = self.card(view.top_discard)
+        self.echo(f"Top of the discard pile: {top}")
         while True:
             command = self.ask(f"Draw from {' or '.join(view.draws)}? ")
             if command.verb == "draw" and command.word in view.draws:
                 if command.word == DISCARD and not _can_follow(view):
-                    self.echo(f"  no legal turn would follow with {view.top_discard} "
+                    self.echo(f"  no legal turn would follow with {top} "
                               "(it could not be discarded, decision 8): draw stock")
                     continue
                 if command.word == DISCARD and view.rules.name == "rami-51":
-                    self.echo(f"  you must lay {view.top_discard} this turn"
+                    self.echo(f"  you must lay {top} this turn"
                               + ("" if view.is_opened else ", in your opening") + " (decision 10)")
                 return Draw(command.word)
             if command.verb in ("table", "hand"):
@@ -109,8 +137,8 @@ class TerminalPlayer:
 
     def _claim(self, view: View) -> Action:
         while True:
-            command = self.ask(f"Claim {view.claim_card} (and a penalty card from the stock)? "
-                               "claim / pass ")
+            command = self.ask(f"Claim {self.card(view.claim_card)} (and a penalty card from "
+                               "the stock)? claim / pass ")
             if command.verb in ("claim", "pass"):
                 return Claim(command.verb == "claim")
             if command.verb in ("table", "hand"):
@@ -123,8 +151,9 @@ class TerminalPlayer:
             self.turn_key = key
             if view.drawn is not None:
                 self.echo(f"You {'claim' if view.claimed else 'draw'} "
-                          f"{view.taken_discard or view.drawn}"
-                          + (f" and the penalty card {view.drawn}" if view.claimed else "")
+                          f"{self.card(view.taken_discard or view.drawn)}"
+                          + (f" and the penalty card {self.card(view.drawn)}" if view.claimed
+                             else "")
                           + ("" if view.taken_discard is None or view.claimed
                              else " from the discard pile"))
             self._show(view, self.work)
@@ -139,7 +168,7 @@ class TerminalPlayer:
                 self.echo("  undone" if work.undo() else "  nothing to undo this turn")
                 self._show(view, work)
             elif verb == "hint":
-                self.echo(hint_text(view, int(command.word)))
+                self.echo(hint_text(view, int(command.word), self.language))
             elif verb == "discard":
                 if not rules.discard:
                     self.echo(f"  {rules.name} has no discard: type 'done'")
@@ -152,9 +181,9 @@ class TerminalPlayer:
                 return Play(work.table(), work.played(), None)
             elif verb in ("lay", "add", "move", "split", "swap"):
                 try:
-                    self.echo(f"  {work.apply(command)}")
+                    self.echo(f"  {say(work.apply(command), self.language)}")
                 except MoveError as error:
-                    self.echo(f"  {error}")
+                    self.echo(f"  {say(str(error), self.language)}")
                     continue
                 self._show(view, work)
             else:
@@ -177,26 +206,7 @@ def _can_follow(view: View) -> bool:
     return True
 
 
-def table_text(view: View, work: WorkTable | None = None) -> str:
-    melds = work.numbered() if work is not None else list(enumerate(view.table, start=1))
-    if not melds:
-        return "Table: (empty)"
-    return "Table:\n" + "\n".join(f"  {number}. {meld}" for number, meld in melds)
-
-
-def hand_text(view: View, work: WorkTable | None = None) -> str:
-    hand = work.hand_cards() if work is not None else view.hand
-    others = ", ".join(
-        f"P{seat + 1}: {size} cards{' (opened)' if view.opened[seat] else ''}"
-        for seat, size in enumerate(view.hand_sizes) if seat != view.seat and view.active[seat]
-    )
-    return (f"Your hand ({len(hand)}): {format_cards(hand) or '-'}"
-            f"{' (opened)' if view.is_opened else ''}\n"
-            f"Others: {others}; stock {view.stock_size}; discard pile top "
-            f"{view.top_discard or '-'}")
-
-
-def hint_text(view: View, level: int) -> str:
+def hint_text(view: View, level: int, language: Language = ENGLISH) -> str:
     from rami.errors import SolverBugError
     from rami.game.fallback import note_failure
     from rami.hints import make_hint
@@ -210,54 +220,131 @@ def hint_text(view: View, level: int) -> str:
         note_failure("hint", view, error)
         return ("No hint this time: the solver failed on this position (an internal error, "
                 "logged with the position). Your game goes on.")
-    return make_hint(solution, level).text
+    return make_hint(solution, level, language).text
 
 
 def play_in_terminal(
-    rules: str, levels: tuple[str, ...], seed: int, stdin: IO[str], echo: Callable[[str], None]
+    rules: str,
+    levels: tuple[str, ...],
+    seed: int,
+    stdin: IO[str],
+    echo: Callable[[str], None],
+    *,
+    options: GameOptions | None = None,
+    out: str | None = None,
+    saved: SavedGame | None = None,
+    resume_from: str = "",
+    language: Language = ENGLISH,
+    warn: Callable[[str], None] | None = None,
 ) -> int:
-    """Play a whole game: the person at seat 0, one bot per level. Returns the exit code."""
+    """Play a whole game: the person at seat 0, one bot per level. Returns the exit code.
+
+    With ``out`` the game's record is written there after every action; with ``saved`` (read
+    by :func:`rami.game.human_record.load_game` from ``resume_from``) the recorded actions are
+    played again through the engine first, and the game goes on from where they stop.
+    """
     ruleset = get_ruleset(rules)
-
-    def read() -> str | None:
-        line = stdin.readline()
-        if not line:
-            return None
-        echo(f"> {line.rstrip()}") if not stdin.isatty() else None
-        return line
-
+    options = (options or GameOptions()).resolved(ruleset)
+    warn = warn or echo
     names = ["You"] + [f"P{seat + 2} ({level})" for seat, level in enumerate(levels)]
-    human = TerminalPlayer(read, echo)
-    players = [human] + [make_bot(level, seed + seat) for seat, level in enumerate(levels, 1)]
+    keeper = Keeper(Path(out) if out else None,
+                    record_header(ruleset, options, seed, names, ["human", *levels]))
+    if saved is None:
+        keeper.save()  # the file exists, and can be written, before the game starts
+    keeper.warn = warn
+    resume = Resume(saved, resume_from)
+    human = TerminalPlayer(terminal_reader(stdin, echo), echo, language)
+    players = [Seat(human, resume)] + [Seat(make_bot(level, seed + seat), resume)
+                                       for seat, level in enumerate(levels, 1)]
 
     def listener(rnd: Round, events: list[dict[str, Any]]) -> None:
-        for line in event_lines(events, names, rnd):
-            echo(line)
+        resume.check(rnd)
+        keeper.writing = resume.live
+        keeper.step(rnd)
+        if resume.live:
+            for line in event_lines(events, names, rnd, language):
+                echo(line)
 
     def round_done(entry: dict[str, Any]) -> None:
+        was_live = resume.live
+        resume.round_over(entry)
+        keeper.writing = resume.live
+        keeper.round_over(entry)
+        if not was_live:
+            return
         echo(f"Round {entry['number']} over ({entry['end']['reason']}).")
         for seat, name in enumerate(names):
             if entry["active"][seat]:
-                echo(f"  {name}: {' '.join(entry['hands'][seat]) or '-'} -> "
-                     f"{entry['scores'][seat]:+d} (total {entry['totals'][seat]})")
+                hand = cards_text(map(Card.parse, entry["hands"][seat]), language)
+                echo(f"  {name}: {hand or '-'} -> {entry['scores'][seat]:+d} "
+                     f"(total {entry['totals'][seat]})")
 
+    def resumed() -> None:
+        echo(f"Game resumed from {resume_from}: {resume.replayed} recorded actions played "
+             "again through the referee.")
+
+    resume.on_live = resumed
     echo(f"{ruleset.title}: you against {', '.join(levels)} (seed {seed}). Type 'help'.")
     for note in dict.fromkeys(filter(None, (level_note(level, ruleset) for level in levels))):
         echo(f"Note: {note}.")
+    kept = kept_note(out)
     try:
-        record = play_game(ruleset, players, seed, options=GameOptions(), names=names,
+        record = play_game(ruleset, players, seed, options=options, names=names,
                            levels=["human", *levels], listener=listener,
                            round_listener=round_done)
     except QuitGame:
-        echo("Game abandoned.")
+        echo("Game abandoned." + kept)
         return 0
-    winners = " and ".join(names[seat] for seat in record["winners"])
-    verb = "win" if winners == "You" or len(record["winners"]) > 1 else "wins"
-    echo(f"Game over: {winners} {verb}; totals {record['totals']}.")
+    except KeyboardInterrupt:
+        echo("Interrupted." + kept)
+        return EXIT_INTERRUPTED
+    except GameInternalError as error:
+        if not resume.live:  # a recorded bot action the referee refuses
+            raise ResumeError(f"{resume_from} does not continue: {error}") from None
+        warn(f"Internal error (a bug, please report it): {error}.{kept}")
+        return 1
+    keeper.writing = True
+    keeper.save(record)
+    echo(f"Game over: {winners_text(record, names)}. Totals: {totals_text(record, names)}."
+         + (f" The record is in {out}." if out else ""))
     return 0
 
 
-def event_lines(events: list[dict[str, Any]], names: list[str], rnd: Round) -> list[str]:
+def kept_note(out: str | None) -> str:
+    """Where a game left before its end is kept (nothing without ``--out``)."""
+    return (f" The game so far is kept in {out}: 'rami play --resume {out}' goes on with it."
+            if out else "")
+
+
+def terminal_reader(stdin: IO[str], echo: Callable[[str], None]) -> Callable[[str], str | None]:
+    """Reads one typed line after a prompt (None at the end of the input); a line read from
+    a file or a pipe is echoed after the prompt, as a transcript."""
+
+    def read(prompt: str) -> str | None:
+        echo(prompt)
+        line = stdin.readline()
+        if not line:
+            return None
+        if not stdin.isatty():
+            echo(f"> {line.rstrip()}")
+        return line
+
+    return read
+
+
+def winners_text(record: dict[str, Any], names: list[str]) -> str:
+    winners = [names[seat] for seat in record["winners"]]
+    verb = "win" if winners == ["You"] or len(winners) > 1 else "wins"
+    return f"{' and '.join(winners)} {verb}" + (" (a draw)" if record.get("draw") else "")
+
+
+def totals_text(record: dict[str, Any], names: list[str]) -> str:
+    return ", ".join(f"{name} {total} point{'s' if total != 1 else ''}"
+                     for name, total in zip(names, record["totals"], strict=True))
+
+
+def event_lines(events: list[dict[str, Any]], names: list[str], rnd: Round,
+                language: Language = ENGLISH) -> list[str]:
     """What the person at seat 0 sees of the events: never a card drawn from the stock by
     another player."""
     lines = []
@@ -270,19 +357,21 @@ def event_lines(events: list[dict[str, Any]], names: list[str], rnd: Round) -> l
         assert isinstance(seat, int)  # every other event names its seat
         who = names[seat]
         if "claim" in event:
-            lines.append(f"{who} claims {event['claim']} and takes a penalty card.")
+            lines.append(f"{who} claims {say(event['claim'], language)} and takes a penalty "
+                         "card.")
         elif "draw" in event:
             if seat == 0:
                 continue  # told when the turn starts
-            card = f" {event['card']}" if event["draw"] == DISCARD else ""
+            card = f" {say(event['card'], language)}" if event["draw"] == DISCARD else ""
             lines.append(f"{who} draws{card} from the {event['draw']}.")
         elif seat == 0:
             lines.append("Turn accepted by the referee.")
         else:
             played = [Card.parse(card) for card in event["played"]]
-            text = f"{who} lays {format_cards(played)}" if played else f"{who} lays nothing"
+            text = (f"{who} lays {cards_text(played, language)}" if played
+                    else f"{who} lays nothing")
             if event.get("discard"):
-                text += f", discards {event['discard']}"
+                text += f", discards {say(event['discard'], language)}"
             lines.append(text + f" ({sum(rnd.state.hands[seat].values())} cards left).")
     return lines
 

@@ -1,0 +1,83 @@
+"""What ``rami play`` prints and reads, in the player's language (``--lang``, ``RAMI_LANG``).
+
+Cards are written in the language's notation (``KH``; in French ``R♥``) and read in it (French
+``RC`` or ``R♥`` is the king of hearts); the command words stay those of
+:mod:`rami.game.moves`, which reads English cards: :func:`english_line` rewrites the cards of a
+French line before it is parsed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rami.cards import Card, localize_cards, parse_cards
+from rami.errors import NotationError
+from rami.game.moves import MoveError, WorkTable
+from rami.game.state import View
+from rami.lang import ENGLISH, Language
+from rami.melds import Meld
+
+#: Words of the command language, never cards.
+_WORDS = frozenset((
+    "draw", "from", "the", "stock", "discard", "pile", "lay", "your", "hand", "as", "meld",
+    "add", "to", "move", "split", "after", "swap", "put", "in", "place", "of", "joker", "hint",
+    "done", "undo", "table", "help", "quit", "claim", "pass",
+))
+
+
+def cards_text(cards: Iterable[Card], language: Language) -> str:
+    return " ".join(card.text(language) for card in cards)
+
+
+def card_text(card: Card | None, language: Language, none: str = "-") -> str:
+    return none if card is None else card.text(language)
+
+
+def say(text: str, language: Language) -> str:
+    """A sentence of the engine, the referee or the move table (English cards), its cards in
+    ``language``."""
+    return localize_cards(text, language)
+
+
+def english_line(line: str, language: Language) -> str:
+    """A typed line with its cards in English notation (unchanged in English); MoveError for a
+    word that is neither a command word nor a card of ``language``."""
+    if language is ENGLISH:
+        return line
+    words = []
+    for word in line.split():
+        lowered = word.lower()
+        if lowered in _WORDS or lowered.isdigit():
+            words.append(word)
+            continue
+        try:
+            cards = parse_cards(word, language)
+        except NotationError as error:
+            raise MoveError(str(error)) from None
+        words.append(" ".join(str(card) for card in cards))
+    return " ".join(words)
+
+
+def table_text(view: View, work: WorkTable | None = None, language: Language = ENGLISH) -> str:
+    melds: list[tuple[int, Meld]] = (
+        work.numbered() if work is not None else list(enumerate(view.table, start=1))
+    )
+    if not melds:
+        return "Table: (empty)"
+    return "Table:\n" + "\n".join(f"  {number}. {meld.text(language)}"
+                                  for number, meld in melds)
+
+
+def hand_text(view: View, work: WorkTable | None = None, language: Language = ENGLISH) -> str:
+    hand = work.hand_cards() if work is not None else view.hand
+    others = ", ".join(
+        f"P{seat + 1}: {size} cards{' (opened)' if view.opened[seat] else ''}"
+        for seat, size in enumerate(view.hand_sizes) if seat != view.seat and view.active[seat]
+    )
+    return (f"Your hand ({len(hand)}): {cards_text(hand, language) or '-'}"
+            f"{' (opened)' if view.is_opened else ''}\n"
+            f"Others: {others}; stock {view.stock_size}; discard pile top "
+            f"{card_text(view.top_discard, language)}")
+
+
+__all__ = ["card_text", "cards_text", "english_line", "hand_text", "say", "table_text"]
