@@ -9,15 +9,14 @@ and the totals; then the final totals and the winners. docs/game.md shows one.
 actions standing in for the players: every turn is judged again by the referee, every draw must
 give the recorded card, every card is accounted for after each step, and the round ends, scores
 and game result must come out as recorded. The deal and the reshuffles are also checked against
-the seed (``"shuffle": "sha256-streams-v1"``).
+the seed (``"shuffle": "sha256-streams-v1"``). Reading records and checking their shape is
+:mod:`rami.game.record_io`.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from rami.cards import Card
@@ -38,36 +37,49 @@ from rami.game.actions import (
 from rami.game.deck import stream
 from rami.game.match import RECORD_FORMAT, RECORD_VERSION, SHUFFLE, first_seat, round_first
 from rami.game.presets import GameOptions, game_rules
+from rami.game.record_io import (
+    MAX_RECORD_BYTES,
+    NOT_BOTS,
+    OPTIONAL_FIELDS,
+    PLAYER_FIELDS,
+    RECORD_FIELDS,
+    ROUND_FIELDS,
+    RecordError,
+    brief,
+    check_fields,
+    check_players,
+    decode_record,
+    field_of,
+    game_label,
+    read_records,
+    record_file,
+    same,
+    whole_number,
+)
 from rami.game.rounds import Deal, Round, deal, random_reshuffler
 from rami.game.scoring import game_after_round
 from rami.game.state import CLAIM, DRAW
-from rami.notation import (
-    MAX_JSON_DEPTH,
-    DuplicateKeyError,
-    duplicate_key_message,
-    duplicate_key_path,
-    json_depth,
-    unique_keys,
-)
 from rami.position import Position
 from rami.rules import get_ruleset
-from rami.textfile import file_lines
 
-
-class RecordError(RamiError):
-    """A record that does not replay: the game, round and turn at fault, and why."""
-
-    def __init__(self, message: str, *, game: str = "", round: int | None = None,
-                 turn: int | None = None, action: int | None = None) -> None:
-        self.game, self.round, self.turn, self.action = game, round, turn, action
-        where = [part for part in (
-            game,
-            f"round {round}" if round is not None else "",
-            f"turn {turn}" if turn is not None else "",
-            f"action {action}" if action is not None else "",
-        ) if part]
-        self.message = message
-        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+#: rami.game.record_io's names stay importable from here.
+__all__ = [
+    "MAX_RECORD_BYTES",
+    "NOT_BOTS",
+    "OPTIONAL_FIELDS",
+    "PLAYER_FIELDS",
+    "RECORD_FIELDS",
+    "ROUND_FIELDS",
+    "PlayWatcher",
+    "RecordError",
+    "ReplaySummary",
+    "decode_record",
+    "game_label",
+    "read_records",
+    "record_file",
+    "replay",
+    "same",
+]
 
 
 @dataclass
@@ -75,56 +87,6 @@ class ReplaySummary:
     rounds: int
     actions: int
     turns: int
-
-
-def game_label(record: Any, line: int | None = None) -> str:
-    label = f"line {line}" if line is not None else "game"
-    if isinstance(record, dict) and isinstance(record.get("game"), int):
-        label += f" (game {record['game']})"
-    return label
-
-
-#: Bytes one record (one line) may take. Records are read one line at a time, whatever the
-#: size of the file (420 Café Rummy games make some 80 MB, about 0.2 MB a game): the bound is
-#: on each record, some 50 times the longest game seen.
-MAX_RECORD_BYTES = 16 << 20
-
-
-def read_records(source: str | Iterable[tuple[int, str]]) -> Iterator[tuple[int, Any]]:
-    """(line number, decoded JSON) for each non-blank line of ``source``: a whole text, or
-    numbered lines as they are read (:func:`record_file`, ``rami.cli.inputs.text_lines``),
-    decoded one at a time. NotationError naming the line for malformed JSON, JSON nested
-    deeper than a record can be, or an object that gives a key twice."""
-    lines = enumerate(source.splitlines(), start=1) if isinstance(source, str) else source
-    for number, line in lines:
-        if line.strip():
-            yield number, decode_record(line, number)
-
-
-def decode_record(line: str, number: int) -> Any:
-    """One line's JSON (NotationError ``line N: ...``, never a RecursionError)."""
-    if json_depth(line) > MAX_JSON_DEPTH:
-        raise NotationError(f"line {number}: JSON nested more than {MAX_JSON_DEPTH} levels deep")
-    try:
-        return json.loads(line, object_pairs_hook=unique_keys)
-    except DuplicateKeyError as error:
-        loc = duplicate_key_path(line)
-        raise NotationError(f"line {number}: {duplicate_key_message(error.key, loc)}") from None
-    except json.JSONDecodeError as error:
-        raise NotationError(
-            f"line {number}: malformed JSON at column {error.colno}: {error.msg}"
-        ) from None
-    except (ValueError, RecursionError) as error:  # a number of more than 4,300 digits
-        raise NotationError(f"line {number}: malformed JSON: {error}") from None
-
-
-def record_file(path: str | Path, *, max_record_bytes: int = MAX_RECORD_BYTES
-                ) -> Iterator[tuple[int, Any]]:
-    """The records of a JSON-lines file, read and decoded one line at a time (the memory held
-    is one record whatever the file's size); UnreadableFileError naming the file (and the
-    line: InputTooLargeError for a line over ``max_record_bytes``), NotationError as
-    :func:`read_records`."""
-    return read_records(file_lines(path, max_line_bytes=max_record_bytes))
 
 
 class _Script:
@@ -160,10 +122,10 @@ class _Script:
         if rnd.phase == DRAW:
             source = event.get("draw")
             if source not in (STOCK, DISCARD):
-                raise RecordError(f"seat {seat} is to draw, but the record has {_brief(event)}")
+                raise RecordError(f"seat {seat} is to draw, but the record has {brief(event)}")
             return Draw(source)
         if "played" not in event:
-            raise RecordError(f"seat {seat} is to play, but the record has {_brief(event)}")
+            raise RecordError(f"seat {seat} is to play, but the record has {brief(event)}")
         table = table_from_json(event["table"], "table") if "table" in event else rnd.state.table
         discard = event.get("discard")
         return Play(
@@ -171,11 +133,6 @@ class _Script:
             cards_from_json(event["played"], "played"),
             None if discard is None else card_from_json(discard, "discard"),
         )
-
-
-def _brief(event: Any) -> str:
-    text = json.dumps(event)
-    return text if len(text) < 120 else text[:117] + "..."
 
 
 def _deal_from_json(data: Any, players: int) -> Deal:
@@ -211,77 +168,6 @@ def replay(record: Any, label: str = "game", on_play: PlayWatcher | None = None
         raise RecordError(str(error), game=label) from None
 
 
-#: The fields of a record (the optional ones too), of each round, of a deal and of a player:
-#: replay refuses any other, and any missing (docs/game.md, "The record").
-RECORD_FIELDS = frozenset({
-    "format", "version", "rules", "options", "seed", "shuffle", "game", "players", "rounds",
-    "totals", "winners", "losers", "draw", "end",
-})
-OPTIONAL_FIELDS = frozenset({"seed", "shuffle", "game"})
-ROUND_FIELDS = frozenset({
-    "number", "first", "active", "deal", "actions", "end", "hands", "scores", "totals",
-    "eliminated",
-})
-PLAYER_FIELDS = frozenset({"name", "level"})
-#: Levels of a seat no bot played: a person (``rami play``), or a player ``play_game`` was
-#: given no level for. Every other level is a bot's (:data:`rami.game.levels.LEVELS`).
-NOT_BOTS = ("human", "player")
-
-
-def _fields(data: dict[str, Any], known: frozenset[str], what: str,
-            optional: frozenset[str] = frozenset()) -> None:
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise RecordError(f"{what}: unknown field{'s' if len(unknown) > 1 else ''} "
-                          f"{', '.join(map(repr, unknown))}")
-    missing = sorted(known - optional - set(data))
-    if missing:
-        raise RecordError(f"{what}: missing field{'s' if len(missing) > 1 else ''} "
-                          f"{', '.join(map(repr, missing))}")
-
-
-def same(mine: Any, theirs: Any) -> bool:
-    """JSON equality that tells the kinds apart: ``true`` is not ``1``, ``1.0`` is not ``1``
-    (Python's ``==`` says they are), and an array is a list or a tuple."""
-    if isinstance(mine, bool) or isinstance(theirs, bool) or isinstance(mine, float) or (
-        isinstance(theirs, float)
-    ):
-        return type(mine) is type(theirs) and mine == theirs
-    if isinstance(mine, list | tuple):
-        return isinstance(theirs, list | tuple) and len(mine) == len(theirs) and all(
-            same(a, b) for a, b in zip(mine, theirs, strict=True))
-    if isinstance(mine, dict):
-        return isinstance(theirs, dict) and mine.keys() == theirs.keys() and all(
-            same(value, theirs[key]) for key, value in mine.items())
-    if isinstance(theirs, list | tuple | dict):
-        return False
-    return bool(mine == theirs)
-
-
-def _whole(value: Any, what: str, *, low: int = 0) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise RecordError(f"{what}: expected a whole number >= {low}, got {value!r}")
-    return value
-
-
-def _check_players(players: list[Any]) -> None:
-    from rami.game.levels import LEVELS, is_level
-
-    for seat, player in enumerate(players):
-        what = f"players[{seat}]"
-        if not isinstance(player, dict):
-            raise RecordError(f"{what}: expected an object, got {player!r}")
-        _fields(player, PLAYER_FIELDS, what)
-        if not isinstance(player["name"], str):
-            raise RecordError(f"{what}.name: expected a string, got {player['name']!r}")
-        level = player["level"]
-        if not isinstance(level, str) or not (is_level(level) or level in NOT_BOTS):
-            raise RecordError(
-                f"{what}.level: unknown level {level!r}: the levels are {', '.join(LEVELS)} "
-                f"(or {' or '.join(NOT_BOTS)} for a seat no bot played)"
-            )
-
-
 def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> ReplaySummary:
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
@@ -291,10 +177,10 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
             f"not a {RECORD_FORMAT} record of version {RECORD_VERSION} "
             f"(format {record.get('format')!r}, version {record.get('version')!r})"
         )
-    _fields(record, RECORD_FIELDS, "record", OPTIONAL_FIELDS)
-    rules = get_ruleset(_field(record, "rules", str))
+    check_fields(record, RECORD_FIELDS, "record", OPTIONAL_FIELDS)
+    rules = get_ruleset(field_of(record, "rules", str))
     whole = game_rules(rules)
-    options = GameOptions.from_json(_field(record, "options", dict)).resolved(rules)
+    options = GameOptions.from_json(field_of(record, "options", dict)).resolved(rules)
     raw_seed = record.get("seed")
     if "seed" in record and (not isinstance(raw_seed, int | str) or isinstance(raw_seed, bool)):
         raise RecordError(f"seed: expected a whole number or a string, got {raw_seed!r}")
@@ -305,15 +191,15 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
     if seeded and "seed" not in record:
         raise RecordError(f"the record names its shuffle ({SHUFFLE!r}) but no seed")
     if "game" in record:
-        _whole(record["game"], "game")
+        whole_number(record["game"], "game")
     seed: int | str = raw_seed if isinstance(raw_seed, int | str) else 0
-    players = _field(record, "players", list)
-    _check_players(players)
+    players = field_of(record, "players", list)
+    check_players(players)
     count = len(players)
     if not whole.min_players <= count <= whole.max_players:
         raise RecordError(f"{rules.name} is played by {whole.min_players}-{whole.max_players} "
                           f"players, the record has {count}")
-    rounds = _field(record, "rounds", list)
+    rounds = field_of(record, "rounds", list)
     active = [True] * count
     totals = [0] * count
     first = first_seat(seed, count) if seeded else None
@@ -327,11 +213,11 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
         if not isinstance(entry, dict):
             raise RecordError("a round is a JSON object", round=number)
         try:
-            _fields(entry, ROUND_FIELDS, "the round")
+            check_fields(entry, ROUND_FIELDS, "the round")
             if not same(entry["number"], number):
                 raise RecordError(f"number: the round is number {number}, the record says "
                                   f"{entry['number']!r}")
-            recorded_first = _field(entry, "first", int)
+            recorded_first = field_of(entry, "first", int)
             if first is None:
                 first = recorded_first
             elif number > 1:
@@ -344,7 +230,7 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
             dealt = _deal_from_json(entry["deal"], count)
             if not same(dealt.to_json(), entry["deal"]):
                 raise RecordError(f"deal: not as rami writes it (cards in the contract's codes): "
-                                  f"{_brief(entry['deal'])}")
+                                  f"{brief(entry['deal'])}")
             if seeded and dealt != deal(rules, active, stream(seed, "deal", number)):
                 raise RecordError("the deal is not the one the seed gives")
             played = _replay_round(rules, options, dealt, first, active, number, totals,
@@ -381,16 +267,9 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
     return ReplaySummary(len(rounds), actions, turns)
 
 
-def _field(data: dict[str, Any], key: str, kind: type) -> Any:
-    value = data.get(key)
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecordError(f"{key}: expected {kind.__name__}, got {value!r}")
-    return value
-
-
 def _replay_round(rules, options, dealt, first, active, number, totals, entry, seed,
                   on_play=None) -> Round:
-    recorded = _field(entry, "actions", list)
+    recorded = field_of(entry, "actions", list)
     reshuffles = [event for event in recorded if isinstance(event, dict) and "reshuffle" in event]
 
     def reshuffler(cards: list[Card], count: int) -> list[Card]:
@@ -462,6 +341,6 @@ def _compare(rnd: Round, recorded: list[Any], checked: int) -> int:
         mine = rnd.events[at]
         theirs = recorded[at] if at < len(recorded) else None
         if not same(mine, theirs):
-            raise RecordError(f"the engine gives {_brief(mine)}, the record has "
-                              f"{_brief(theirs)}", turn=rnd.turns, action=at + 1)
+            raise RecordError(f"the engine gives {brief(mine)}, the record has "
+                              f"{brief(theirs)}", turn=rnd.turns, action=at + 1)
     return len(rnd.events)
