@@ -26,6 +26,7 @@ from rami.game.actions import (
     Play,
 )
 from rami.game.human_record import Keeper, Resume, ResumeError, SavedGame, Seat, record_header
+from rami.game.human_tell import Narrator, TableOrder
 from rami.game.human_text import (
     card_text,
     cards_text,
@@ -68,10 +69,11 @@ class TerminalPlayer:
     level = "human"
 
     def __init__(self, read: Callable[[str], str | None], echo: Callable[[str], None],
-                 language: Language = ENGLISH) -> None:
+                 language: Language = ENGLISH, order: TableOrder | None = None) -> None:
         self.read = read
         self.echo = echo
         self.language = language
+        self.order = order or TableOrder()
         self.work: WorkTable | None = None
         self.turn_key: tuple[int, int] | None = None
 
@@ -112,7 +114,7 @@ class TerminalPlayer:
         return self._play(view)
 
     def _show(self, view: View, work: WorkTable | None = None) -> None:
-        self.echo(table_text(view, work, self.language))
+        self.echo(table_text(view, work, self.language, self.order.arrange(view.table)))
         self.echo(hand_text(view, work, self.language))
 
     def _draw(self, view: View) -> Action:
@@ -147,7 +149,7 @@ class TerminalPlayer:
     def _play(self, view: View) -> Action:
         key = (view.round, view.turn)
         if self.work is None or self.turn_key != key:
-            self.work = WorkTable.start(view.rules, view.table, view.hand)
+            self.work = WorkTable.start(view.rules, self.order.arrange(view.table), view.hand)
             self.turn_key = key
             if view.drawn is not None:
                 self.echo(f"You {'claim' if view.claimed else 'draw'} "
@@ -253,35 +255,39 @@ def play_in_terminal(
         keeper.save()  # the file exists, and can be written, before the game starts
     keeper.warn = warn
     resume = Resume(saved, resume_from)
-    human = TerminalPlayer(terminal_reader(stdin, echo), echo, language)
-    players = [Seat(human, resume)] + [Seat(make_bot(level, seed + seat), resume)
-                                       for seat, level in enumerate(levels, 1)]
+    order = TableOrder()
+    reader = terminal_reader(stdin, echo)
+    human = TerminalPlayer(reader, echo, language, order)
+    narrator = Narrator(names, ruleset, options, echo, order, language)
+    if stdin.isatty():
+        narrator.pause = lambda number: _pause(reader, number)
+
+    def watch(rnd: Round) -> None:
+        (narrator.catch_up if resume.live else narrator.skip)(rnd)
+
+    players = [Seat(human, resume, watch)] + [
+        Seat(make_bot(level, seed + seat), resume, watch) for seat, level in enumerate(levels, 1)
+    ]
 
     def listener(rnd: Round, events: list[dict[str, Any]]) -> None:
         resume.check(rnd)
         keeper.writing = resume.live
         keeper.step(rnd)
-        if resume.live:
-            for line in event_lines(events, names, rnd, language):
-                echo(line)
+        watch(rnd)
 
     def round_done(entry: dict[str, Any]) -> None:
         was_live = resume.live
         resume.round_over(entry)
         keeper.writing = resume.live
         keeper.round_over(entry)
-        if not was_live:
-            return
-        echo(f"Round {entry['number']} over ({entry['end']['reason']}).")
-        for seat, name in enumerate(names):
-            if entry["active"][seat]:
-                hand = cards_text(map(Card.parse, entry["hands"][seat]), language)
-                echo(f"  {name}: {hand or '-'} -> {entry['scores'][seat]:+d} "
-                     f"(total {entry['totals'][seat]})")
+        if was_live:
+            narrator.round_over(entry)
 
     def resumed() -> None:
         echo(f"Game resumed from {resume_from}: {resume.replayed} recorded actions played "
              "again through the referee.")
+        if narrator.rnd is not None and not narrator.rnd.over:
+            narrator.header(narrator.rnd)
 
     resume.on_live = resumed
     echo(f"{ruleset.title}: you against {', '.join(levels)} (seed {seed}). Type 'help'.")
@@ -308,6 +314,13 @@ def play_in_terminal(
     echo(f"Game over: {winners_text(record, names)}. Totals: {totals_text(record, names)}."
          + (f" The record is in {out}." if out else ""))
     return 0
+
+
+def _pause(read: Callable[[str], str | None], number: int) -> None:
+    """Between rounds at a terminal: the person says when to deal the next one."""
+    line = read(f"Press Enter to deal round {number} (or type quit). ")
+    if line is None or line.strip().lower() == "quit":
+        raise QuitGame
 
 
 def kept_note(out: str | None) -> str:
@@ -341,39 +354,6 @@ def winners_text(record: dict[str, Any], names: list[str]) -> str:
 def totals_text(record: dict[str, Any], names: list[str]) -> str:
     return ", ".join(f"{name} {total} point{'s' if total != 1 else ''}"
                      for name, total in zip(names, record["totals"], strict=True))
-
-
-def event_lines(events: list[dict[str, Any]], names: list[str], rnd: Round,
-                language: Language = ENGLISH) -> list[str]:
-    """What the person at seat 0 sees of the events: never a card drawn from the stock by
-    another player."""
-    lines = []
-    for event in events:
-        seat = event.get("seat")
-        if "reshuffle" in event:
-            lines.append(f"The discard pile (less its top) becomes the new stock "
-                         f"({len(event['stock'])} cards).")
-            continue
-        assert isinstance(seat, int)  # every other event names its seat
-        who = names[seat]
-        if "claim" in event:
-            lines.append(f"{who} claims {say(event['claim'], language)} and takes a penalty "
-                         "card.")
-        elif "draw" in event:
-            if seat == 0:
-                continue  # told when the turn starts
-            card = f" {say(event['card'], language)}" if event["draw"] == DISCARD else ""
-            lines.append(f"{who} draws{card} from the {event['draw']}.")
-        elif seat == 0:
-            lines.append("Turn accepted by the referee.")
-        else:
-            played = [Card.parse(card) for card in event["played"]]
-            text = (f"{who} lays {cards_text(played, language)}" if played
-                    else f"{who} lays nothing")
-            if event.get("discard"):
-                text += f", discards {say(event['discard'], language)}"
-            lines.append(text + f" ({sum(rnd.state.hands[seat].values())} cards left).")
-    return lines
 
 
 __all__ = ["HELP", "QuitGame", "TerminalPlayer", "play_in_terminal"]

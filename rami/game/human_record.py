@@ -267,16 +267,21 @@ class Resume:
 class Seat:
     """A player behind the record: the recorded actions first, then the player's own."""
 
-    def __init__(self, player: Player, resume: Resume) -> None:
+    def __init__(self, player: Player, resume: Resume,
+                 watch: Callable[[Round], None] | None = None) -> None:
         self.player = player
         self.resume = resume
+        self.watch = watch
         self.level = getattr(player, "level", "player")
         self.rnd: Round | None = None
 
     def see(self, rnd: Round) -> None:
         # The engine shows this hook the round (every card): only the record's replay reads it,
-        # to know which recorded action comes next; the player behind sees its View only.
+        # to know which recorded action comes next, and the narrator (``watch``) to tell what
+        # the table saw before this request; the player behind sees its View only.
         self.rnd = rnd
+        if self.watch is not None:
+            self.watch(rnd)
         see = getattr(self.player, "see", None)
         if see is not None:
             see(rnd)

@@ -8,7 +8,7 @@ French line before it is parsed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rami.cards import Card, localize_cards, parse_cards
 from rami.errors import NotationError
@@ -58,9 +58,13 @@ def english_line(line: str, language: Language) -> str:
     return " ".join(words)
 
 
-def table_text(view: View, work: WorkTable | None = None, language: Language = ENGLISH) -> str:
+def table_text(view: View, work: WorkTable | None = None, language: Language = ENGLISH,
+               table: Sequence[Meld] | None = None) -> str:
+    """The table numbered as the turn's moves use it (``work``), else ``table`` (the view's
+    melds in the order the person sees them numbered), else the view's."""
     melds: list[tuple[int, Meld]] = (
-        work.numbered() if work is not None else list(enumerate(view.table, start=1))
+        work.numbered() if work is not None
+        else list(enumerate(view.table if table is None else table, start=1))
     )
     if not melds:
         return "Table: (empty)"
