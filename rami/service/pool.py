@@ -17,45 +17,48 @@ deadlines, and cancellation of work nobody waits for.
   not lose the request: every job here is a pure computation (a solve, a turn checked), so it
   runs again, once, on a fresh process (:data:`RETRIES_ON_DEATH`). Only a job whose process
   dies again (one that kills its process: a bug) is answered 500.
+
+The solver processes themselves (the fork server, the pipe, the kill) are
+:mod:`rami.service.pool_process`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import inspect
-import multiprocessing
-import multiprocessing.connection
-import os
-import pickle
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from rami.service.errors import ApiError, log
-from rami.service.solver_process import (
-    FORKSERVER_PARENT_ENV,
-    child_main,
-    error_state,
-    rebuild_error,
+from rami.service.pool_process import (
+    JOBS_PER_PROCESS,
+    PRELOAD,
+    SolverChild,
+    pids_alive,
+    run_here,
 )
+from rami.service.solver_process import rebuild_error
+
+#: rami.service.pool_process's names stay importable from here.
+__all__ = [
+    "JOBS_PER_PROCESS",
+    "PRELOAD",
+    "RETRIES_ON_DEATH",
+    "SolverPool",
+    "SolverProcessDied",
+    "pids_alive",
+]
 
 T = TypeVar("T")
 
-#: Jobs a solver process runs before it is replaced by a fresh one.
-JOBS_PER_PROCESS = 100
 #: Times a job whose process ended under it (killed from outside, not cancelled) runs again
 #: on a fresh process before the request is answered 500.
 RETRIES_ON_DEATH = 1
-#: Modules the fork server imports once, so that every solver process starts with them loaded.
-PRELOAD = (
-    "rami.service.forkserver_guard", "__main__", "rami.service.solver_process",
-    "rami.solver.api", "rami.solver.rearrange", "rami.solver.layoff", "rami.referee",
-    "rami.hints", "rami.puzzles.record",
-)
+
 
 class _Abandoned(Exception):
     """The request gave up before the job started: the job does nothing."""
@@ -63,13 +66,6 @@ class _Abandoned(Exception):
 
 class _InProcess(Exception):
     """The job runs in this process's solver thread (not cancellable, as before processes)."""
-
-
-def _run_here(function: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
-    try:
-        return ("ok", function(*args))
-    except Exception as error:
-        return ("error", *error_state(error))
 
 
 class _Cancelled(Exception):
@@ -80,90 +76,6 @@ class SolverProcessDied(RuntimeError):
     """A solver process ended in the middle of a job nobody cancelled (a crash: a 500)."""
 
 
-_CONTEXT_LOCK = threading.Lock()
-_CONTEXT: Any = None
-_KEEPER: queue.SimpleQueue[threading.Event] | None = None
-
-
-def _keep_forkserver(requests: queue.SimpleQueue[threading.Event]) -> None:
-    """The thread that starts (and restarts) the fork server, and never ends: the fork server
-    dies with the thread that started it (``PR_SET_PDEATHSIG`` is per thread), so it must not
-    be a solver thread, which ends when its app shuts down."""
-    from multiprocessing import forkserver
-
-    os.environ[FORKSERVER_PARENT_ENV] = str(os.getpid())
-    while True:
-        done = requests.get()
-        try:
-            forkserver.ensure_running()
-        except Exception:
-            log.exception("cannot start the solver fork server")
-        done.set()
-
-
-def _context() -> Any:
-    """The fork-server context (spawn where there is none), OR-Tools preloaded in the server,
-    which is running when this returns."""
-    global _CONTEXT, _KEEPER
-    with _CONTEXT_LOCK:
-        if _CONTEXT is None:
-            context: Any
-            methods = multiprocessing.get_all_start_methods()
-            if "forkserver" in methods:
-                context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(list(PRELOAD))
-                _KEEPER = queue.SimpleQueue()
-                threading.Thread(target=_keep_forkserver, args=(_KEEPER,),
-                                 name="rami-forkserver", daemon=True).start()
-            else:  # pragma: no cover - not Linux
-                context = multiprocessing.get_context("spawn")
-            _CONTEXT = context
-        keeper = _KEEPER
-    if keeper is not None:
-        done = threading.Event()
-        keeper.put(done)
-        done.wait(timeout=60)
-    return _CONTEXT
-
-
-class _Child:
-    """One solver process and the parent's end of its pipe."""
-
-    def __init__(self) -> None:
-        context = _context()
-        self.conn, child_conn = context.Pipe(duplex=True)
-        self.process = context.Process(
-            target=child_main, args=(child_conn,), name="rami-solver", daemon=True
-        )
-        self.process.start()
-        child_conn.close()
-        self.killed = False
-        self.jobs = 0
-
-    @property
-    def pid(self) -> int | None:
-        return self.process.pid
-
-    def usable(self) -> bool:
-        return not self.killed and self.jobs < JOBS_PER_PROCESS and self.process.is_alive()
-
-    def call(self, function: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
-        self.conn.send((function, args))
-        return pickle.loads(self.conn.recv_bytes())
-
-    def kill(self) -> None:
-        self.killed = True
-        with contextlib.suppress(Exception):
-            self.process.kill()
-
-    def close(self) -> None:
-        self.kill()
-        with contextlib.suppress(Exception):
-            self.conn.close()
-        with contextlib.suppress(Exception):
-            self.process.join(timeout=2)
-
-
 class _Ticket:
     __slots__ = ("abandoned", "args", "child", "deaths", "function", "future")
 
@@ -172,7 +84,7 @@ class _Ticket:
         self.args = args
         self.future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         self.abandoned = False
-        self.child: _Child | None = None
+        self.child: SolverChild | None = None
         #: Processes that ended under this job.
         self.deaths = 0
 
@@ -186,7 +98,7 @@ class SolverPool:
         self._lock = threading.Lock()
         self._pending = 0
         self._running: set[_Ticket] = set()
-        self._children: set[_Child] = set()
+        self._children: set[SolverChild] = set()
         self._warm = False
         self._closed = False
         self.completed = 0
@@ -227,11 +139,11 @@ class SolverPool:
                 self._threads.append(thread)
                 thread.start()
 
-    def _spawn(self) -> _Child | None:
+    def _spawn(self) -> SolverChild | None:
         if self._closed:
             return None
         try:
-            child = _Child()
+            child = SolverChild()
         except Exception:
             log.exception("cannot start a solver process")
             return None
@@ -239,7 +151,7 @@ class SolverPool:
             self._children.add(child)
         return child
 
-    def _retire(self, child: _Child) -> None:
+    def _retire(self, child: SolverChild) -> None:
         child.close()
         with self._lock:
             self._children.discard(child)
@@ -259,7 +171,8 @@ class SolverPool:
         if child is not None:
             self._retire(child)
 
-    def _attempt(self, ticket: _Ticket, child: _Child | None) -> tuple[_Child | None, bool]:
+    def _attempt(self, ticket: _Ticket, child: SolverChild | None
+                 ) -> tuple[SolverChild | None, bool]:
         """Run ``ticket`` once on ``child`` (or a fresh process): the process to keep for the
         next job, and whether the job must run again (its process ended under it)."""
         if child is not None and not child.usable():
@@ -286,7 +199,7 @@ class SolverPool:
         except (EOFError, OSError):
             reply = None
         except Exception:  # _InProcess, or the job does not pickle: run it here
-            reply = _run_here(ticket.function, ticket.args)
+            reply = run_here(ticket.function, ticket.args)
         with self._lock:
             ticket.child = None
             self._running.discard(ticket)
@@ -415,15 +328,3 @@ def _consume(future: asyncio.Future[Any]) -> None:
         future.exception()
 
 
-def pids_alive(pids: Sequence[int]) -> list[int]:
-    """Those of ``pids`` still running (not ended, not a zombie): Linux ``/proc``."""
-    alive = []
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
-                state = stat.read().rpartition(")")[2].split()[0]
-        except (OSError, IndexError):
-            continue
-        if state not in ("Z", "X"):
-            alive.append(pid)
-    return alive
