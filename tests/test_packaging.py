@@ -57,7 +57,7 @@ def test_the_sdist_ships_the_whole_test_suite(shipped: set[str]) -> None:
 
 
 def test_the_sdist_ships_what_the_tests_and_the_makefile_read(shipped: set[str]) -> None:
-    assert {"LICENSE", "README.md", "Makefile", "pyproject.toml"} <= shipped
+    assert {"LICENSE", "README.md", "CHANGELOG.md", "Makefile", "pyproject.toml"} <= shipped
     for folder in ("docs", "examples", "fuzz", "benchmarks/suites"):
         files = _sources(ROOT / folder)
         assert files, folder
