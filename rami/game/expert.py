@@ -42,7 +42,6 @@ from typing import Any
 
 from rami.cards import JOKER, Card
 from rami.errors import RamiError
-from rami.game import holdback
 from rami.game.actions import DISCARD, STOCK, Play
 from rami.game.bots import (
     SOLVER_TIME_LIMIT,
@@ -55,6 +54,7 @@ from rami.game.bots import (
 from rami.game.deck import derive_seed
 from rami.game.discards import guarded_discard
 from rami.game.greedy import allowed_discards, hand_melds, is_useful
+from rami.game.holdback import held_play, holds_back
 from rami.game.presets import DrawRule, game_rules
 from rami.game.state import View
 from rami.melds import is_pure_run, opening_points
@@ -208,10 +208,10 @@ class ExpertBot(ConfirmedBot):
         position = view.position()
         if not view.rules.discard:
             best = self.solve(position)  # the held turn needs no cards-moved level
-            if holdback.holds_back(view, best):
-                return holdback.held_play(view, best)
+            if holds_back(view, best):
+                return held_play(view, best)
         solution = self.solve(position, min_moves=True)
-        if self.holds_back(view, solution):
+        if self.waits_for_rami_sec(view, solution):
             hand = Counter(view.hand)
             choice = self.choose_discard(hand, view, position.taken_discard)
             if choice is not None:
@@ -220,7 +220,7 @@ class ExpertBot(ConfirmedBot):
         play = Play(solution.table, solution.played, solver_discard(view, solution))
         return self.keeping_useful_cards(view, play, solution.hand)
 
-    def holds_back(self, view: View, solution: Any) -> bool:
+    def waits_for_rami_sec(self, view: View, solution: Any) -> bool:
         """Rami fou: hold an opening back for a rami sec when it is cheap to wait."""
         if view.rules.name != "rami-fou" or view.is_opened or not solution.opened:
             return False

@@ -24,8 +24,8 @@ from itertools import pairwise
 
 from rami.game.actions import Action
 from rami.game.bots import BeginnerBot, Bot, ConfirmedBot
-from rami.game.expert import ExpertBot
 from rami.game.deck import derive_seed
+from rami.game.expert import ExpertBot
 from rami.game.presets import GameError
 from rami.game.state import View
 
