@@ -96,3 +96,12 @@ def test_ratings_json_error(tmp_path: Path, database: Path) -> None:
     bad_pack = rami("puzzle", "ratings", "--db", str(database), "--pack",
                     str(tmp_path / "none.jsonl"), "--json")
     assert bad_pack.exit_code == 2 and json.loads(bad_pack.stdout)["exit_code"] == 2
+
+
+def test_serve_refuses_a_database_it_cannot_open(tmp_path: Path) -> None:
+    """`rami serve --db FILE` checks the file before it starts: a clear error, no server."""
+    (tmp_path / "foreign.db").write_text("not a database at all " * 100)
+    result = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "foreign.db")])
+    assert result.exit_code != 0
+    assert "--db" in (result.output + str(result.exception or ""))
+    assert "Traceback" not in result.output

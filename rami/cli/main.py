@@ -526,12 +526,17 @@ def serve(
         typer.Option("--forwarded-allow-ips", help="Believe X-Forwarded-For from these proxies "
                      "(comma-separated, or '*'). Off by default."),
     ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", metavar="FILE", help="Keep the puzzle attempts in this SQLite file "
+                     "(made if new) and rate from them; without it nothing is recorded."),
+    ] = None,
 ) -> None:
     """Serve the solver, hints and referee as an HTTP JSON API (docs/service.md)."""
     from rami.service.cli import serve as run_server  # FastAPI and uvicorn load only here
 
     run_server(host=host, port=port, workers=workers, cors_origins=cors_origin,
-               docs=docs or None, forwarded_allow_ips=forwarded_allow_ips)
+               docs=docs or None, forwarded_allow_ips=forwarded_allow_ips, db=db)
 
 
 app.command()(game_commands.simulate)
