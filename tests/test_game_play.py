@@ -55,3 +55,33 @@ def test_bad_options_exit_2() -> None:
     assert result.exit_code == 2 and "unknown bot level" in result.stderr
     result = play("--rules", "rami-fou", "--vs", "beginner,beginner,beginner,beginner", stdin="")
     assert result.exit_code == 2 and "2 to 4 players" in result.stderr
+
+
+def test_short_words_and_commands_that_are_not_asked_now() -> None:
+    result = play("--rules", "bfmania-30", "--vs", "beginner", "--seed", "5",
+                  stdin="lay 2D 3D 4D\nhint\nclaim\ndraw\n?\npile\nstock\ndraw\npass\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "you draw first ('draw stock' or 'draw discard'), then play your moves" in out
+    assert "hints come once you have drawn: 'draw stock' or 'draw discard' first" in out
+    assert "there is no claim to answer now: your turn starts with a draw" in out
+    assert "draw from where? draw stock or draw discard" in out
+    assert "short: stock, pile" in out  # ? is help
+    assert "You draw 6H from the discard pile" in out  # pile
+    assert out.count("you have drawn already this turn (6H from the discard pile): play your "
+                     "moves, then 'discard CARD'") == 2  # stock, draw
+    assert "there is no claim to answer now: it is your turn to play" in out
+    result = play("--vs", "beginner", "--seed", "3", stdin="stock\nquit\n")
+    assert "you have drawn already this turn (7S): play your moves, then 'done'" in result.stdout
+
+
+def test_a_claim_is_answered_first_and_asked_with_the_hand_shown() -> None:
+    result = play("--rules", "rami-fou", "--vs", "beginner", "--seed", "1",
+                  stdin="lay 2H 3H\nhint\nstock\npass\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    claim = out.index("Claim JS (and a penalty card from the stock)?")
+    assert "Your hand (13): 4S 9S KS 4H TD QD KD AC 3C 8C QC KC *" in out[:claim]
+    assert out.count("JS has just been discarded: answer 'claim' (take it, and a penalty "
+                     "card) or 'pass' first") == 3
+    assert "Game abandoned." in out

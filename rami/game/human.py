@@ -10,6 +10,7 @@ from the stock is never shown.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
@@ -31,7 +32,10 @@ from rami.game.human_text import (
     card_text,
     cards_text,
     english_line,
+    expand,
     hand_text,
+    line_editing,
+    not_now,
     say,
     table_text,
 )
@@ -46,7 +50,7 @@ from rami.position import Position
 from rami.rules import get_ruleset
 
 HELP = """Commands:
-  draw stock | draw discard     take a card (where the rules let you choose)
+  draw stock | draw discard     take a card (where the rules let you choose); short: stock, pile
   lay 7H 8H 9H                  lay a new meld from your hand
   add 8C to 3                   add hand cards to meld 3
   move 5C from 3 to 5           move table cards from meld 3 to meld 5 (a new number: new meld)
@@ -58,7 +62,8 @@ HELP = """Commands:
   hint [1|2|3]                  a hint from the solver (3: the whole turn)
   table | hand                  show the table, your hand
   claim | pass                  (rami fou) take the last discard out of turn, or not
-  quit                          leave the game"""
+  quit                          leave the game (with --out, 'rami play --resume FILE' goes on)
+  help | ?                      this list (at a terminal: arrows edit the line, up/down recall)"""
 
 
 class QuitGame(Exception):
@@ -83,13 +88,13 @@ class TerminalPlayer:
     def card(self, card: Card | None) -> str:
         return card_text(card, self.language)
 
-    def ask(self, prompt: str) -> Command:
+    def ask(self, prompt: str, view: View | None = None) -> Command:
         while True:
             line = self.read(prompt)
             if line is None:
                 raise QuitGame
             try:
-                command = parse_command(english_line(line, self.language))
+                command = parse_command(english_line(expand(line, view), self.language))
             except MoveError as error:
                 self.echo(f"  {say(str(error), self.language)}")
                 continue
@@ -122,7 +127,7 @@ class TerminalPlayer:
         top = self.card(view.top_discard)
         self.echo(f"Top of the discard pile: {top}")
         while True:
-            command = self.ask(f"Draw from {' or '.join(view.draws)}? ")
+            command = self.ask(f"Draw from {' or '.join(view.draws)}? ", view)
             if command.verb == "draw" and command.word in view.draws:
                 if command.word == DISCARD and not _can_follow(view):
                     self.echo(f"  no legal turn would follow with {top} "
@@ -135,16 +140,19 @@ class TerminalPlayer:
             if command.verb in ("table", "hand"):
                 self._show(view)
                 continue
-            self.echo(f"  you draw first: draw {' or draw '.join(view.draws)}")
+            self.echo(f"  {not_now(command.verb, view, self.language)}")
 
     def _claim(self, view: View) -> Action:
+        self._show(view)  # the hand, before the question
         while True:
             command = self.ask(f"Claim {self.card(view.claim_card)} (and a penalty card from "
-                               "the stock)? claim / pass ")
+                               "the stock)? claim / pass ", view)
             if command.verb in ("claim", "pass"):
                 return Claim(command.verb == "claim")
             if command.verb in ("table", "hand"):
                 self._show(view)
+            else:
+                self.echo(f"  {not_now(command.verb, view, self.language)}")
 
     def _play(self, view: View) -> Action:
         key = (view.round, view.turn)
@@ -162,7 +170,7 @@ class TerminalPlayer:
         work = self.work
         rules = view.rules
         while True:
-            command = self.ask("Your move? ")
+            command = self.ask("Your move? ", view)
             verb = command.verb
             if verb in ("table", "hand"):
                 self._show(view, work)
@@ -189,7 +197,7 @@ class TerminalPlayer:
                     continue
                 self._show(view, work)
             else:
-                self.echo(f"  '{verb}' is not a move now; type 'help'")
+                self.echo(f"  {not_now(verb, view, self.language)}")
 
 
 def _can_follow(view: View) -> bool:
@@ -330,8 +338,20 @@ def kept_note(out: str | None) -> str:
 
 
 def terminal_reader(stdin: IO[str], echo: Callable[[str], None]) -> Callable[[str], str | None]:
-    """Reads one typed line after a prompt (None at the end of the input); a line read from
-    a file or a pipe is echoed after the prompt, as a transcript."""
+    """Reads one typed line after a prompt (None at the end of the input). At a terminal the
+    line is read by ``input()`` with readline's editing and history where Python has it; a
+    line read from a file or a pipe is echoed after the prompt, as a transcript."""
+    if stdin is sys.stdin and stdin.isatty():
+        line_editing()
+
+        def edited(prompt: str) -> str | None:
+            try:
+                return input(prompt)
+            except EOFError:  # Ctrl-D
+                echo("")
+                return None
+
+        return edited
 
     def read(prompt: str) -> str | None:
         echo(prompt)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from rami.cards import Card, localize_cards, parse_cards
 from rami.errors import NotationError
 from rami.game.moves import MoveError, WorkTable
-from rami.game.state import View
+from rami.game.state import CLAIM, DRAW, View
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld
 
@@ -58,6 +58,66 @@ def english_line(line: str, language: Language) -> str:
     return " ".join(words)
 
 
+#: Whole lines that stand for a longer command.
+SHORT_WORDS = {"stock": "draw stock", "pile": "draw discard", "?": "help"}
+#: The verbs of a turn's moves, and of its end.
+TURN_VERBS = frozenset({"lay", "add", "move", "split", "swap", "discard", "done", "undo"})
+
+
+def expand(line: str, view: View | None = None) -> str:
+    """A short word as its command: ``stock`` is ``draw stock``, ``pile`` ``draw discard``,
+    ``?`` ``help``, and ``draw`` alone the draw where there is one place to draw from."""
+    word = " ".join(line.split()).lower()
+    if word == "draw" and view is not None:
+        if len(view.draws) == 1:
+            return f"draw {view.draws[0]}"
+        if view.phase != DRAW:
+            return "draw stock"  # answered: not now
+        raise MoveError(f"draw from where? {' or '.join(f'draw {s}' for s in view.draws)}")
+    return SHORT_WORDS.get(word, line)
+
+
+def not_now(verb: str, view: View, language: Language = ENGLISH) -> str:
+    """Why a command understood is not one the game asks for now, and what it asks."""
+    draws = " or ".join(f"'draw {source}'" for source in view.draws) or "'draw stock'"
+    if view.phase == DRAW:
+        if verb == "draw":
+            return (f"{view.rules.name} lets you draw from the {' or '.join(view.draws)} only: "
+                    f"{draws}")
+        if verb == "hint":
+            return f"hints come once you have drawn: {draws} first"
+        if verb in ("claim", "pass"):
+            return f"there is no claim to answer now: your turn starts with a draw ({draws})"
+        if verb in TURN_VERBS:
+            return f"you draw first ({draws}), then play your moves"
+    elif view.phase == CLAIM:
+        card = card_text(view.claim_card, language)
+        return (f"{card} has just been discarded: answer 'claim' (take it, and a penalty card) "
+                "or 'pass' first")
+    else:
+        end = "then 'discard CARD'" if view.rules.discard else "then 'done'"
+        if verb == "draw" and view.drawn is None:
+            return (f"{view.rules.name} has no draw: play your moves, {end} (a turn that lays "
+                    "nothing draws a card)")
+        if verb == "draw":
+            taken = card_text(view.taken_discard or view.drawn, language)
+            where = " from the discard pile" if view.taken_discard is not None else ""
+            return f"you have drawn already this turn ({taken}{where}): play your moves, {end}"
+        if verb in ("claim", "pass"):
+            return f"there is no claim to answer now: it is your turn to play ({end})"
+    return f"'{verb}' is not asked now; type 'help'"
+
+
+def line_editing() -> bool:
+    """Line editing and history for ``input()`` (the arrows, Ctrl-R...) where Python has
+    readline; True when it does."""
+    try:
+        import readline  # noqa: F401  (imported for its effect on input())
+    except ImportError:
+        return False
+    return True
+
+
 def table_text(view: View, work: WorkTable | None = None, language: Language = ENGLISH,
                table: Sequence[Meld] | None = None) -> str:
     """The table numbered as the turn's moves use it (``work``), else ``table`` (the view's
@@ -84,4 +144,5 @@ def hand_text(view: View, work: WorkTable | None = None, language: Language = EN
             f"{card_text(view.top_discard, language)}")
 
 
-__all__ = ["card_text", "cards_text", "english_line", "hand_text", "say", "table_text"]
+__all__ = ["SHORT_WORDS", "card_text", "cards_text", "english_line", "expand", "hand_text",
+           "line_editing", "not_now", "say", "table_text"]
