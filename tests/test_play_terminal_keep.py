@@ -177,3 +177,13 @@ def test_french_cards_shown_and_read(how: str) -> None:
     assert "laid 2♥ 3♥ * as meld 1" in out
     assert "added 8♠ to meld 1" in out
     assert "it reads as English notation" in out  # KS: not a French card
+
+
+def test_a_table_that_cannot_be_seated_writes_no_file(tmp_path: Path) -> None:
+    out = tmp_path / "game.jsonl"
+    result = play("--rules", "rami-fou", "--vs", "beginner,beginner,beginner,beginner",
+                  "--out", str(out), stdin="")
+    assert result.exit_code == 2 and "2 to 4 players" in result.stderr
+    result = play("--vs", "grandmaster", "--out", str(out), stdin="")
+    assert result.exit_code == 2 and "unknown bot level" in result.stderr
+    assert not out.exists()

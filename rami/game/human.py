@@ -39,10 +39,10 @@ from rami.game.human_text import (
     say,
     table_text,
 )
-from rami.game.levels import level_note, make_bot
+from rami.game.levels import check_level, level_note, make_bot
 from rami.game.match import play_game
 from rami.game.moves import Command, MoveError, WorkTable, parse_command
-from rami.game.presets import GameOptions
+from rami.game.presets import GameError, GameOptions, game_rules
 from rami.game.rounds import Round
 from rami.game.state import CLAIM, DRAW, View
 from rami.lang import ENGLISH, Language
@@ -257,6 +257,12 @@ def play_in_terminal(
     options = (options or GameOptions()).resolved(ruleset)
     warn = warn or echo
     names = ["You"] + [f"P{seat + 2} ({level})" for seat, level in enumerate(levels)]
+    for level in levels:
+        check_level(level, ruleset)
+    whole = game_rules(ruleset)
+    if not whole.min_players <= len(names) <= whole.max_players:
+        raise GameError(f"{ruleset.name} is played by {whole.min_players} to "
+                        f"{whole.max_players} players, not {len(names)}")
     keeper = Keeper(Path(out) if out else None,
                     record_header(ruleset, options, seed, names, ["human", *levels]))
     if saved is None:
