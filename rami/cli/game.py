@@ -30,6 +30,13 @@ RulesOpt = Annotated[
                  "('rami-chinois[jokers=0]')."),
 ]
 
+#: ``--target`` of ``rami simulate`` and ``rami play``.
+TargetOpt = Annotated[
+    int | None, typer.Option("--target", metavar="POINTS", min=1, help="Points that end the "
+                             "game (the preset's by default; BFmania 250, 500 or 1000).",
+                             show_default=False)
+]
+
 
 def _bad_input(message: str) -> typer.Exit:
     echo_error([message])
@@ -75,11 +82,7 @@ def simulate(
         int | None, typer.Option("--rounds", metavar="N", min=1, help="Rounds at most per game "
                                  "(Rummikub: the rounds agreed, default 1).", show_default=False)
     ] = None,
-    target: Annotated[
-        int | None, typer.Option("--target", metavar="POINTS", min=1, help="Points that end the "
-                                 "game (the preset's by default; BFmania 250, 500 or 1000).",
-                                 show_default=False)
-    ] = None,
+    target: TargetOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     ray: RayOpt = None,
@@ -179,11 +182,7 @@ def play(
         int | None, typer.Option("--rounds", metavar="N", min=1, help="Rounds at most "
                                  "(Rummikub: the rounds agreed, default 1).", show_default=False)
     ] = None,
-    target: Annotated[
-        int | None, typer.Option("--target", metavar="POINTS", min=1, help="Points that end the "
-                                 "game (the preset's by default; BFmania 250, 500 or 1000).",
-                                 show_default=False)
-    ] = None,
+    target: TargetOpt = None,
     out: Annotated[
         str | None, typer.Option("--out", metavar="FILE", help="Keep the game's record here, "
                                  "written after every action (see rami replay).",
