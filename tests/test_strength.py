@@ -170,8 +170,8 @@ def test_target_elo_levels_are_parsed_and_bad_ones_refused() -> None:
         make_bot("elo:strong")
     with pytest.raises(GameError, match="finite"):
         make_bot("elo:inf")
-    seen = view("rummikub", "AS 2S 3S", "-", opened=(False, False))
-    with pytest.raises(GameError, match="no measured ladder for rummikub"):
+    seen = view("cafe-rummy", "AS 2S 3S", "-", opened=(False, False))
+    with pytest.raises(GameError, match="no measured ladder for cafe-rummy"):
         bot_turn(seen, "elo:300")
 
 

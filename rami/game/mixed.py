@@ -39,6 +39,11 @@ LADDERS: dict[str, Sequence[tuple[float, float]]] = {
     # +210), 1.8 +387 over it (+392, +382).
     "rami-chinois": ((0.0, 0.0), (0.1, 495.0), (0.5, 766.0), (1.0, 876.0), (1.5, 1074.0),
                      (1.8, 1263.0)),
+    # The same steps in Rummikub, the mean of seeds 1 and 2: novice +593 (+655, +531),
+    # intermediate +275 over it (+269, +282), confirmed +89 over it (+67, +111); strength 1.5
+    # +196 over the confirmed bot (+205, +186), 1.8 +402 (+413, +392).
+    "rummikub": ((0.0, 0.0), (0.1, 593.0), (0.5, 868.0), (1.0, 957.0), (1.5, 1153.0),
+                 (1.8, 1359.0)),
 }
 
 
