@@ -15,8 +15,9 @@ from. The expert, once :func:`holds_back` says so, plays instead (:func:`held_pl
 
 It lays the solver's whole turn instead (:func:`holds_back` is false) when the stock may end
 the round before its next turn (every hand counts then). At a table of three or four it holds
-as well: laying when an opponent is down to a few cards, or when the held points grow, measured
-no better (docs/game.md, "Matches and levels").
+as well (measured in docs/game.md, "Matches and levels": the margin is smaller there); laying
+when an opponent is down to a few cards, or once the held points grow, gained nothing in short
+trials.
 """
 
 from __future__ import annotations
