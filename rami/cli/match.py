@@ -22,8 +22,9 @@ EXIT_FAILED = 1
 
 def match(
     candidate: Annotated[str, typer.Argument(metavar="CANDIDATE", help="The level tested: "
-                                             "beginner, apprentice, confirmed, expert, or the "
-                                             "ceiling yardstick.", show_default=False)],
+                                             "beginner, novice, intermediate, confirmed, "
+                                             "expert, elo:N, or the ceiling yardstick.",
+                                             show_default=False)],
     baseline: Annotated[str, typer.Argument(metavar="BASELINE", help="The level it plays "
                                             "against (every other seat).", show_default=False)],
     rules: RulesOpt = "rami-chinois",
