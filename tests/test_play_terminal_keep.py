@@ -102,7 +102,10 @@ def test_a_record_that_does_not_continue_is_refused_and_left_alone(tmp_path: Pat
     result = play("--resume", str(out), stdin="")
     assert result.exit_code == 2 and "malformed JSON" in result.stderr
     result = play("--resume", str(tmp_path / "missing.jsonl"), stdin="")
-    assert result.exit_code == 2 and "missing.jsonl" in result.stderr
+    # The message names the file (a long path is shortened in the middle): what it says of it
+    # is what the test holds to, whatever the temporary directory's length.
+    assert result.exit_code == 2
+    assert "cannot read" in result.stderr and "no such file" in result.stderr
 
 
 def test_ctrl_c_and_a_crash_keep_the_game(tmp_path: Path, monkeypatch) -> None:
