@@ -8,6 +8,9 @@ status, content type and body.
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -19,6 +22,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from rami.service import Settings, create_app
+from rami.service.attempts import use_database
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]
@@ -36,6 +40,9 @@ def _schema() -> schemathesis.BaseSchema:
     # Short solver limits: the fuzzer checks answers, not how good the play is.
     app = create_app(Settings(default_time_limit=0.2, max_time_limit=0.5, deadline_slack=10,
                               max_pending=64))
+    # A server with an attempts database (rami serve --db): the puzzle attempt endpoints are
+    # fuzzed as served, writes included (a server without one answers them 503 by design).
+    use_database(app, os.path.join(tempfile.mkdtemp(prefix="rami-fuzz-"), "attempts.db"))
     loaded = schemathesis.openapi.from_dict(app.openapi())
     loaded.app = app
     return loaded
