@@ -28,7 +28,7 @@ from rami.errors import RamiError
 from rami.game.actions import Action, GameInternalError, IllegalActionError
 from rami.game.match import RECORD_FORMAT, RECORD_VERSION, SHUFFLE, Player
 from rami.game.presets import GameOptions
-from rami.game.record import NOT_BOTS, RecordError, _Script, record_file, same
+from rami.game.record import NOT_BOTS, RecordedActions, RecordError, record_file, same
 from rami.game.rounds import Round
 from rami.game.state import View
 from rami.rules import Ruleset
@@ -218,7 +218,7 @@ class Resume:
             self._go_live()  # where the record stops: the players take over
             return None
         try:
-            action = _Script(rnd, recorded).action()
+            action = RecordedActions(rnd, recorded).action()
         except RecordError as error:
             raise self.error(rnd, error.message) from None
         except RamiError as error:

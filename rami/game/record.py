@@ -89,7 +89,7 @@ class ReplaySummary:
     turns: int
 
 
-class _Script:
+class RecordedActions:
     """Stands in for the players: answers each request from the recorded actions."""
 
     def __init__(self, rnd: Round, actions: list[Any]) -> None:
@@ -292,7 +292,7 @@ def _replay_round(rules, options, dealt, first, active, number, totals, entry, s
 
     rnd = Round(rules, options, dealt, first=first, active=active, number=number,
                 scores=totals, reshuffler=reshuffler)
-    script = _Script(rnd, recorded)
+    script = RecordedActions(rnd, recorded)
     checked = 0
     while True:
         checked = _compare(rnd, recorded, checked)
