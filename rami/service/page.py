@@ -23,6 +23,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from rami.errors import NotationError
 from rami.puzzles import record
 from rami.puzzles.themes import THEMES
+from rami.service.schemas import ErrorOut
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Cards are drawn this wide (pixels) unless the page asks for another size.
@@ -34,6 +35,10 @@ _CARD_NAME = re.compile(r"(?:10|[2-9TJQKA])[SHDC]|joker", re.I)
 router = APIRouter()
 
 Tier = Literal["easy", "medium", "hard", "expert"]
+
+
+#: The answer to a name or an id that names nothing (an unknown card, puzzle or file).
+_NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorOut}}
 
 
 def _error(status: int, message: str, field: str | None = None) -> Exception:
@@ -65,7 +70,7 @@ async def static_file(name: str) -> FileResponse:
 
 
 @router.get("/svg/cards/{name}.svg", tags=["pictures"],
-            responses={200: {"content": {"image/svg+xml": {}}}})
+            responses={200: {"content": {"image/svg+xml": {}}}, **_NOT_FOUND})
 async def card_svg(
     name: Annotated[str, PathParam(description="A card (7H, TH or 10H, QS...) or joker")],
     four_color: Annotated[bool, Query(description="Diamonds blue, clubs green")] = False,
@@ -127,13 +132,13 @@ async def list_themes(request: Request) -> list[dict[str, Any]]:
             for name, (sentence, _) in THEMES.items()]
 
 
-@router.get("/puzzles/{puzzle_id}", tags=["puzzles"])
+@router.get("/puzzles/{puzzle_id}", tags=["puzzles"], responses=_NOT_FOUND)
 async def get_puzzle(request: Request, puzzle_id: str) -> dict[str, Any]:
     """A puzzle of the pack: its position and goal, no solution (docs/puzzles.md)."""
     return record.public_json(await _puzzle(request, puzzle_id))
 
 
-@router.get("/puzzles/{puzzle_id}/solution", tags=["puzzles"])
+@router.get("/puzzles/{puzzle_id}/solution", tags=["puzzles"], responses=_NOT_FOUND)
 async def get_solution(request: Request, puzzle_id: str) -> dict[str, Any]:
     """The answer, when asked: the final table with its meld numbers, the moves that reach it
     (what the page plays step by step), the signature and the difficulty details."""
@@ -141,7 +146,7 @@ async def get_solution(request: Request, puzzle_id: str) -> dict[str, Any]:
     return await asyncio.to_thread(record.solution_json, puzzle)
 
 
-@router.get("/puzzles/{puzzle_id}/hint", tags=["puzzles"])
+@router.get("/puzzles/{puzzle_id}/hint", tags=["puzzles"], responses=_NOT_FOUND)
 async def get_hint(
     request: Request,
     puzzle_id: str,
