@@ -232,8 +232,11 @@ class ConfirmedBot(Bot):
         cards, then the fewest table cards moved that :data:`MOVES_TIME_LIMIT` finds (the
         cards-moved level costs time and decides nothing the bot weighs)."""
         best = timed_solve(position, self.time_limit, False)
-        if not min_moves:
-            return best
+        return self.with_fewest_moves(position, best) if min_moves else best
+
+    def with_fewest_moves(self, position: Position, best: Any) -> Any:
+        """``best`` (the solver's turn on ``position``), or a turn as good that moves fewer
+        table cards (:meth:`solve` with ``min_moves``)."""
         chosen = best
         if best.cards_moved:
             try:

@@ -206,11 +206,10 @@ class ExpertBot(ConfirmedBot):
         if stuck is not None:
             return stuck
         position = view.position()
-        if not view.rules.discard:
-            best = self.solve(position)  # the held turn needs no cards-moved level
-            if holds_back(view, best):
-                return held_play(view, best)
-        solution = self.solve(position, min_moves=True)
+        best = self.solve(position)
+        if holds_back(view, best):  # the held turn needs no cards-moved level
+            return held_play(view, best)
+        solution = self.with_fewest_moves(position, best)
         if self.waits_for_rami_sec(view, solution):
             hand = Counter(view.hand)
             choice = self.choose_discard(hand, view, position.taken_discard)

@@ -48,8 +48,8 @@ class FastExpert(ExpertBot):
 
     level = "expert"
 
-    def solve(self, position: Any, min_moves: bool = False) -> Any:
-        return super().solve(position, False)
+    def with_fewest_moves(self, position: Any, best: Any) -> Any:
+        return best
 
 
 def restore(view: View, hands: dict[int, Counter[Card]], stock: list[Card]) -> Round:
