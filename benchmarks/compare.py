@@ -97,8 +97,10 @@ def compare(a: dict[str, Any], b: dict[str, Any], phase: str = "total",
     if cold_a and cold_b:
         out.append("cold start and batch, A -> B (B/A)")
         for name in sorted(set(cold_a.get("cold", {})) & set(cold_b.get("cold", {}))):
-            ca, cb = cold_a["cold"][name], cold_b["cold"][name]
-            out.append(f"  rami solve {name:<14} median {_cell(ca['median_ms'], cb['median_ms'])}"
+            # (an export's own checkout is "this"; older exports hold the figures directly)
+            ca, cb = (side["cold"][name].get("this", side["cold"][name])
+                      for side in (cold_a, cold_b))
+            out.append(f"  rami {name:<20} median {_cell(ca['median_ms'], cb['median_ms'])}"
                        f"  max {_cell(ca['max_ms'], cb['max_ms'])}"
                        f"  peak RSS {ca['peak_rss_mb']} -> {cb['peak_rss_mb']} MB")
         for name in sorted(set(cold_a.get("batch", {})) & set(cold_b.get("batch", {}))):

@@ -7,7 +7,6 @@ import nothing of the pictures (no import cycle); ``import rami`` attaches them.
 
 from __future__ import annotations
 
-import rami.svg as svg
 from rami.melds import Meld
 from rami.position import Position
 from rami.solver.solution import Solution
@@ -15,16 +14,22 @@ from rami.solver.solution import Solution
 
 def _meld_svg(self: Meld) -> str:
     """A picture of the meld's cards (:func:`rami.svg.meld`)."""
+    from rami import svg
+
     return svg.meld(self)
 
 
 def _position_svg(self: Position) -> str:
     """A picture of the table and the hand (:func:`rami.svg.position`)."""
+    from rami import svg
+
     return svg.position(self)
 
 
 def _solution_svg(self: Solution) -> str:
     """A picture of the new table, hand cards and moved cards marked (:func:`rami.svg.solution`)."""
+    from rami import svg
+
     return svg.solution(self)
 
 

@@ -22,7 +22,7 @@ from typer.core import TyperCommand, TyperGroup
 from rami import __version__
 from rami.cards import format_cards
 from rami.cli import game as game_commands
-from rami.cli import interrupt
+from rami.cli import interrupt, lean
 from rami.cli import match as match_command
 from rami.cli import review as review_commands
 from rami.cli.inputs import CliError, LangOpt, batch_lines, check_time_limit, load_position
@@ -557,7 +557,9 @@ app.command("render", **POSITION_COMMAND)(render)
 
 
 def run() -> None:
-    """Console-script entry point (solves here are guarded against Ctrl-C: :mod:`.interrupt`)."""
+    """Console-script entry point (solves here are guarded against Ctrl-C: :mod:`.interrupt`;
+    OR-Tools loads without pandas: :mod:`.lean`)."""
+    lean.install()
     interrupt.enable()
     try:
         app(prog_name="rami")

@@ -3,14 +3,16 @@ it gives (rami.scale). Without ``--ray`` the work stays in local processes (``--
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from rami.cli.output import fail
 from rami.errors import RamiError
-from rami.scale.executor import Executor, LocalExecutor
-from rami.scale.progress import Progress
+
+if TYPE_CHECKING:
+    from rami.scale.executor import Executor
+    from rami.scale.progress import Progress
 
 RayOpt = Annotated[
     str | None,
@@ -25,6 +27,8 @@ def make_executor(workers: int = 1, ray: str | None = None) -> Executor:
     """The executor ``--workers K`` / ``--ray auto|ADDRESS`` ask for (Ray, and its package,
     load only when ``ray`` is given; ClusterUnavailableError when it cannot)."""
     if ray is None:
+        from rami.scale.executor import LocalExecutor  # (multiprocessing: loaded when used)
+
         return LocalExecutor(workers)
     from rami.scale.ray_cluster import RayExecutor
 
