@@ -91,8 +91,22 @@ def test_cli_import_does_not_load_the_solver() -> None:
     )
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
     assert "rami.cli.main" in imported
-    assert not any(name.split(".")[0] == "ortools" for name in imported)
-    assert "rami.solver.rearrange" not in imported
+    assert not any(name.split(".")[0] in ("ortools", "numpy", "pandas") for name in imported)
+    # Nor what only some commands use: the processes, the puzzles' models.
+    for module in ("rami.solver.rearrange", "rami.scale.executor", "multiprocessing",
+                   "rami.puzzles.model"):
+        assert module not in imported
+
+
+def test_the_library_import_does_not_load_the_pictures_nor_the_engine() -> None:
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import rami"],
+        capture_output=True, text=True, check=True,
+    )
+    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    assert "rami.display" in imported
+    for module in ("rami.svg", "rami.solver.rearrange", "ortools", "numpy"):
+        assert module not in imported
 
 
 # ---------------------------------------------------------------- input forms

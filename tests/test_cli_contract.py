@@ -375,12 +375,12 @@ def test_ctrl_c_during_a_solve_says_interrupted(tmp_path: Path, json_output: boo
 
 
 def test_keyboard_interrupt_outside_a_solve(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rami.cli import main
+    from rami.cli import positions
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(main, "load_position", interrupted)
+    monkeypatch.setattr(positions, "load_position", interrupted)
     result = rami("score", "- / 2C")
     assert result.exit_code == 130
     assert result.stderr == "error: interrupted\n"
@@ -556,12 +556,12 @@ def test_without_json_errors_stay_text_on_stderr() -> None:
 
 
 def test_an_internal_error_is_one_line_and_exit_1(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rami.cli import main
+    from rami.cli import positions
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(main, "load_position", broken)
+    monkeypatch.setattr(positions, "load_position", broken)
     result = rami("score", "- / 2C")
     assert result.exit_code == 1
     assert result.stderr == "error: internal error (a bug, please report it): RuntimeError: boom\n"
