@@ -187,6 +187,15 @@ def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[
     assert opened.errors == [], opened.errors
 
 
+def test_a_hash_that_is_no_puzzle_id_asks_nothing(page: Page) -> None:
+    """Issue 36: ``/#themes`` asked ``GET /puzzles/themes`` as if ``themes`` were a puzzle id
+    (the themes list came back, not a puzzle); only an id as the API documents it is asked."""
+    page.page.goto(page.base + "/#themes")
+    page.page.wait_for_function(
+        "() => document.querySelector('#status').textContent.startsWith('No puzzle')")
+    assert page.status() == 'No puzzle "themes": a puzzle id is rc- and 10 hex digits.'
+
+
 def test_page_loads_from_this_server_only(page: Page) -> None:
     page.open()
     view = page.page

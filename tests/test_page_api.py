@@ -5,6 +5,7 @@ solution of a puzzle id, answers as moves, the cards as SVG, and the page's own 
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
@@ -17,7 +18,7 @@ import pytest
 from rami.puzzles.record import daily, find, select, shipped_packs
 from rami.puzzles.themes import THEMES
 from rami.service import Settings, create_app
-from rami.service.testing import BackgroundServer, post_json
+from rami.service.testing import BackgroundServer, SchemaChecker, post_json
 
 EASY = "rc-b5304c3325"  # TS TD TC | 7C 8C 9C TC / TH 6C 8C
 
@@ -108,6 +109,62 @@ def test_list_by_tier_and_theme(url: str) -> None:
     assert [t["name"] for t in themes] == list(THEMES)
     counts = {t["name"]: t["count"] for t in themes}
     assert counts["all-cards"] + counts["best-score"] == len(shipped_packs())
+
+
+def _segment_regex(segment: str, parameters: dict[str, Any]) -> re.Pattern[str]:
+    """A segment of a documented path as a regex: its parameters as their schemas allow
+    (``pattern`` when given, else any non-empty text without '/')."""
+    parts = re.split(r"(\{[^}]+\})", segment)
+    regex = ""
+    for part in parts:
+        if part.startswith("{"):
+            pattern = parameters[part[1:-1]].get("pattern")
+            regex += f"(?:{pattern.strip('^$')})" if pattern else "[^/]+"
+        else:
+            regex += re.escape(part)
+    return re.compile(regex)
+
+
+def test_no_operation_s_path_is_another_operation_s_parameter() -> None:
+    """Issue 36: GET /puzzles/themes also matched /puzzles/{puzzle_id} as /openapi.json
+    documented it (any string an id), so a client or a fuzzer reading the document could send
+    'themes' as a puzzle id and get the themes list, not a puzzle. Every path of a documented
+    operation must name that operation only: where another operation of the same method has a
+    parameter, the parameter's schema rejects the text."""
+    document = create_app(Settings()).openapi()
+    operations: dict[str, list[tuple[str, list[str], dict[str, Any]]]] = {}
+    for path, methods in document["paths"].items():
+        for method, operation in methods.items():
+            parameters = {p["name"]: p["schema"] for p in operation.get("parameters", ())
+                          if p["in"] == "path"}
+            operations.setdefault(method, []).append((path, path.split("/"), parameters))
+    clashes = []
+    for method, entries in operations.items():
+        for path, segments, _ in entries:
+            if "{" in path:
+                continue
+            for template, template_segments, parameters in entries:
+                if template == path or len(template_segments) != len(segments):
+                    continue
+                if all(_segment_regex(theirs, parameters).fullmatch(mine)
+                       for mine, theirs in zip(segments, template_segments, strict=True)):
+                    clashes.append(f"{method.upper()} {path} is a {template}")
+    assert clashes == []
+
+
+def test_a_malformed_puzzle_id_is_a_documented_422(url: str) -> None:
+    with urllib.request.urlopen(url + "/openapi.json", timeout=30) as response:
+        checker = SchemaChecker(json.load(response))
+    for path in ("/puzzles/nope", "/puzzles/RC-B5304C3325/hint", "/puzzles/rc-b5304c33/solution"):
+        status, body, _ = get(url, path)
+        assert status == 422 and body["field"] == "path.puzzle_id", (path, body)
+        assert "rc-" in body["error"]
+        assert checker.check("GET", path, status, body)
+    status, themes, _ = get(url, "/puzzles/themes")
+    assert status == 200 and checker.operation("GET", "/puzzles/themes") == "/puzzles/themes"
+    assert checker.check("GET", "/puzzles/themes", status, themes)
+    status, body, _ = get(url, f"/puzzles/{EASY}")
+    assert status == 200 and checker.check("GET", f"/puzzles/{EASY}", status, body)
 
 
 def test_hints_of_a_puzzle_id(url: str) -> None:

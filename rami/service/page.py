@@ -19,11 +19,12 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse, Response
+from pydantic import Field
 
 from rami.errors import NotationError
 from rami.puzzles import record
 from rami.puzzles.themes import THEMES
-from rami.service.schemas import ErrorOut
+from rami.service.schemas import ErrorOut, _Out
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Cards are drawn this wide (pixels) unless the page asks for another size.
@@ -39,6 +40,36 @@ Tier = Literal["easy", "medium", "hard", "expert"]
 
 #: The answer to a name or an id that names nothing (an unknown card, puzzle or file).
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorOut}}
+#: What the routes that read the pack may answer besides 200 (the pack: rami.service.puzzles).
+_NO_PACK: dict[int | str, dict[str, Any]] = {
+    503: {"model": ErrorOut, "description": "No puzzle pack available on this server, or "
+                                            "(a hint) the server is busy"},
+}
+#: ... and those of a puzzle id: malformed (not rc- and 10 hex digits), or in no puzzle of the
+#: pack. A request's validation error has the service's shape (ErrorOut), not FastAPI's.
+_BY_ID: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorOut, "description": "No puzzle of this id in the pack"},
+    422: {"model": ErrorOut, "description": "A malformed puzzle id, or a bad query parameter "
+                                            "(the field at fault is named)"},
+    **_NO_PACK,
+}
+
+#: A puzzle id in a path. The pattern is what makes ``/puzzles/{puzzle_id}`` unambiguous:
+#: ``/puzzles/themes`` (and ``daily``, ``next``, ``ratings``) are other operations, and an
+#: unconstrained string would document them as puzzle ids (issue 36, found by the long fuzz).
+PuzzleId = Annotated[str, PathParam(
+    pattern=f"^{record.PUZZLE_ID.pattern}$",
+    description="A puzzle id: rc- and 10 hex digits",
+    examples=["rc-b5304c3325"],
+)]
+
+
+class ThemeOut(_Out):
+    """A theme of docs/puzzles.md, with how many puzzles of the pack have it."""
+
+    name: str = Field(description="The theme (split-run, joker-swap, ...)")
+    description: str = Field(description="What the solution does, in one sentence")
+    count: int = Field(description="Puzzles of the pack with this theme")
 
 
 def _error(status: int, message: str, field: str | None = None) -> Exception:
@@ -99,7 +130,8 @@ async def _pack(request: Request) -> list[record.Puzzle]:
 
 async def _puzzle(request: Request, puzzle_id: str) -> record.Puzzle:
     await _pack(request)
-    return request.app.state.puzzle_pack.find(puzzle_id)
+    puzzle: record.Puzzle = request.app.state.puzzle_pack.find(puzzle_id)
+    return puzzle
 
 
 def _summary(puzzle: record.Puzzle) -> dict[str, Any]:
@@ -107,7 +139,8 @@ def _summary(puzzle: record.Puzzle) -> dict[str, Any]:
             "tier": puzzle.tier, "themes": list(puzzle.themes)}
 
 
-@router.get("/puzzles", tags=["puzzles"])
+@router.get("/puzzles", tags=["puzzles"], responses={
+    422: {"model": ErrorOut, "description": "An unknown tier or theme"}, **_NO_PACK})
 async def list_puzzles(
     request: Request,
     tier: Annotated[Tier | None, Query(description="Only this tier")] = None,
@@ -123,7 +156,8 @@ async def list_puzzles(
     return {"count": len(chosen), "puzzles": [_summary(puzzle) for puzzle in chosen]}
 
 
-@router.get("/puzzles/themes", tags=["puzzles"])
+@router.get("/puzzles/themes", tags=["puzzles"], response_model=list[ThemeOut],
+            responses=_NO_PACK)
 async def list_themes(request: Request) -> list[dict[str, Any]]:
     """Every theme, what it means, and how many puzzles of the pack have it."""
     puzzles = await _pack(request)
@@ -132,24 +166,24 @@ async def list_themes(request: Request) -> list[dict[str, Any]]:
             for name, (sentence, _) in THEMES.items()]
 
 
-@router.get("/puzzles/{puzzle_id}", tags=["puzzles"], responses=_NOT_FOUND)
-async def get_puzzle(request: Request, puzzle_id: str) -> dict[str, Any]:
+@router.get("/puzzles/{puzzle_id}", tags=["puzzles"], responses=_BY_ID)
+async def get_puzzle(request: Request, puzzle_id: PuzzleId) -> dict[str, Any]:
     """A puzzle of the pack: its position and goal, no solution (docs/puzzles.md)."""
     return record.public_json(await _puzzle(request, puzzle_id))
 
 
-@router.get("/puzzles/{puzzle_id}/solution", tags=["puzzles"], responses=_NOT_FOUND)
-async def get_solution(request: Request, puzzle_id: str) -> dict[str, Any]:
+@router.get("/puzzles/{puzzle_id}/solution", tags=["puzzles"], responses=_BY_ID)
+async def get_solution(request: Request, puzzle_id: PuzzleId) -> dict[str, Any]:
     """The answer, when asked: the final table with its meld numbers, the moves that reach it
     (what the page plays step by step), the signature and the difficulty details."""
     puzzle = await _puzzle(request, puzzle_id)
     return await asyncio.to_thread(record.solution_json, puzzle)
 
 
-@router.get("/puzzles/{puzzle_id}/hint", tags=["puzzles"], responses=_NOT_FOUND)
+@router.get("/puzzles/{puzzle_id}/hint", tags=["puzzles"], responses=_BY_ID)
 async def get_hint(
     request: Request,
-    puzzle_id: str,
+    puzzle_id: PuzzleId,
     level: Annotated[int, Query(ge=1, le=3, description="1 what is achievable, 2 the first key "
                                                         "move, 3 the whole turn")] = 1,
 ) -> JSONResponse:

@@ -12,6 +12,7 @@
   const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
   const TOP_RANK = 14; // the ace above the king
+  const PUZZLE_ID = /^rc-[0-9a-f]{10}$/; // as GET /puzzles/{puzzle_id} documents it
 
   const $ = (id) => document.getElementById(id);
 
@@ -887,6 +888,11 @@
   }
 
   async function load(id) {
+    if (id && !PUZZLE_ID.test(id)) {
+      // Not an id (say #themes): GET /puzzles/{id} would be another endpoint, or a 422.
+      say(`No puzzle "${id}": a puzzle id is rc- and 10 hex digits.`, "bad");
+      return;
+    }
     say("Loading\u2026");
     try {
       show(await api(id ? `/puzzles/${encodeURIComponent(id)}` : "/puzzles/daily"));
