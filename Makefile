@@ -1,6 +1,8 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+#: The package alone (what `make demo` needs), then its test and ray extras (what `make test` needs).
+RUNTIME_STAMP := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
@@ -9,15 +11,19 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: setup demo test test-slow lint bench bench-anchor clean browser
 
-$(STAMP): pyproject.toml
+$(RUNTIME_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(RUNTIME_STAMP)
+
+$(STAMP): $(RUNTIME_STAMP)
 	$(BIN)/pip install --quiet -e '.[test,ray]'
 	touch $(STAMP)
 
 setup: $(STAMP)
 
-demo: $(STAMP)
+demo: $(RUNTIME_STAMP)
 	$(BIN)/rami validate examples/demo.txt
 	$(BIN)/rami solve examples/demo.txt
 
