@@ -14,23 +14,23 @@ from rami.solver.solution import Solution
 
 def _meld_svg(self: Meld) -> str:
     """A picture of the meld's cards (:func:`rami.svg.meld`)."""
-    from rami import svg
+    from rami.svg import meld as picture
 
-    return svg.meld(self)
+    return picture(self)
 
 
 def _position_svg(self: Position) -> str:
     """A picture of the table and the hand (:func:`rami.svg.position`)."""
-    from rami import svg
+    from rami.svg import position as picture
 
-    return svg.position(self)
+    return picture(self)
 
 
 def _solution_svg(self: Solution) -> str:
     """A picture of the new table, hand cards and moved cards marked (:func:`rami.svg.solution`)."""
-    from rami import svg
+    from rami.svg import solution as picture
 
-    return svg.solution(self)
+    return picture(self)
 
 
 # Attributes the classes do not declare (see above), hence the ignores.
