@@ -18,10 +18,11 @@ from rami.game.actions import (
     Play,
     action_from_json,
 )
+from rami.game.deck import Deal, deal
 from rami.game.levels import LEVELS, bot_turn, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GAME_RULES, GameError, GameOptions, GameRules, game_rules
-from rami.game.rounds import Deal, Round, deal
+from rami.game.rounds import Round
 from rami.game.state import View
 
 __all__ = [

@@ -13,9 +13,9 @@ from typing import Any, Protocol
 
 from rami.errors import SolverBugError
 from rami.game.actions import Action, GameInternalError, IllegalActionError
-from rami.game.deck import stream
+from rami.game.deck import deal, random_reshuffler, stream
 from rami.game.presets import GameError, GameOptions, game_rules
-from rami.game.rounds import Round, deal, random_reshuffler
+from rami.game.rounds import Round
 from rami.game.scoring import game_after_round
 from rami.game.state import View
 from rami.rules import Ruleset, get_ruleset

@@ -34,7 +34,8 @@ from rami.game.actions import (
     cards_from_json,
     table_from_json,
 )
-from rami.game.deck import stream
+from rami.game.checks import judged_position
+from rami.game.deck import Deal, deal, random_reshuffler, stream
 from rami.game.match import RECORD_FORMAT, RECORD_VERSION, SHUFFLE, first_seat, round_first
 from rami.game.presets import GameOptions, game_rules
 from rami.game.record_io import (
@@ -56,7 +57,7 @@ from rami.game.record_io import (
     same,
     whole_number,
 )
-from rami.game.rounds import Deal, Round, deal, random_reshuffler
+from rami.game.rounds import Round
 from rami.game.scoring import game_after_round
 from rami.game.state import CLAIM, DRAW
 from rami.position import Position
@@ -302,7 +303,7 @@ def _replay_round(rules, options, dealt, first, active, number, totals, entry, s
             action = script.action()
             if on_play is not None and isinstance(action, Play):
                 on_play(number, rnd.turns + 1, rnd.to_move,
-                        rnd._judged(rnd.position(), action), action)
+                        judged_position(rnd.rules, rnd.position(), action), action)
             rnd.apply(action)
         except RecordError as error:
             raise RecordError(error.message, turn=rnd.turns + 1,

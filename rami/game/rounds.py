@@ -10,11 +10,9 @@ as a JSON event (the game record's ``actions``), and every card is accounted for
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from itertools import chain
 from typing import Any
 
@@ -29,59 +27,16 @@ from rami.game.actions import (
     IllegalActionError,
     Play,
 )
-from rami.game.deck import make_deck, shuffled
+from rami.game.checks import deck_difference, engine_problems, judged_position, same_table
+from rami.game.deck import Deal, Reshuffler, make_deck, random_reshuffler
 from rami.game.presets import DrawRule, GameOptions, StockEmpty, game_rules
 from rami.game.scoring import BLOCKED, CAP, OUT, TURN_LIMIT, RoundResult, score_round
 from rami.game.scoring import STOCK as STOCK_OUT
 from rami.game.state import CLAIM, DRAW, OVER, PLAY, RoundState, View
-from rami.melds import Meld
 from rami.notation import meld_to_json
 from rami.position import Position
 from rami.referee import validate_turn
 from rami.rules import Ruleset
-
-#: Returns the new stock, top first, from the cards of the discard pile less its top.
-Reshuffler = Callable[[list[Card], int], list[Card]]
-
-
-@dataclass(frozen=True)
-class Deal:
-    """A round's deal: each seat's hand (empty for a seat out of the game), the card turned to
-    start the discard pile (or None) and the stock, top first."""
-
-    hands: tuple[tuple[Card, ...], ...]
-    discard: Card | None
-    stock: tuple[Card, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "hands": [[str(card) for card in hand] for hand in self.hands],
-            "discard": None if self.discard is None else str(self.discard),
-            "stock": [str(card) for card in self.stock],
-        }
-
-
-def deal(rules: Ruleset, active: Sequence[bool], rng: random.Random) -> Deal:
-    """Shuffle the preset's deck and deal it: hands in seat order, then the turned card."""
-    game = game_rules(rules)
-    deck = shuffled(make_deck(rules), rng)
-    hands: list[tuple[Card, ...]] = []
-    at = 0
-    for playing in active:
-        if playing:
-            hands.append(tuple(sorted(deck[at:at + game.deal])))
-            at += game.deal
-        else:
-            hands.append(())
-    turned = None
-    if game.first_discard:
-        turned = deck[at]
-        at += 1
-    return Deal(tuple(hands), turned, tuple(deck[at:]))
-
-
-def random_reshuffler(rng: random.Random) -> Reshuffler:
-    return lambda cards, _count: shuffled(cards, rng)
 
 
 class Round:
@@ -166,7 +121,7 @@ class Round:
         if self.deal.discard is not None:
             dealt[self.deal.discard] += 1
         if dealt != self.deck:
-            problems.append(_difference("the deal", dealt, self.deck))
+            problems.append(deck_difference("the deal", dealt, self.deck))
         if not 0 <= self.first < self.players or not self.active[self.first]:
             problems.append(f"seat {self.first} cannot play first")
         if problems:
@@ -180,9 +135,8 @@ class Round:
             *(meld.cards for meld in state.table),
         ))
         if counts != self.deck:
-            raise GameInternalError(
-                f"{self.where}: cards not conserved: {_difference('the game', counts, self.deck)}"
-            )
+            lost = deck_difference("the game", counts, self.deck)
+            raise GameInternalError(f"{self.where}: cards not conserved: {lost}")
 
     # ------------------------------------------------------------------ turn flow
 
@@ -223,7 +177,7 @@ class Round:
         new_stock = list(self.reshuffler(list(rest), self.reshuffles + 1))
         if Counter(new_stock) != Counter(rest):
             raise IllegalActionError(
-                [_difference("the reshuffled stock", Counter(new_stock), Counter(rest))],
+                [deck_difference("the reshuffled stock", Counter(new_stock), Counter(rest))],
                 f"round {self.number}, reshuffle {self.reshuffles + 1}",
             )
         self.reshuffles += 1
@@ -331,11 +285,12 @@ class Round:
     def _play(self, play: Play) -> None:
         seat = self.to_move
         position = self.position()
-        verdict = validate_turn(self._judged(position, play), play.table, play.played,
-                                play.discard)
+        verdict = validate_turn(judged_position(self.rules, position, play), play.table,
+                                play.played, play.discard)
         problems = list(verdict.problems)
         if verdict.legal:
-            problems.extend(self._engine_problems(position, play))
+            problems.extend(engine_problems(self.rules, self.game, self.state.table, self.taken,
+                                            position, play))
         if problems:
             raise IllegalActionError(problems, self.where)
         state = self.state
@@ -377,49 +332,6 @@ class Round:
             self._offer_claims(seat, include=False, then=self._next(seat))
         else:
             self._start_turn(self._next(seat))
-
-    def _judged(self, position: Position, play: Play) -> Position:
-        """The position the referee judges the turn in.
-
-        One gap in the rules is filled here: under Café Rummy a joker is never discarded except
-        as the last card, so a player left holding only jokers that cannot be laid (all the
-        sets on the table full, say) could never end the turn. The engine then lets one joker
-        go (docs/game.md): the referee judges that turn with the rule lifted, every other
-        check unchanged.
-        """
-        rules = self.rules
-        if rules.joker_kept_until_last and play.discard is not None and play.discard.is_joker:
-            left = Counter(position.hand) - Counter(play.played)
-            if left and all(card.is_joker for card in left):
-                relaxed = dataclasses.replace(rules, joker_kept_until_last=False)
-                return dataclasses.replace(position, rules=relaxed)
-        return position
-
-    def _engine_problems(self, position: Position, play: Play) -> list[str]:
-        """The checks that are the engine's, not the referee's."""
-        problems = []
-        rules = self.rules
-        played = Counter(play.played)
-        if (self.game.draw is DrawRule.NONE and not played
-                and not same_table(play.table, self.state.table)):
-            problems.append(
-                f"{rules.name}: a player who plays no tile draws one and leaves the table as it was"
-            )
-        if self.game.draw is DrawRule.LAID_ONLY and self.taken is not None:
-            card = self.taken
-            if not played[card]:
-                problems.append(
-                    f"{card} was taken from the discard pile: {rules.name} lets the top discard "
-                    "be taken only to lay it this turn (decision 10)"
-                )
-            elif not position.opened and not any(
-                card in meld.cards and not (meld.counts() - played) for meld in play.table
-            ):
-                problems.append(
-                    f"{card} was taken from the discard pile: a player not yet opened may take "
-                    "it only by opening with it, in a new meld (decision 10)"
-                )
-        return problems
 
     def _finish(self, reason: str, winner: int | None = None, rami_sec: bool = False) -> None:
         self.phase = OVER
@@ -475,27 +387,3 @@ class Round:
             tuple(sorted(self.state.hands[s].elements())) if s in self.state.hands else ()
             for s in range(self.players)
         )
-
-
-def _meld_key(meld: Meld) -> tuple[object, ...]:
-    return (meld.kind.value, tuple(sorted(meld.cards)) if meld.kind.value == "set" else meld.cards)
-
-
-def same_table(first: Sequence[Meld], second: Sequence[Meld]) -> bool:
-    """The same melds, in any order (a set's cards in any order)."""
-    if len(first) != len(second):
-        return False
-    if tuple(first) == tuple(second):
-        return True
-    return Counter(map(_meld_key, first)) == Counter(map(_meld_key, second))
-
-
-def _difference(what: str, got: Counter[Card], want: Counter[Card]) -> str:
-    extra = got - want
-    missing = want - got
-    parts = []
-    if extra:
-        parts.append("extra " + " ".join(str(c) for c in sorted(extra.elements())))
-    if missing:
-        parts.append("missing " + " ".join(str(c) for c in sorted(missing.elements())))
-    return f"{what} is not the deck: {', '.join(parts)}"

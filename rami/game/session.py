@@ -30,12 +30,12 @@ from rami.game.actions import (
     IllegalActionError,
     Play,
 )
-from rami.game.deck import stream
+from rami.game.deck import deal, random_reshuffler, stream
 from rami.game.levels import check_level, make_bot
 from rami.game.match import first_seat, round_first
 from rami.game.moves import arrange_like
 from rami.game.presets import DrawRule, GameError, GameOptions, game_rules
-from rami.game.rounds import Round, deal, random_reshuffler
+from rami.game.rounds import Round
 from rami.game.scoring import game_after_round
 from rami.game.state import CLAIM, DRAW, PLAY
 from rami.melds import Meld
