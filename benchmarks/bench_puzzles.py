@@ -19,7 +19,7 @@ from collections import Counter
 
 import pytest
 
-from rami.puzzles.evaluate import TIERS
+from rami.puzzles.difficulty import TIERS
 from rami.puzzles.generator import generate, profile_of
 from rami.puzzles.record import Puzzle, shipped_pack, verify
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from rami.cli.main import app
 from rami.game.simulate import Simulation, run_game
 from rami.notation import format_position, parse_position
-from rami.puzzles.evaluate import TIERS
+from rami.puzzles.difficulty import TIERS
 from rami.puzzles.mine import played_turns, source_game
 from rami.puzzles.record import (
     DAILY_EPOCH,

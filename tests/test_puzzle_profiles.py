@@ -12,7 +12,8 @@ from collections import Counter
 import pytest
 
 from rami.notation import format_position
-from rami.puzzles.evaluate import TIERS, evaluate
+from rami.puzzles.difficulty import TIERS
+from rami.puzzles.evaluate import evaluate
 from rami.puzzles.generator import (
     DEFAULT_PROFILES,
     PROFILES,

@@ -20,15 +20,8 @@ from rami.cards import parse_cards
 from rami.matching import cards_moved
 from rami.notation import parse_table, position_to_json
 from rami.puzzles.cli import puzzle_app
-from rami.puzzles.evaluate import (
-    NEAR_CAP,
-    TIERS,
-    Rejected,
-    evaluate,
-    melds_broken,
-    solutions_up_to,
-    solve_goal,
-)
+from rami.puzzles.difficulty import NEAR_CAP, TIERS, melds_broken
+from rami.puzzles.evaluate import Rejected, evaluate, solutions_up_to, solve_goal
 from rami.puzzles.greedy import fits, greedy_play, lay_off
 from rami.puzzles.record import (
     Puzzle,

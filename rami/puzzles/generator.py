@@ -31,7 +31,8 @@ from rami.cards import JOKER, Card
 from rami.errors import SolverBugError
 from rami.melds import Meld, MeldKind, is_valid
 from rami.position import COPIES_PER_CARD, Position
-from rami.puzzles.evaluate import TIERS, Evaluation, Rejected, evaluate
+from rami.puzzles.difficulty import TIERS
+from rami.puzzles.evaluate import Evaluation, Rejected, evaluate
 from rami.rules import Ruleset, get_ruleset
 from rami.scale.executor import Executor, LocalExecutor, RetryListener
 from rami.solver.templates import type_at

@@ -215,7 +215,7 @@ def source_game(record: dict[str, Any]) -> tuple[dict[str, Any], Turn]:
 def mine_summary(simulation: Simulation, mined: list[GameMined], seconds: float,
                  executor: Any) -> dict[str, Any]:
     """The run in numbers: games, turns judged, puzzles per tier (and per 1,000 games)."""
-    from rami.puzzles.evaluate import TIERS
+    from rami.puzzles.difficulty import TIERS
 
     puzzles = [record for game in mined for record in game.puzzles]
     tiers = {tier: sum(1 for r in puzzles if r["difficulty"]["tier"] == tier) for tier in TIERS}

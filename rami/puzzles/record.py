@@ -51,7 +51,8 @@ from rami.notation import (
     position_to_json,
 )
 from rami.position import Position
-from rami.puzzles.evaluate import KINDS, Evaluation, Metrics
+from rami.puzzles.difficulty import Metrics
+from rami.puzzles.evaluate import KINDS, Evaluation
 from rami.puzzles.themes import THEMES, themes
 from rami.signature import signature
 from rami.textfile import read_text_file
@@ -482,15 +483,14 @@ def verify(puzzle: Puzzle) -> list[str]:
 
 
 def _verify(puzzle: Puzzle) -> list[str]:
+    from rami.puzzles.difficulty import measure, tier_of
     from rami.puzzles.evaluate import (
         Rejected,
         _check_position,
         check_needs_rearrangement,
-        measure,
         solutions_up_to,
         solve_goal,
         superfluous_melds,
-        tier_of,
     )
     from rami.referee import validate_turn
 
