@@ -10,7 +10,8 @@ import re
 import pytest
 
 from rami.hints import make_hint
-from rami.puzzles.record import check_answer, goal_text, shipped_pack, shipped_pack_text
+from rami.puzzles.answers import check_answer
+from rami.puzzles.record import goal_text, shipped_pack, shipped_pack_text
 
 RECORDS = [json.loads(line) for line in shipped_pack_text().splitlines() if line.strip()]
 RAW = re.compile(r"cards_played|penalty_after|\bshed\s*[:=]|[{}_]")

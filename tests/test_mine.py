@@ -16,6 +16,7 @@ from rami.game.simulate import Simulation, run_game
 from rami.notation import format_position, parse_position
 from rami.puzzles.difficulty import TIERS
 from rami.puzzles.mine import played_turns, source_game
+from rami.puzzles.recheck import verify
 from rami.puzzles.record import (
     DAILY_EPOCH,
     DAILY_MINED_SINCE,
@@ -25,7 +26,6 @@ from rami.puzzles.record import (
     mined_pack,
     shipped_pack,
     shipped_packs,
-    verify,
 )
 from rami.puzzles.themes import THEMES
 

@@ -21,7 +21,8 @@ from rami.puzzles.generator import (
     candidate_seed,
     generate,
 )
-from rami.puzzles.record import Puzzle, make_record, shipped_pack, verify
+from rami.puzzles.recheck import verify
+from rami.puzzles.record import Puzzle, make_record, shipped_pack
 
 ORIGINAL = ("easy", "medium", "hard", "expert")
 

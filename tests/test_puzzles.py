@@ -19,20 +19,13 @@ from rami import parse_position
 from rami.cards import parse_cards
 from rami.matching import cards_moved
 from rami.notation import parse_table, position_to_json
+from rami.puzzles.answers import check_answer, parse_answer
 from rami.puzzles.cli import puzzle_app
 from rami.puzzles.difficulty import NEAR_CAP, TIERS, melds_broken
 from rami.puzzles.evaluate import Rejected, evaluate, solutions_up_to, solve_goal
 from rami.puzzles.greedy import fits, greedy_play, lay_off
-from rami.puzzles.record import (
-    Puzzle,
-    check_answer,
-    daily,
-    daily_order,
-    make_record,
-    parse_answer,
-    shipped_pack,
-    verify,
-)
+from rami.puzzles.recheck import verify
+from rami.puzzles.record import Puzzle, daily, daily_order, make_record, shipped_pack
 from rami.rules import get_ruleset
 from rami.signature import Signature, same_solution, signature
 
@@ -490,7 +483,7 @@ def test_solution_only_when_asked() -> None:
 
 
 def test_answer_as_moves() -> None:
-    from rami.puzzles.record import read_answer
+    from rami.puzzles.answers import read_answer
 
     puzzle = _puzzle(DEMO)  # 3H..9H | QS QD QC | 5C 6C 7C / 5S 6H 5D 8C
     moves = "split 1 after 6H; add 6H to 4\nadd 8C to 3; move 5C from 3 to 5; add 5S 5D to 5"
@@ -513,7 +506,7 @@ def test_answer_as_moves() -> None:
 
 
 def _answer(puzzle: Puzzle, text: str):
-    from rami.puzzles.record import read_answer
+    from rami.puzzles.answers import read_answer
 
     given = read_answer(puzzle, text)
     return given.table, given.numbers
@@ -531,8 +524,8 @@ def _answer(puzzle: Puzzle, text: str):
     ("add 8C to 3; add 8C to 3", "move 2 ('add 8C to 3'): the hand does not hold 8C"),
 ])
 def test_moves_errors_name_the_move(moves: str, message: str) -> None:
+    from rami.puzzles.answers import read_answer
     from rami.puzzles.moves import MoveError
-    from rami.puzzles.record import read_answer
 
     with pytest.raises(MoveError, match=None) as caught:
         read_answer(_puzzle(DEMO), moves)

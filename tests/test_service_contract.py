@@ -19,6 +19,7 @@ import pytest
 
 from rami import parse_position, solve
 from rami.hints import make_hint
+from rami.puzzles import answers as puzzle_answers
 from rami.puzzles import record as puzzle_record
 from rami.rules import PRESETS, get_ruleset
 from rami.service import Settings, create_app, schemas
@@ -147,7 +148,7 @@ def test_the_library_json_has_no_key_the_models_lack() -> None:
     assert {"date", *public} == set(schemas.PuzzleOut.model_fields)
     assert set(public["goal"]) == set(schemas.GoalOut.model_fields)
     assert set(daily_json(date(2025, 1, 1), puzzle)) == set(schemas.PuzzleOut.model_fields)
-    verdict = puzzle_record.check_answer(puzzle, puzzle.solution)
+    verdict = puzzle_answers.check_answer(puzzle, puzzle.solution)
     assert {"id", *verdict.to_json()} == set(schemas.CheckOut.model_fields)
 
 

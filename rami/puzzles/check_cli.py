@@ -1,9 +1,9 @@
 """``rami puzzle check``: re-verify puzzles, or judge an answer to one.
 
 Registered on the puzzle CLI by :mod:`rami.puzzles.cli`. Without ``--answer`` every puzzle of
-the pack is re-verified (:func:`rami.puzzles.record.verify`: legal, solvable, unique, metrics
+the pack is re-verified (:func:`rami.puzzles.recheck.verify`: legal, solvable, unique, metrics
 reproduce); with it, the answer (a final table or moves) is judged
-(:func:`rami.puzzles.record.check_answer`). Exit 1 when a puzzle or the answer fails. OR-Tools
+(:func:`rami.puzzles.answers.check_answer`). Exit 1 when a puzzle or the answer fails. OR-Tools
 loads only when the command solves.
 """
 
@@ -53,7 +53,7 @@ def check(
                 raise BadInput(
                     f"{puzzles} holds {len(loaded)} puzzles: pick one with --id to check an answer"
                 )
-            from rami.puzzles.record import read_answer
+            from rami.puzzles.answers import read_answer
 
             given = read_answer(loaded[0], answer_text(answer))
     with reporting(json_output), solving(json_output):
@@ -64,7 +64,7 @@ def check(
 
 
 def _check_answer(puzzle: Puzzle, given: Any, json_output: bool) -> None:
-    from rami.puzzles.record import check_answer
+    from rami.puzzles.answers import check_answer
 
     verdict = check_answer(puzzle, given.table, given.numbers)
     if json_output:
@@ -79,7 +79,8 @@ def _check_answer(puzzle: Puzzle, given: Any, json_output: bool) -> None:
 
 
 def _verify_all(puzzles: list[Puzzle], json_output: bool) -> None:
-    from rami.puzzles.record import verify, versions
+    from rami.puzzles.recheck import verify
+    from rami.puzzles.record import versions
 
     failures = 0
     here = versions()

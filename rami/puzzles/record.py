@@ -1,4 +1,4 @@
-"""Puzzle records (JSON lines), packs, the shipped pack, the daily puzzle, answers, re-checks.
+"""Puzzle records (JSON lines), packs, the shipped pack, the daily puzzle, the JSON players see.
 
 A record (format 1)::
 
@@ -21,6 +21,9 @@ instead: the game and the turn it was played at (:mod:`rami.puzzles.mine`).
 What players and apps are shown is :func:`public_json` (the position and the goal, no solution);
 :func:`solution_json` is the answer, given only when asked for (docs/puzzles.md, "The puzzle JSON
 contract").
+
+An answer to a puzzle is read and judged by :mod:`rami.puzzles.answers`; a record is checked
+again, from its position, by :func:`rami.puzzles.recheck.verify`.
 """
 
 from __future__ import annotations
@@ -46,7 +49,6 @@ from rami.notation import (
     json_depth,
     meld_from_json,
     meld_to_json,
-    parse_table,
     position_from_json,
     position_to_json,
 )
@@ -358,210 +360,6 @@ def daily(day: date, puzzles: Sequence[Puzzle] | None = None) -> Puzzle:
         return order[(day - DAILY_MINED_SINCE).days % len(order)]
     order = daily_order([puzzle for puzzle in pool if not puzzle.mined] or pool)
     return order[(day - DAILY_EPOCH).days % len(order)]
-
-
-# ------------------------------------------------------------------------------ answers
-
-
-@dataclass(frozen=True)
-class AnswerVerdict:
-    solved: bool
-    intended: bool
-    legal: bool
-    reasons: tuple[str, ...]
-    penalty_after: int | None = None
-    cards_played: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "solved": self.solved,
-            "intended": self.intended,
-            "legal": self.legal,
-            "reasons": list(self.reasons),
-            "penalty_after": self.penalty_after,
-            "cards_played": self.cards_played,
-        }
-
-
-def parse_answer(text: str) -> tuple[Meld, ...]:
-    """A final table: text notation ``meld | meld | ...`` or a JSON list of melds."""
-    stripped = text.strip()
-    if not stripped:
-        raise NotationError("empty answer: give the final table, melds separated by '|'")
-    if stripped.startswith("["):
-        data = _decoded(stripped, "answer: malformed JSON")
-        if not isinstance(data, list):
-            raise NotationError("answer: a JSON answer is a list of melds")
-        return tuple(meld_from_json(meld, f"answer[{i}]") for i, meld in enumerate(data))
-    if "/" in stripped:
-        raise NotationError("answer: give the final table only (melds separated by '|'), no '/'")
-    return parse_table(stripped)
-
-
-@dataclass(frozen=True)
-class Answer:
-    """An answer read: the final table, and the melds' numbers when it was given as moves."""
-
-    table: tuple[Meld, ...]
-    numbers: tuple[int, ...] | None = None
-
-
-def read_answer(puzzle: Puzzle, text: str) -> Answer:
-    """An answer as a final table (``meld | meld | ...`` or a JSON list of melds) or as moves
-    (the move language of ``rami solve``, :mod:`rami.puzzles.moves`), replayed on the puzzle's
-    position. NotationError (a MoveError for moves) names the part at fault."""
-    from rami.puzzles.moves import answer_table, looks_like_moves
-
-    if looks_like_moves(text):
-        replayed = answer_table(puzzle.position, text)
-        return Answer(replayed.table, replayed.numbers)
-    return Answer(parse_answer(text))
-
-
-def check_answer(
-    puzzle: Puzzle, table: Sequence[Meld], numbers: Sequence[int] | None = None
-) -> AnswerVerdict:
-    """Does this final table solve the puzzle, and is it the intended solution?
-
-    Any legal final table that reaches the goal solves it; it is *intended* when its signature
-    is the solution's. ``numbers`` (an answer given as moves) are the melds' numbers, which the
-    reasons then use.
-    """
-    verdict = _check_answer(puzzle, table)
-    if numbers is not None and not verdict.legal:
-        from rami.puzzles.moves import renumber_reasons
-
-        verdict = AnswerVerdict(False, False, False, renumber_reasons(verdict.reasons, numbers),
-                                verdict.penalty_after, verdict.cards_played)
-    return verdict
-
-
-def _check_answer(puzzle: Puzzle, table: Sequence[Meld]) -> AnswerVerdict:
-    from rami.referee import validate_turn
-
-    position = puzzle.position
-    before = position.table_cards
-    after: Counter[Card] = Counter()
-    for meld in table:
-        after.update(meld.cards)
-    played = tuple(sorted((after - before).elements()))
-    verdict = validate_turn(position, list(table), played)
-    if not verdict.legal:
-        return AnswerVerdict(False, False, False, tuple(verdict.problems))
-    goal_penalty = int(puzzle.goal["penalty_after"])
-    count = len(played)
-    if verdict.penalty_after > goal_penalty:
-        if puzzle.kind == "empty-hand":
-            reason = (f"legal, but it plays {count} of {_plural(len(position.hand), 'card')}: "
-                      f"the goal is to play {'them all' if len(position.hand) > 1 else 'it'} "
-                      f"(left: "
-                      f"{' '.join(map(str, verdict.hand_after))})")
-        else:
-            reason = (f"legal, but it leaves {_plural(verdict.penalty_after, 'point')} in "
-                      f"hand: the best play leaves {goal_penalty}")
-        return AnswerVerdict(False, False, True, (reason,), verdict.penalty_after, count)
-    intended = signature(table, position.rules) == signature(puzzle.solution, position.rules)
-    reason = ("solved: this is the intended solution" if intended else
-              "solved, by another route than the intended solution (it still counts)")
-    return AnswerVerdict(True, intended, True, (reason,), verdict.penalty_after, count)
-
-
-# ------------------------------------------------------------------------------ re-checks
-
-
-def verify(puzzle: Puzzle) -> list[str]:
-    """Everything wrong with a puzzle: empty for a sound puzzle whose metrics reproduce."""
-    from rami.errors import SolverBugError
-    from rami.puzzles.model import UndecidedError
-
-    try:
-        return _verify(puzzle)
-    except UndecidedError as error:
-        return [f"undecided: {error}"]
-    except SolverBugError as error:
-        return [f"internal solver error (a bug, please report it): {error}"]
-
-
-def _verify(puzzle: Puzzle) -> list[str]:
-    from rami.puzzles.difficulty import measure, tier_of
-    from rami.puzzles.evaluate import (
-        Rejected,
-        _check_position,
-        check_needs_rearrangement,
-        solutions_up_to,
-        solve_goal,
-        superfluous_melds,
-    )
-    from rami.referee import validate_turn
-
-    problems: list[str] = []
-    position = puzzle.position
-    record = puzzle.record
-    try:
-        _check_position(position)
-        kind, goal, solution = solve_goal(position)
-    except Rejected as error:
-        return [str(error)]
-    if record.get("rules") not in (None, position.rules.option_string):
-        problems.append(f"rules {record.get('rules')!r} differ from the position's")
-    if kind != puzzle.kind:
-        problems.append(f"the position is a {kind} puzzle, the record says {puzzle.kind}")
-    for key in ("penalty_after", "cards_played", "shed"):
-        if puzzle.goal.get(key) != goal[key]:
-            problems.append(f"goal {key}: the record says {puzzle.goal.get(key)}, "
-                            f"the solver finds {goal[key]}")
-    if problems:
-        return problems
-    try:
-        check_needs_rearrangement(position, kind, goal)
-    except Rejected as error:
-        problems.append(str(error))
-    before = position.table_cards
-    after: Counter[Card] = Counter()
-    for meld in puzzle.solution:
-        after.update(meld.cards)
-    played = tuple(sorted((after - before).elements()))
-    verdict = validate_turn(position, list(puzzle.solution), played)
-    if not verdict.legal:
-        return [*problems, "the recorded solution is illegal: " + "; ".join(verdict.problems)]
-    if verdict.penalty_after != goal["penalty_after"]:
-        problems.append("the recorded solution does not reach the goal")
-    intended = signature(puzzle.solution, position.rules)
-    if record.get("signature") not in (None, intended.text()):
-        problems.append("the recorded signature is not the solution's")
-    found = solutions_up_to(position, kind, goal, limit=2)
-    if found != [intended]:
-        if len(found) > 1:
-            problems.append("cooked: " + " / ".join(s.text() for s in found))
-        else:
-            problems.append("the counting model does not find the recorded solution")
-    if verdict.cards_moved != solution.cards_moved:
-        problems.append(f"the recorded solution moves {verdict.cards_moved} table cards, "
-                        f"the fewest is {solution.cards_moved}")
-    metrics = measure(position, goal, puzzle.solution, played, solution.cards_moved)
-    if metrics != puzzle.metrics:
-        changed = [
-            f"{name} {getattr(puzzle.metrics, name)} -> {getattr(metrics, name)}"
-            for name in Metrics.__dataclass_fields__
-            if getattr(puzzle.metrics, name) != getattr(metrics, name)
-        ]
-        problems.append("metrics do not reproduce: " + ", ".join(changed))
-    difficulty = record.get("difficulty", {})
-    if difficulty.get("tier") != tier_of(metrics.score) or difficulty.get("score") != metrics.score:
-        problems.append(f"tier/score {difficulty.get('tier')}/{difficulty.get('score')} should be "
-                        f"{tier_of(metrics.score)}/{metrics.score}")
-    evaluation = Evaluation(position, kind, goal, puzzle.solution, played, intended, metrics)
-    extra = superfluous_melds(evaluation)
-    if extra:
-        problems.append("superfluous meld(s): " + ", ".join(
-            f"{i + 1} ({position.table[i]})" for i in extra))
-    if puzzle.id != puzzle_id(position):
-        problems.append(f"id {puzzle.id} is not the position's ({puzzle_id(position)})")
-    if "themes" in record:
-        tagged = list(themes(position, puzzle.solution))
-        if record["themes"] != tagged:
-            problems.append(f"themes {record['themes']} should be {tagged}")
-    return problems
 
 
 def records_text(records: Iterable[dict[str, Any]]) -> str:

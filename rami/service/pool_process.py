@@ -26,7 +26,7 @@ JOBS_PER_PROCESS = 100
 PRELOAD = (
     "rami.service.forkserver_guard", "__main__", "rami.service.solver_process",
     "rami.solver.api", "rami.solver.rearrange", "rami.solver.layoff", "rami.referee",
-    "rami.hints", "rami.puzzles.record",
+    "rami.hints", "rami.puzzles.record", "rami.puzzles.answers",
 )
 
 

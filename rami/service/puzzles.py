@@ -20,7 +20,7 @@ from pydantic import Field, StrictStr
 
 import rami.service.schemas as schemas
 from rami.errors import NotationError, UnreadableFileError
-from rami.puzzles import record
+from rami.puzzles import answers, record
 from rami.service.errors import ApiError, log, notation_error
 from rami.service.inputs import MAX_CARDS, check_text_size, parse_melds_field
 from rami.service.output import daily_json
@@ -178,6 +178,6 @@ def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) ->
         if table is None:
             table, numbers = _moves(puzzle, request.moves)
         verdict = await pool.run(
-            record.check_answer, puzzle, table, numbers, deadline=settings.deadline_slack
+            answers.check_answer, puzzle, table, numbers, deadline=settings.deadline_slack
         )
         return {"id": puzzle.id, **verdict.to_json()}
