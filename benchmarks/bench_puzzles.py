@@ -20,7 +20,8 @@ from collections import Counter
 import pytest
 
 from rami.puzzles.difficulty import TIERS
-from rami.puzzles.generator import generate, profile_of
+from rami.puzzles.generator import generate
+from rami.puzzles.profiles import profile_of
 from rami.puzzles.recheck import verify
 from rami.puzzles.record import Puzzle, shipped_pack
 

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import replace
 from multiprocessing import Pool
 
-from rami.puzzles import generator
+from rami.puzzles import draw, profiles
 from rami.puzzles.evaluate import Rejected, evaluate
 from rami.puzzles.record import puzzle_id
 
@@ -32,9 +32,9 @@ OUTCOMES = [("empties by new", "lay-off test"), ("needs no rearr", "no rearrange
             ("puzzle (score", "other tier")]
 
 
-def profile_named(spec: str) -> generator.Profile:
+def profile_named(spec: str) -> profiles.Profile:
     name, *changes = spec.split(":")
-    profile = generator.PROFILES[name]
+    profile = profiles.PROFILES[name]
     if changes:
         fields = {}
         for change in changes:
@@ -46,7 +46,7 @@ def profile_named(spec: str) -> generator.Profile:
 
 def _register(specs: list[str], tier: str, jokers: int) -> None:
     for spec in specs:
-        generator.PROFILES[spec] = profile_named(spec)
+        profiles.PROFILES[spec] = profile_named(spec)
     for index in range(3):  # warm up (imports, first solves), untimed
         judge((specs[0], tier, jokers, 0, index))
 
@@ -54,8 +54,7 @@ def _register(specs: list[str], tier: str, jokers: int) -> None:
 def judge(task: tuple[str, str, int, int, int]) -> tuple[str, float, str | None]:
     spec, tier, jokers, seed, index = task
     started = time.process_time()
-    position = generator.candidate(generator.candidate_seed(seed, index), tier=spec,
-                                   jokers=jokers)
+    position = draw.candidate(draw.candidate_seed(seed, index), tier=spec, jokers=jokers)
     if position is None:
         return "draw failed", time.process_time() - started, None
     try:

@@ -14,8 +14,9 @@ from rami.cards import JOKER, Card
 from rami.melds import Meld, MeldKind, is_valid
 from rami.position import Position
 from rami.puzzles.difficulty import TIERS, score_bounds
+from rami.puzzles.draw import candidate, candidate_seed, rules_for
 from rami.puzzles.evaluate import Evaluation, Rejected, evaluate, solve_goal
-from rami.puzzles.generator import _card_at, _melds_with, candidate, candidate_seed, rules_for
+from rami.puzzles.resplit import _card_at, _melds_with
 from rami.rules import Ruleset
 from rami.signature import signature
 

@@ -13,14 +13,10 @@ import pytest
 
 from rami.notation import format_position
 from rami.puzzles.difficulty import TIERS
+from rami.puzzles.draw import candidate, candidate_seed
 from rami.puzzles.evaluate import evaluate
-from rami.puzzles.generator import (
-    DEFAULT_PROFILES,
-    PROFILES,
-    candidate,
-    candidate_seed,
-    generate,
-)
+from rami.puzzles.generator import generate
+from rami.puzzles.profiles import DEFAULT_PROFILES, PROFILES
 from rami.puzzles.recheck import verify
 from rami.puzzles.record import Puzzle, make_record, shipped_pack
 

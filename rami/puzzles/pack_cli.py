@@ -90,7 +90,7 @@ def generate(
     ray: RayOpt = None,
 ) -> None:
     """Generate sound puzzles (unique solution, rated) as JSON lines."""
-    from rami.puzzles.generator import PROFILES
+    from rami.puzzles.profiles import PROFILES
 
     with reporting():
         if jokers not in (0, 4):

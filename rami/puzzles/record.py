@@ -13,7 +13,7 @@ A record (format 1)::
      "version": {"format": 1, "rami": "0.1.0", "ortools": "9.15.6755"}}
 
 ``seed`` and ``profile`` regenerate the candidate position
-(``rami.puzzles.generator.candidate(seed, tier=profile, jokers=...)``) before pruning. A puzzle
+(``rami.puzzles.draw.candidate(seed, tier=profile, jokers=...)``) before pruning. A puzzle
 mined from a game (``profile`` ``"mined"``, the pack :data:`MINED_RESOURCE`) has a ``source``
 instead: the game and the turn it was played at (:mod:`rami.puzzles.mine`).
 ``themes`` (:mod:`rami.puzzles.themes`) tag what the solution does.
