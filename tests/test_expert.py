@@ -17,11 +17,11 @@ from rami.rules import get_ruleset
 
 
 def view(rules: str, hand: str, table: str = "-", *, phase: str = "play", opened: bool = False,
-         pile: str = "", draws: tuple[str, ...] = ()) -> View:
+         pile: str = "", draws: tuple[str, ...] = (), other: int = 12) -> View:
     return View(
         rules=get_ruleset(rules), seat=0, phase=phase, hand=parse_cards(hand),
         table=parse_table(table), discard_pile=parse_cards(pile), stock_size=40,
-        hand_sizes=(len(parse_cards(hand)), 12), opened=(opened, True), active=(True, True),
+        hand_sizes=(len(parse_cards(hand)), other), opened=(opened, True), active=(True, True),
         known=((), ()), scores=(0, 0), draws=draws,
     )
 
@@ -92,6 +92,30 @@ def test_expert_keeps_its_jokers_and_a_complete_meld() -> None:
     left = Counter(parse_cards("* 5H 5D 5C 9S KD"))
     assert bot.choose_discard(left, seen, None) == Card.parse("KD")
     assert bot.choose_discard(Counter(parse_cards("* 5H 5D 5C")), seen, None) != Card.parse("*")
+
+
+def test_expert_holds_its_melds_in_cafe_rummy() -> None:
+    """Café Rummy: the confirmed bot lays its run and its set; the expert lays nothing and lets
+    go a card the melds do not use, opened or not, while the opponent holds more than three
+    cards; it lays them when the opponent is down to three, and when the turn goes out."""
+    hand = "5H 6H 7H 9C 9D 9S KS 2C"
+    for opened in (False, True):
+        seen = view("cafe-rummy", hand, "JS QS KS" if opened else "-", opened=opened)
+        confirmed = make_bot("confirmed").act(seen)
+        expert = make_bot("expert").act(seen)
+        assert isinstance(confirmed, Play) and isinstance(expert, Play)
+        assert len(confirmed.played) >= 6 and legal(seen, confirmed)
+        assert expert.played == () and expert.table == seen.table and legal(seen, expert)
+        assert expert.discard in (Card.parse("KS"), Card.parse("2C"))
+    close = view("cafe-rummy", hand, other=3)
+    laid = make_bot("expert").act(close)
+    assert isinstance(laid, Play) and len(laid.played) >= 6 and legal(close, laid)
+    out = view("cafe-rummy", "5H 6H 7H 9C 9D 9S 2C")
+    going = make_bot("expert").act(out)
+    assert isinstance(going, Play) and len(going.played) == 6 and legal(out, going)
+    # Where an opening asks for points, the expert lays its turn as the confirmed bot does.
+    fifty = view("bfmania-51", "5H 6H 7H 8H 9C 9D 9S KS KD KH 2C")
+    assert isinstance(played := make_bot("expert").act(fifty), Play) and played.played
 
 
 def test_expert_bfmania_game_is_deterministic() -> None:

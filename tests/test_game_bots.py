@@ -100,9 +100,13 @@ def test_expert_keeps_a_live_pair_and_drops_a_dead_card() -> None:
 
 def test_bot_turn_json_for_each_level() -> None:
     seen = view("cafe-rummy", "7H 8H 9H KS KD 2C", phase="play")
-    for level in ("beginner", "confirmed", "expert"):
+    for level in ("beginner", "confirmed"):
         action = bot_turn(seen.to_json(), level, seed=5)
         assert action["action"] == "play" and "7H" in action["played"]
+    # The Café Rummy expert keeps its run in the hand while the other holds 12 cards.
+    action = bot_turn(seen.to_json(), "expert", seed=5)
+    assert action["action"] == "play" and action["played"] == []
+    assert action["discard"] in ("KS", "KD", "2C")
 
 
 

@@ -15,9 +15,12 @@ cards shows a gain (measured in docs/game.md):
   costliest among equals.
 - Whether to lay now or hold back: where nothing is discarded (rami chinois, Rummikub), open
   with the fewest cards and hold the rest until the whole hand goes out in one turn
-  (:mod:`rami.game.holdback`); in rami fou, a player who could open but not go out holds
-  back when the risk is low and every card left is live, to go out in one turn later (rami sec:
-  the others' points doubled).
+  (:mod:`rami.game.holdback`); where any one meld opens and the table is never rearranged
+  (Café Rummy), lay nothing until the turn that goes out (:func:`holds_to_go_out`): a meld on
+  the table only gives the others cards to lay off and jokers to swap, while every opponent
+  holds more than :data:`HOLD_WHILE_ABOVE` cards; in rami fou, a player who could open but
+  not go out holds back when the risk is low and every card left is live, to go out in one
+  turn later (rami sec: the others' points doubled).
 - Claims (rami fou): claimed when the sampled value with the card and its penalty card beats
   waiting, by a 1-ply evaluation of the hand left after the turn:
 
@@ -59,10 +62,14 @@ from rami.game.presets import DrawRule, game_rules
 from rami.game.state import View
 from rami.melds import is_pure_run, opening_points
 from rami.position import Position
+from rami.referee import validate_turn
 from rami.rules import Ruleset
 
 #: Points of melds in the hand a discard taken before the opening must add (or the pure run).
 OPENING_GAIN = 10
+#: Café Rummy: the expert holds its melds while every opponent holds more cards than this; an
+#: opponent this close to going out would catch the held points in the hand.
+HOLD_WHILE_ABOVE = 3
 
 
 class ExpertBot(ConfirmedBot):
@@ -209,6 +216,10 @@ class ExpertBot(ConfirmedBot):
         best = self.solve(position)
         if holds_back(view, best):  # the held turn needs no cards-moved level
             return held_play(view, best)
+        if holds_to_go_out(view, best):
+            held = self.held_discarding(view, best)
+            if held is not None:
+                return held
         solution = self.with_fewest_moves(position, best)
         if self.waits_for_rami_sec(view, solution):
             hand = Counter(view.hand)
@@ -218,6 +229,23 @@ class ExpertBot(ConfirmedBot):
                 return Play(view.table, (), choice)
         play = Play(solution.table, solution.played, solver_discard(view, solution))
         return self.keeping_useful_cards(view, play, solution.hand)
+
+    def held_discarding(self, view: View, solution: Any) -> Play | None:
+        """Café Rummy's hold: lay nothing and let go the card the expert would discard from
+        what the solver's turn leaves in the hand (the melds stay whole in the hand); None
+        when that discard is not legal (the solver's whole turn instead)."""
+        left = Counter(solution.hand)
+        left[solution.discard] += 1
+        taken = view.position().taken_discard
+        choice = self.choose_discard(left, view, taken)
+        if choice is None:
+            return None
+        if sum(left.values()) > 1:
+            choice = guarded_discard(view, view.table, left, choice, taken)
+        play = Play(view.table, (), choice)
+        if validate_turn(view.position(), play.table, play.played, play.discard).legal:
+            return play
+        return None
 
     def waits_for_rami_sec(self, view: View, solution: Any) -> bool:
         """Rami fou: hold an opening back for a rami sec when it is cheap to wait."""
@@ -230,6 +258,22 @@ class ExpertBot(ConfirmedBot):
         return all(
             card.is_joker or _outs(card, left, unseen, view.rules)[0] > 0 for card in left
         )
+
+
+def holds_to_go_out(view: View, solution: Any) -> bool:
+    """Whether the expert lays nothing this turn and keeps the solver's melds in the hand
+    (:meth:`ExpertBot.held_discarding`): where any one meld opens and the table is never
+    rearranged (Café Rummy), a meld laid only gives the others cards to lay off and jokers to
+    swap, and the turn that goes out opens and lays it all at once. It lays the solver's turn
+    when that goes out, or when an opponent holds :data:`HOLD_WHILE_ABOVE` cards or fewer."""
+    rules = view.rules
+    if not (rules.discard and rules.opening_any_meld and not rules.rearrangement):
+        return False
+    if not solution.played or not solution.hand or solution.discard is None:
+        return False
+    others = [size for seat, size in enumerate(view.hand_sizes)
+              if seat != view.seat and view.active[seat]]
+    return bool(others) and min(others) > HOLD_WHILE_ABOVE
 
 
 def opening_progress(hand: Counter[Card], rules: Ruleset) -> tuple[bool, int]:
