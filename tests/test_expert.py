@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 
 from rami.cards import Card, parse_cards
 from rami.game import Draw, Play, View, make_bot
@@ -94,7 +95,7 @@ def test_expert_keeps_its_jokers_and_a_complete_meld() -> None:
     assert bot.choose_discard(Counter(parse_cards("* 5H 5D 5C")), seen, None) != Card.parse("*")
 
 
-def test_expert_holds_its_melds_in_cafe_rummy() -> None:
+def test_expert_holds_its_melds_until_it_goes_out() -> None:
     """Café Rummy: the confirmed bot lays its run and its set; the expert lays nothing and lets
     go a card the melds do not use, opened or not, while the opponent holds more than three
     cards; it lays them when the opponent is down to three, and when the turn goes out."""
@@ -113,9 +114,18 @@ def test_expert_holds_its_melds_in_cafe_rummy() -> None:
     out = view("cafe-rummy", "5H 6H 7H 9C 9D 9S 2C")
     going = make_bot("expert").act(out)
     assert isinstance(going, Play) and len(going.played) == 6 and legal(out, going)
-    # Where an opening asks for points, the expert lays its turn as the confirmed bot does.
-    fifty = view("bfmania-51", "5H 6H 7H 8H 9C 9D 9S KS KD KH 2C")
+    # BFmania 30 holds as well; where the opening asks 51 points, the expert lays its turn as
+    # the confirmed bot does.
+    hand = "5H 6H 7H 8H 9C 9D 9S KS KD KH 2C JD"
+    thirty = view("bfmania-30", hand)
+    assert isinstance(confirmed := make_bot("confirmed").act(thirty), Play) and confirmed.played
+    assert isinstance(held := make_bot("expert").act(thirty), Play) and held.played == ()
+    assert held.discard in (Card.parse("2C"), Card.parse("JD")) and legal(thirty, held)
+    fifty = view("bfmania-51", hand)
     assert isinstance(played := make_bot("expert").act(fifty), Play) and played.played
+    # The stock out of reshuffles may end the round before the next turn: lay.
+    last = replace(thirty, reshuffles=3, stock_size=1)
+    assert isinstance(laid := make_bot("expert").act(last), Play) and laid.played
 
 
 def test_expert_bfmania_game_is_deterministic() -> None:

@@ -15,12 +15,12 @@ cards shows a gain (measured in docs/game.md):
   costliest among equals.
 - Whether to lay now or hold back: where nothing is discarded (rami chinois, Rummikub), open
   with the fewest cards and hold the rest until the whole hand goes out in one turn
-  (:mod:`rami.game.holdback`); where any one meld opens and the table is never rearranged
-  (Café Rummy), lay nothing until the turn that goes out (:func:`holds_to_go_out`): a meld on
-  the table only gives the others cards to lay off and jokers to swap, while every opponent
-  holds more than :data:`HOLD_WHILE_ABOVE` cards; in rami fou, a player who could open but
-  not go out holds back when the risk is low and every card left is live, to go out in one
-  turn later (rami sec: the others' points doubled).
+  (:mod:`rami.game.holdback`); where the table is never rearranged and the opening asks 30
+  points or fewer (Café Rummy, BFmania 30), lay nothing until the turn that goes out
+  (:func:`holds_to_go_out`): a meld on the table only gives the others cards to lay off and
+  jokers to swap, while every opponent holds more than :data:`HOLD_WHILE_ABOVE` cards; in rami
+  fou, a player who could open but not go out holds back when the risk is low and every card
+  left is live, to go out in one turn later (rami sec: the others' points doubled).
 - Claims (rami fou): claimed when the sampled value with the card and its penalty card beats
   waiting, by a 1-ply evaluation of the hand left after the turn:
 
@@ -67,9 +67,12 @@ from rami.rules import Ruleset
 
 #: Points of melds in the hand a discard taken before the opening must add (or the pure run).
 OPENING_GAIN = 10
-#: Café Rummy: the expert holds its melds while every opponent holds more cards than this; an
-#: opponent this close to going out would catch the held points in the hand.
+#: The expert holds its melds in the hand (:func:`holds_to_go_out`) while every opponent holds
+#: more cards than this: an opponent this close to going out would catch the held points.
 HOLD_WHILE_ABOVE = 3
+#: ... where the table is never rearranged and the opening asks this many points or fewer
+#: (Café Rummy's any meld, BFmania 30): measured there, not in the 51-point presets.
+HOLD_OPENING_POINTS = 30
 
 
 class ExpertBot(ConfirmedBot):
@@ -231,9 +234,9 @@ class ExpertBot(ConfirmedBot):
         return self.keeping_useful_cards(view, play, solution.hand)
 
     def held_discarding(self, view: View, solution: Any) -> Play | None:
-        """Café Rummy's hold: lay nothing and let go the card the expert would discard from
-        what the solver's turn leaves in the hand (the melds stay whole in the hand); None
-        when that discard is not legal (the solver's whole turn instead)."""
+        """The hold of :func:`holds_to_go_out`: lay nothing and let go the card the expert
+        would discard from what the solver's turn leaves in the hand (the melds stay whole in
+        the hand); None when that discard is not legal (the solver's whole turn instead)."""
         left = Counter(solution.hand)
         left[solution.discard] += 1
         taken = view.position().taken_discard
@@ -262,14 +265,22 @@ class ExpertBot(ConfirmedBot):
 
 def holds_to_go_out(view: View, solution: Any) -> bool:
     """Whether the expert lays nothing this turn and keeps the solver's melds in the hand
-    (:meth:`ExpertBot.held_discarding`): where any one meld opens and the table is never
-    rearranged (Café Rummy), a meld laid only gives the others cards to lay off and jokers to
-    swap, and the turn that goes out opens and lays it all at once. It lays the solver's turn
-    when that goes out, or when an opponent holds :data:`HOLD_WHILE_ABOVE` cards or fewer."""
+    (:meth:`ExpertBot.held_discarding`): where the table is never rearranged and the opening is
+    cheap (:data:`HOLD_OPENING_POINTS`: Café Rummy, BFmania 30), a meld laid only gives the
+    others cards to lay off and jokers to swap, and the turn that goes out opens and lays it
+    all at once. It lays the solver's turn when that goes out, when an opponent holds
+    :data:`HOLD_WHILE_ABOVE` cards or fewer, or when the round may end before its next turn
+    (the stock out of reshuffles, the turn cap)."""
     rules = view.rules
-    if not (rules.discard and rules.opening_any_meld and not rules.rearrangement):
+    if not rules.discard or rules.rearrangement or rules.opening_points > HOLD_OPENING_POINTS:
         return False
     if not solution.played or not solution.hand or solution.discard is None:
+        return False
+    game = game_rules(rules)
+    if game.turn_cap is not None and view.turn + view.players >= game.turn_cap:
+        return False
+    if game.max_reshuffles is not None and view.reshuffles >= game.max_reshuffles and \
+            view.stock_size < view.players:
         return False
     others = [size for seat, size in enumerate(view.hand_sizes)
               if seat != view.seat and view.active[seat]]
