@@ -39,6 +39,7 @@ from rami.melds import Meld, MeldKind, is_pure_run, is_valid, opening_points
 from rami.position import Position
 from rami.referee import validate_turn
 from rami.rules import GoingOut
+from rami.solver.solution import Solution
 
 #: Solver calls made by the bots of this process, and their time (simulation statistics).
 SOLVER_STATS: dict[str, float] = {"calls": 0, "ms": 0.0}
@@ -359,7 +360,7 @@ def jokers_only_play(view: View) -> Play | None:
     return None
 
 
-def solver_discard(view: View, solution: Any) -> Card | None:
+def solver_discard(view: View, solution: Solution) -> Card | None:
     """The solver's discard; when it names none though a card must go (Café Rummy, a hand of
     jokers only), the joker the engine lets go (docs/game.md)."""
     if solution.discard is None and view.rules.discard and solution.hand and all(

@@ -44,7 +44,9 @@ def game_pairs(levels: Sequence[str], ranks: Sequence[tuple[int, ...]]) -> list[
     return pairs
 
 
-def fit(games: Sequence[Sequence[Pair]], levels: Sequence[str], iterations: int = 200) -> dict:
+def fit(
+    games: Sequence[Sequence[Pair]], levels: Sequence[str], iterations: int = 200
+) -> dict[str, float]:
     """Bradley-Terry strengths (as Elo, first level at 0) from the games' pairs."""
     index = {level: k for k, level in enumerate(levels)}
     size = len(levels)

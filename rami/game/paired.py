@@ -111,7 +111,7 @@ class Timed:
 
     def act(self, view: View) -> Action:
         started = time.perf_counter()
-        action = self.bot.act(view)
+        action: Action = self.bot.act(view)
         if isinstance(action, Play):
             self.play_ms.append((time.perf_counter() - started) * 1000)
         return action
@@ -264,7 +264,7 @@ def _within_pair_correlation(done: list[dict[str, Any]]) -> float | None:
     if v1 <= 0 or v2 <= 0:
         return None
     cov = sum((a - m1) * (b - m2) for a, b in zip(firsts, seconds, strict=True)) / (len(firsts) - 1)
-    return round(cov / (v1 * v2) ** 0.5, 3)
+    return round(float(cov / (v1 * v2) ** 0.5), 3)
 
 
 def _rounded(value: float) -> float | str:

@@ -15,7 +15,7 @@ the seed (``"shuffle": "sha256-streams-v1"``). Reading records and checking thei
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +61,7 @@ from rami.game.rounds import Round
 from rami.game.scoring import game_after_round
 from rami.game.state import CLAIM, DRAW
 from rami.position import Position
-from rami.rules import get_ruleset
+from rami.rules import Ruleset, get_ruleset
 
 #: rami.game.record_io's names stay importable from here.
 __all__ = [
@@ -268,18 +268,13 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
     return ReplaySummary(len(rounds), actions, turns)
 
 
-def _replay_round(rules, options, dealt, first, active, number, totals, entry, seed,
-                  on_play=None) -> Round:
+def _replay_round(
+    rules: Ruleset, options: GameOptions, dealt: Deal, first: int, active: Sequence[bool],
+    number: int, totals: Sequence[int], entry: dict[str, Any], seed: int | str | None,
+    on_play: PlayWatcher | None = None,
+) -> Round:
     recorded = field_of(entry, "actions", list)
     reshuffles = [event for event in recorded if isinstance(event, dict) and "reshuffle" in event]
-
-    def reshuffler(cards: list[Card], count: int) -> list[Card]:
-        if count > len(reshuffles):
-            raise RecordError(f"reshuffle {count} happens but is not recorded")
-        order = list(cards_from_json(reshuffles[count - 1].get("stock"), "reshuffle.stock"))
-        if seed is not None and order != seeded_reshuffles(cards, count):
-            raise RecordError(f"reshuffle {count} is not the one the seed gives")
-        return order
 
     seeded_stream = random_reshuffler(stream(seed, "reshuffle", number)) if seed is not None \
         else None
@@ -290,6 +285,14 @@ def _replay_round(rules, options, dealt, first, active, number, totals, entry, s
         while len(given) < count:
             given.append(seeded_stream(cards, len(given) + 1))
         return given[count - 1]
+
+    def reshuffler(cards: list[Card], count: int) -> list[Card]:
+        if count > len(reshuffles):
+            raise RecordError(f"reshuffle {count} happens but is not recorded")
+        order = list(cards_from_json(reshuffles[count - 1].get("stock"), "reshuffle.stock"))
+        if seed is not None and order != seeded_reshuffles(cards, count):
+            raise RecordError(f"reshuffle {count} is not the one the seed gives")
+        return order
 
     rnd = Round(rules, options, dealt, first=first, active=active, number=number,
                 scores=totals, reshuffler=reshuffler)

@@ -36,7 +36,7 @@ INCONCLUSIVE = "inconclusive"
 
 
 def expected_score(elo_gain: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** (-elo_gain / 400.0))
+    return float(1.0 / (1.0 + 10.0 ** (-elo_gain / 400.0)))
 
 
 def elo(score: float) -> float:

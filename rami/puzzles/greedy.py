@@ -18,6 +18,7 @@ lay-off) that the best play keeps in hand.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from rami.cards import JOKER, Card
@@ -140,13 +141,13 @@ def greedy_play(position: Position, *, stop_at_penalty: int = 0) -> GreedyResult
     played: Counter[Card] = Counter()
     steps: list[str] = []
 
-    def by_penalty(cards) -> list[Card]:
+    def by_penalty(cards: Iterable[Card]) -> list[Card]:
         return sorted(cards, key=lambda c: (-rules.card_penalty(c.rank), c))
 
     def done() -> bool:
         return not +hand or hand_penalty((+hand).elements(), rules) <= stop_at_penalty
 
-    def commit(cards) -> None:
+    def commit(cards: Iterable[Card]) -> None:
         hand.subtract(cards)
         played.update(cards)
 

@@ -67,7 +67,8 @@ class _Watching:
     def act(self, view: View) -> Action:
         if view.phase == PLAY:
             self.seen.append(Turn(view.round, view.turn + 1, self.seat, view.position()))
-        return self.bot.act(view)
+        action: Action = self.bot.act(view)
+        return action
 
 
 def played_turns(simulation: Simulation, index: int) -> tuple[dict[str, Any], list[Turn]]:

@@ -46,7 +46,7 @@ def positions_of(card_type: int, top_rank: int) -> tuple[int, ...]:
     return (rank,)
 
 
-def _value(solver: cp_model.CpSolver, expr) -> int:
+def _value(solver: cp_model.CpSolver, expr: Expr) -> int:
     return expr if isinstance(expr, int) else int(solver.value(expr))
 
 
@@ -75,7 +75,7 @@ class PlayModel:
             for t in range(NUM_TYPES)
         ]
         self.play_jokers = model.new_int_var(0, supply.hand_jokers, "pj")
-        run_cover: dict[tuple[int, int], list] = defaultdict(list)
+        run_cover: dict[tuple[int, int], list[Expr]] = defaultdict(list)
         for suit in range(4):
             for length in (3, 4, 5):
                 for low in range(1, top - length + 2):
@@ -99,7 +99,7 @@ class PlayModel:
                 self.sig_runs[key] = sum(cover) - held
             else:
                 self.sig_runs[key] = sum(cover)
-        set_real: dict[int, list] = defaultdict(list)
+        set_real: dict[int, list[Expr]] = defaultdict(list)
         self.sig_sets: dict[SetKey, Expr] = {}
         for rank in range(1, 14):
             suits_there = [s for s in range(4) if avail[s * 13 + rank - 1]]
@@ -199,7 +199,7 @@ class PlayModel:
             differs.append(self._differs(expr, wanted_sets.get(set_key, 0)))
         self.model.add_bool_or(differs)
 
-    def _differs(self, expr, value: int):
+    def _differs(self, expr: Expr, value: int) -> cp_model.IntVar:
         flag = self.model.new_bool_var(f"ng{self._nogoods}")
         self._nogoods += 1
         self.model.add(expr != value).only_enforce_if(flag)
@@ -221,7 +221,7 @@ class PlayModel:
         self.model.maximize(self.shed)
         solver = make_solver(limit)
         status = solver.solve(self.model)
-        self.model.clear_objective()
+        self.model.clear_objective()  # type: ignore[no-untyped-call]  # untyped in OR-Tools
         if status != cp_model.OPTIMAL:
             raise UndecidedError(f"best shed undecided (status {solver.status_name(status)})")
         return round(solver.objective_value)
@@ -274,9 +274,9 @@ class LayoffModel:
             model.new_int_var(0, hand[t], f"p{t}") if hand[t] else 0 for t in range(NUM_TYPES)
         ]
         self.play_jokers = model.new_int_var(0, hand_jokers, "pj")
-        places: dict[tuple[int, int], list] = defaultdict(list)
-        set_real: dict[int, list] = defaultdict(list)
-        joker_uses: list = []
+        places: dict[tuple[int, int], list[Expr]] = defaultdict(list)
+        set_real: dict[int, list[Expr]] = defaultdict(list)
+        joker_uses: list[Expr] = []
 
         def usable(card_type: int) -> bool:
             return hand[card_type] > 0

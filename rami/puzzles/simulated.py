@@ -35,7 +35,7 @@ GIVE_UP_AT_ONCE = 0.10
 
 
 def solve_chance(skill: float, difficulty: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** ((difficulty - skill) / 400.0))
+    return float(1.0 / (1.0 + 10.0 ** ((difficulty - skill) / 400.0)))
 
 
 def attempt(rng: random.Random, puzzle: str, player: str, skill: float, difficulty: float,

@@ -60,7 +60,8 @@ def _decide(view_data: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
     except InvalidPositionError as error:
         raise _error(422, "the view's position is impossible", "view", error.problems) from None
     try:
-        return bot_turn(view, level, seed).to_json()
+        answer: dict[str, Any] = bot_turn(view, level, seed).to_json()
+        return answer
     except GameError as error:  # a target Elo the view's preset has no ladder for
         raise _error(422, str(error), "level") from None
     except RamiError as error:

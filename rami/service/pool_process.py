@@ -101,14 +101,16 @@ class SolverChild:
 
     @property
     def pid(self) -> int | None:
-        return self.process.pid
+        pid: int | None = self.process.pid
+        return pid
 
     def usable(self) -> bool:
         return not self.killed and self.jobs < JOBS_PER_PROCESS and self.process.is_alive()
 
     def call(self, function: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
         self.conn.send((function, args))
-        return pickle.loads(self.conn.recv_bytes())
+        answer: tuple[Any, ...] = pickle.loads(self.conn.recv_bytes())
+        return answer
 
     def kill(self) -> None:
         self.killed = True

@@ -110,7 +110,8 @@ def post_json(url: str, body: Any, timeout: float = 60.0) -> tuple[int, Any]:
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((LOOPBACK, 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 class ServerProcess:
@@ -319,7 +320,8 @@ class SchemaChecker:
         """The documented path template ``path`` matches (``/rulesets/{name}``), or None."""
         for template, pattern in self._paths:
             if pattern.fullmatch(path) and method.lower() in self.document["paths"][template]:
-                return template
+                found: str = template
+                return found
         return None
 
     def check(self, method: str, path: str, status: int, body: Any) -> bool:

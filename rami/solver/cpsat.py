@@ -9,6 +9,7 @@ waiting person (:class:`Clock`), so a loaded machine cannot stretch a 1 s limit 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -246,7 +247,10 @@ class Clock:
         if self.out_of_time():
             raise OutOfTime
 
-    def stage(self, profile=stage_solver, floor: float = 0.05) -> cp_model.CpSolver:
+    def stage(
+        self, profile: Callable[[float, float | None], cp_model.CpSolver] = stage_solver,
+        floor: float = 0.05,
+    ) -> cp_model.CpSolver:
         """A solver for the next stage, bounded by both budgets left."""
         return profile(self.deterministic_left(floor), self.wall_left())
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -36,8 +37,8 @@ class PlayVariables:
     play: list[cp_model.IntVar]
     play_jokers: cp_model.IntVar
     joker_for: list[cp_model.IntVar]
-    pure: tuple = ()
-    slots: tuple = ()
+    pure: tuple[Any, ...] = ()
+    slots: tuple[Any, ...] = ()
     exact_jokers: bool = False
     opening: bool = False
     #: Proto indices of ``uses``, ``play`` and ``joker_for``, for reading a solution fast.
@@ -205,7 +206,7 @@ class PlayModel:
 
 
 def _write_changed(
-    targets: list, index: int, values: Sequence[int], written: list[int]
+    targets: list[Any], index: int, values: Sequence[int], written: list[int]
 ) -> None:
     """``targets[i][index] = values[i]`` where that differs from ``written[i]``."""
     for i, value in enumerate(values):

@@ -124,7 +124,9 @@ def _pass(position: Position) -> Answer | None:
     return Answer(list(position.table), (), discard, [])
 
 
-def _opening_key(position: Position, answer: Answer, objective: Objective) -> tuple:
+def _opening_key(
+    position: Position, answer: Answer, objective: Objective
+) -> tuple[int, ...]:
     """Decision 6 levels of a turn of a player not opened yet (BFmania's swapped jokers come to
     the hand; the table moves nothing either way)."""
     hand = Counter(position.hand) - Counter(answer.played)

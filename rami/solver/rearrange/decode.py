@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ from rami.errors import SolverBugError
 from rami.melds import MIN_MELD, Meld, MeldKind, stands_for
 from rami.position import Position
 from rami.rules import Ruleset
+from rami.solver.cpsat import Expr
 from rami.solver.playmodel import PlayVariables
 from rami.solver.realize import MeldSpec, realize
 from rami.solver.templates import FREE_RUN_LENGTHS, Template, run_template, set_template
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
     from rami.solver.rearrange.model import StageModel
 
 
-def value_of(values, expr) -> int:
+def value_of(values: Sequence[int], expr: Expr) -> int:
     """Value of a variable (or constant) in a solution read once as a list."""
     return expr if isinstance(expr, int) else int(values[expr.index])
 

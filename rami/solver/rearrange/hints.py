@@ -87,7 +87,7 @@ def add_hints(model: cp_model.CpModel, indices: list[int], values: list[int]) ->
 
 def hint_solution(model: StageModel, solver: cp_model.CpSolver) -> None:
     """Hint the model's next solve with the solution just found (cuts exclude it)."""
-    model.model.clear_hints()
+    model.model.clear_hints()  # type: ignore[no-untyped-call]  # untyped in OR-Tools
     values = list(solver.response_proto.solution)
     add_hints(model.model, list(range(len(values))), values)
 

@@ -72,7 +72,7 @@ class StageModel(SlotConstraints):
         self.uses: list[cp_model.IntVar] = []
         self.use_bounds: list[int] = []
         self.pure: list[tuple[Template, cp_model.IntVar]] = []
-        cover: list[list] = [[] for _ in range(NUM_TYPES)]
+        cover: list[list[Expr]] = [[] for _ in range(NUM_TYPES)]
         for template in free_templates(self.rules.top_rank) + (
             long_runs(self.rules.top_rank, self.rules.max_run_length) if exact and jokers >= 2
             else ()
@@ -97,7 +97,7 @@ class StageModel(SlotConstraints):
         self.exact_jokers = exact or (with_slots and not relaxed and (
             counts.jokers >= 3 or (self.pinned and counts.table_jokers > 0)
         )) or (opening and counts.hand_jokers >= 3)
-        self.real_cover: list[list] = [[] for _ in range(NUM_TYPES)]
+        self.real_cover: list[list[Expr]] = [[] for _ in range(NUM_TYPES)]
         self.real_in: list[dict[int, cp_model.IntVar]] = []
         if self.exact_jokers:
             for number, (template, var) in enumerate(zip(self.templates, self.uses, strict=True)):
@@ -158,7 +158,7 @@ class StageModel(SlotConstraints):
         self.open_now = model.new_bool_var("open")
         model.add(sum(self.play) + self.play_jokers <= len(self.position.hand) * self.open_now)
         if rules.opening_pure_run:
-            pure_cover: list[list] = [[] for _ in range(NUM_TYPES)]
+            pure_cover: list[list[Expr]] = [[] for _ in range(NUM_TYPES)]
             runs: list[cp_model.IntVar] = []
             for template in free_templates(rules.top_rank):
                 if template.kind is MeldKind.RUN and len(template.types) == 3 and all(
@@ -173,7 +173,7 @@ class StageModel(SlotConstraints):
                     model.add(sum(pure_cover[t]) <= self.play[t])
             model.add(sum(runs) >= self.open_now)
         if rules.opening_points:
-            real_cover: list[list] = [[] for _ in range(NUM_TYPES)]
+            real_cover: list[list[Expr]] = [[] for _ in range(NUM_TYPES)]
             jokers_used = []
             points: list[Expr] = []
             for template in free_templates(rules.top_rank):
@@ -229,12 +229,12 @@ class StageModel(SlotConstraints):
             model.add(cards_left <= most_left * (1 - out_by_placing))
         model.add(sum(self.discard.values()) + out_by_placing == 1)
 
-    def _add_opening(self, cover: list[list]) -> None:
+    def _add_opening(self, cover: list[list[Expr]]) -> None:
         model = self.model
         self.open_now = model.new_bool_var("open")
         total: Expr = sum(self.uses)
         if self.rules.opening_pure_run:
-            pure_cover: list[list] = [[] for _ in range(NUM_TYPES)]
+            pure_cover: list[list[Expr]] = [[] for _ in range(NUM_TYPES)]
             for template in free_templates(self.rules.top_rank):
                 if template.kind is not MeldKind.RUN:
                     continue
@@ -263,7 +263,7 @@ class StageModel(SlotConstraints):
             model.add(total >= self.open_now)
         model.add(total <= len(self.position.hand) * self.open_now)
 
-    def play_objective(self, objective: Objective):
+    def play_objective(self, objective: Objective) -> Expr:
         weights, joker_weight = play_weights(self.position, objective)
         value = sum(
             weight * var for weight, var in zip(weights, self.play, strict=True) if weight

@@ -125,7 +125,7 @@ class NextBest:
             self._keeps_exclusions(value)
             domain = self.keeps.stage.model.proto.variables[self.target.index].domain
             domain[0] = domain[1] = value
-            self.keeps.stage.model.clear_hints()
+            self.keeps.stage.model.clear_hints()  # type: ignore[no-untyped-call]  # untyped in OR-Tools
             hint_from_table(self.keeps.stage, self.position, table, decoded.played,
                             decoded.discard)
             kept = self._solve(self.keeps)

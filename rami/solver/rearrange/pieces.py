@@ -7,10 +7,12 @@ as constraints (mixed into ``StageModel`` through
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
 
 from rami.rules import Ruleset
+from rami.solver.cpsat import Expr
 from rami.solver.realize import MeldSpec
 from rami.solver.rearrange.decode import value_of
 from rami.solver.rearrange.slots import Lane, Slot
@@ -23,13 +25,13 @@ class PieceConstraints:
     # Set by StageModel.__init__ before the slots are added.
     model: cp_model.CpModel
     rules: Ruleset
-    real_cover: list[list]
+    real_cover: list[list[Expr]]
     slots: list[Slot]
     run_pins: list[tuple[Slot, int, cp_model.IntVar, object]]
     pieces: list[Slot]
     away_places: list[tuple[Slot, cp_model.IntVar]]
 
-    def _add_pieces(self, cover: list[list]) -> None:
+    def _add_pieces(self, cover: list[list[Expr]]) -> None:
         """Runs that may hold a pinned joker away from its slot (decision 5, revised): one for
         each table joker of a run, in its suit, of any length. They are melds matched to no
         original; :meth:`piece_specs` reads them back."""
@@ -42,7 +44,7 @@ class PieceConstraints:
                 name = f"pc{suit}_{number}"
                 lane = Lane(model, name, suit, 1, top)
                 piece = Slot(original=-1, real_types=(), jokers=0, lanes=[lane])
-                places: dict[int, list] = {}
+                places: dict[int, list[Expr]] = {}
                 for p, var in lane.cover.items():
                     t = type_at(suit, p)
                     cover[t].append(var)
@@ -66,8 +68,8 @@ class PieceConstraints:
         one joker away from its slot."""
         model = self.model
         hosts = [slot for slot in self.slots if slot.lanes] + self.pieces
-        at: dict[tuple[int, int], list] = {}
-        piece_used: dict[int, list] = {}
+        at: dict[tuple[int, int], list[Expr]] = {}
+        piece_used: dict[int, list[Expr]] = {}
         for number, (slot, t, _kept, away) in enumerate(self.run_pins):
             suit = t // 13
             places = []
@@ -101,7 +103,7 @@ class PieceConstraints:
                 # A piece is laid only to keep a joker (any other run is a free meld).
                 model.add(host.used <= sum(piece_used.get(index, [])))
 
-    def piece_specs(self, values) -> list[MeldSpec]:
+    def piece_specs(self, values: Sequence[int]) -> list[MeldSpec]:
         """The pieces a solution lays (see :meth:`_add_pieces`), as melds matched to no
         original."""
         specs = []

@@ -51,11 +51,11 @@ class SlotConstraints(PieceConstraints):
     kept: Expr
     clock: Clock | None
 
-    def _add_slots(self, cover: list[list]) -> None:
+    def _add_slots(self, cover: list[list[Expr]]) -> None:
         model = self.model
         counts = self.counts
-        keep_real_by_type: list[list] = [[] for _ in range(NUM_TYPES)]
-        keep_joker_by_type: list[list] = [[] for _ in range(NUM_TYPES)]
+        keep_real_by_type: list[list[Expr]] = [[] for _ in range(NUM_TYPES)]
+        keep_joker_by_type: list[list[Expr]] = [[] for _ in range(NUM_TYPES)]
         for index, meld in enumerate(self.position.table):
             if self.clock is not None:
                 self.clock.check()  # OutOfTime: the wall clock of the time limit ran out
@@ -65,7 +65,7 @@ class SlotConstraints(PieceConstraints):
                 jokers=meld.jokers,
             )
             lanes, sets = slot_options(meld, self.rules, counts, self.relaxed, self.pinned)
-            slot_cover: dict[int, list] = {}
+            slot_cover: dict[int, list[Expr]] = {}
             for number, (suit, low, high) in enumerate(lanes):
                 lane = Lane(model, f"l{index}_{number}", suit, low, high)
                 slot.lanes.append(lane)

@@ -6,6 +6,7 @@ of positions (a :class:`Lane`), or one of the set templates of its ranks.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -46,7 +47,7 @@ class Lane:
         if low == 1 and high == 14:
             model.add(self.cover[1] + self.cover[14] <= 1)
 
-    def template(self, values) -> Template | None:
+    def template(self, values: Sequence[int]) -> Template | None:
         held = [p for p, var in self.cover.items() if value_of(values, var)]
         return run_template(self.suit, held[0], held[-1]) if held else None
 
@@ -77,10 +78,10 @@ class Slot:
     kept: Expr = 0
 
     @property
-    def used(self):
+    def used(self) -> Expr:
         return sum(lane.used for lane in self.lanes) + sum(var for _, var in self.sets)
 
-    def chosen(self, values) -> Template | None:
+    def chosen(self, values: Sequence[int]) -> Template | None:
         for lane in self.lanes:
             if value_of(values, lane.used):
                 return lane.template(values)
