@@ -8,7 +8,7 @@ never rearranging the table.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from rami.cards import JOKER, Card
@@ -111,7 +111,9 @@ def _joker_meld(hand: Counter[Card], rules: Ruleset) -> Meld | None:
 def hand_melds(hand: Counter[Card], rules: Ruleset, jokers: bool = True) -> list[Meld]:
     """Disjoint melds taken greedily from ``hand`` (which is left holding the rest)."""
     melds: list[Meld] = []
-    for finder in (lambda: _best_pure_run(hand, rules), lambda: _best_set(hand)):
+    finders: tuple[Callable[[], Meld | None], ...] = (
+        lambda: _best_pure_run(hand, rules), lambda: _best_set(hand))
+    for finder in finders:
         while (meld := finder()) is not None:
             melds.append(meld)
             hand.subtract(meld.cards)

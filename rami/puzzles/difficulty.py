@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rami.cards import Card
 from rami.matching import max_weight_assignment, overlap
 from rami.melds import Meld
 from rami.position import Position
+
+if TYPE_CHECKING:
+    from rami.solver.solution import Solution
 
 TIERS = ("easy", "medium", "hard", "expert")
 NEAR_CAP = 12
@@ -157,7 +160,7 @@ def greedy_fails(position: Position, goal: dict[str, Any]) -> bool:
     from rami.puzzles.greedy import greedy_play
 
     greedy = greedy_play(position, stop_at_penalty=goal["penalty_after"])
-    return greedy.penalty_after > goal["penalty_after"]
+    return bool(greedy.penalty_after > goal["penalty_after"])
 
 
 def measure(
@@ -188,7 +191,7 @@ def _metrics(position: Position, goal: dict[str, Any], table: tuple[Meld, ...],
     )
 
 
-def _measure_solution(position: Position, goal: dict[str, Any], solution) -> Metrics:
+def _measure_solution(position: Position, goal: dict[str, Any], solution: Solution) -> Metrics:
     return measure(position, goal, tuple(solution.table), tuple(solution.played),
                    solution.cards_moved)
 

@@ -18,7 +18,7 @@ a judge asked for one tier stop early) is :mod:`rami.puzzles.difficulty`'s.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rami.cards import Card
 from rami.errors import SolverBugError
@@ -37,6 +37,10 @@ from rami.puzzles.difficulty import (
     score_bounds,
 )
 from rami.signature import Signature, signature
+
+if TYPE_CHECKING:
+    from rami.puzzles.model import PlayModel
+    from rami.solver.solution import Solution
 
 KINDS = ("empty-hand", "best-score")
 SOLVE_LIMIT = 10.0
@@ -104,7 +108,7 @@ def check_needs_rearrangement(position: Position, kind: str, goal: dict[str, Any
         raise Rejected("the best score needs no rearrangement")
 
 
-def _goal_model(position: Position, kind: str, goal: dict[str, Any]):
+def _goal_model(position: Position, kind: str, goal: dict[str, Any]) -> PlayModel:
     from rami.puzzles.model import PlayModel
 
     model = PlayModel.of(position)
@@ -124,7 +128,9 @@ def other_solutions(
     return count_signatures(_goal_model(position, kind, goal), limit=limit, exclude=[intended])
 
 
-def solutions_up_to(position: Position, kind: str, goal: dict[str, Any], limit: int = 2):
+def solutions_up_to(
+    position: Position, kind: str, goal: dict[str, Any], limit: int = 2
+) -> list[Signature]:
     """Every signature reaching the goal, up to ``limit`` (a sound puzzle has exactly one)."""
     from rami.puzzles.model import count_signatures
 
@@ -162,7 +168,9 @@ def _check_tier(tier: str | None, bounds: tuple[int, int]) -> None:
         raise Rejected(f"not {tier}: its score can only be {low}..{high}")
 
 
-def _sound_solve(position: Position, kind: str | None, layoff: tuple[int, int]):
+def _sound_solve(
+    position: Position, kind: str | None, layoff: tuple[int, int]
+) -> tuple[str, dict[str, Any], Solution]:
     """Kind, goal and solution (fewest cards moved) of a position that needs a rearrangement
     and has one signature reaching its goal; :class:`Rejected` otherwise.
 
@@ -266,7 +274,9 @@ def _decoy_profile(metrics: Metrics) -> tuple[int, bool]:
     return metrics.near_solutions, metrics.greedy_fails
 
 
-def _prune(position: Position, solution, metrics: Metrics):
+def _prune(
+    position: Position, solution: Solution, metrics: Metrics
+) -> tuple[Position, str, dict[str, Any], Solution, Metrics] | None:
     """The position without its first superfluous meld (with its kind, goal, solution and
     metrics), or None when none is superfluous.
 
