@@ -107,6 +107,7 @@ def run_atheris(log: Log, inputs: int, seconds: float, hang: int, corpus: Path) 
         import rami.cards
         import rami.melds
         import rami.notation
+        import rami.puzzles.answers
         import rami.puzzles.moves
         import rami.puzzles.record
         import rami.rules  # noqa: F401

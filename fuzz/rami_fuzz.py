@@ -48,13 +48,13 @@ def _puzzle() -> Any:
 
 
 def _answer(text: str) -> Any:
-    from rami.puzzles.record import parse_answer
+    from rami.puzzles.answers import parse_answer
 
     return parse_answer(text)
 
 
 def _moves(text: str) -> Any:
-    from rami.puzzles.record import read_answer
+    from rami.puzzles.answers import read_answer
 
     return read_answer(_puzzle(), text)
 
