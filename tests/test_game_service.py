@@ -48,7 +48,7 @@ def test_bot_turn_takes_a_target_elo_where_the_preset_has_a_ladder(server: str) 
     chinois = _round("rami-chinois")
     status, action = post(server, {"view": chinois.view().to_json(), "level": "elo:700"})
     assert status == 200 and action["action"] == "play", action
-    status, body = post(server, {"view": _round("rami-51").view().to_json(), "level": "elo:700"})
+    status, body = post(server, {"view": _round("bfmania-30").view().to_json(), "level": "elo:700"})
     assert status == 422 and body["field"] == "level" and "no measured ladder" in json.dumps(body)
     status, body = post(server, {"view": chinois.view().to_json(), "level": "grandmaster"})
     assert status == 422 and body["field"] == "level", body

@@ -234,14 +234,14 @@ def test_a_bot_asked_by_target_elo(url: str) -> None:
     assert status == 200, game
     assert [p["level"] for p in game["players"]] == ["human", "elo:500"]
     assert game["phase"] in ("draw", "play") and game["notes"] == []
-    # bfmania-51 has no measured ladder: refused at once, even where you play first (seed 0)
+    # bfmania-30 has no measured ladder: refused at once, even where you play first (seed 0)
     # and the bot would only have met it at its first turn.
     for seed in (0, 1):
-        status, error = call(url, "/games", {"rules": "bfmania-51", "seed": seed,
+        status, error = call(url, "/games", {"rules": "bfmania-30", "seed": seed,
                                              "bots": ["beginner", "elo:500"]})
         assert status == 422, error
         assert error["field"] == "bots[1]"
-        assert error["error"].startswith("no measured ladder for bfmania-51: ask a level by name")
+        assert error["error"].startswith("no measured ladder for bfmania-30: ask a level by name")
 
 
 def test_the_levels_notes(url: str) -> None:

@@ -225,10 +225,10 @@ def test_a_target_elo_without_a_ladder_is_refused_before_the_game_starts() -> No
     from rami.game.paired import Match
     from rami.game.session import GameSession
 
-    with pytest.raises(GameError, match="no measured ladder for bfmania-51"):
-        GameSession("bfmania-51", ["elo:500"], 0)
-    with pytest.raises(GameError, match="no measured ladder for bfmania-51"):
-        Match("bfmania-51", "elo:500", "confirmed", 10, 1).checked()
+    with pytest.raises(GameError, match="no measured ladder for bfmania-30"):
+        GameSession("bfmania-30", ["elo:500"], 0)
+    with pytest.raises(GameError, match="no measured ladder for bfmania-30"):
+        Match("bfmania-30", "elo:500", "confirmed", 10, 1).checked()
     with pytest.raises(GameError, match="unknown bot level 'grandmaster'"):
         check_level("grandmaster", get_ruleset("rami-chinois"))
     check_level("elo:500", get_ruleset("rami-chinois"))

@@ -1,4 +1,5 @@
-"""The bot levels by name, and the stateless bot turn apps call (``POST /bot/turn``).
+"""The bot levels by name (the mixed levels' strengths, per preset where measured, in
+:mod:`rami.game.mixed`), and the stateless bot turn apps call (``POST /bot/turn``).
 
 Kept apart from :mod:`rami.game.bots` and :mod:`rami.game.expert` so that naming a level needs
 both, and neither needs the other's name table (no import cycle).
@@ -11,14 +12,12 @@ from typing import Any
 
 from rami.game.bots import BeginnerBot, Bot, ConfirmedBot
 from rami.game.expert import ExpertBot
-from rami.game.mixed import MixedBot, strength_for
+from rami.game.mixed import STRENGTHS, MixedBot, strength_for
 from rami.game.presets import GameError
 from rami.game.state import View
 from rami.rules import Ruleset
 
 LEVELS = ("beginner", "novice", "intermediate", "confirmed", "expert")
-#: The strength (the confirmed bot's share of the answers, rami.game.mixed) of the mixed levels.
-STRENGTHS = {"novice": 0.1, "intermediate": 0.5}
 #: A level as the service's schemas accept it: a named level, or a target Elo ``elo:N``.
 LEVEL_PATTERN = "^(" + "|".join(LEVELS) + r"|elo:-?[0-9]+(\.[0-9]+)?)$"
 #: What ``rami match`` may seat besides the levels: the ceiling, a yardstick that sees every
@@ -32,7 +31,7 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     if level == "beginner":
         return BeginnerBot(seed)
     if level in STRENGTHS:
-        return MixedBot(seed, strength=STRENGTHS[level], level=level)
+        return MixedBot(seed, named=level, level=level)
     if level.startswith("elo:"):
         return MixedBot(seed, elo=_target(level), level=level)
     if level == "confirmed":

@@ -6,9 +6,10 @@ its hand measured no stronger than the beginner in rami chinois (+12 Elo [-25, +
 pairs). What grades strength there is how often a player sees the table's rearrangements:
 :class:`MixedBot` plays the confirmed bot's answer with probability ``strength`` and the
 beginner's otherwise, drawn for each turn from its seed and the view (so a game replays the
-same). ``strength`` 0 is the beginner, 1 the confirmed bot; the named level ``intermediate`` is
-1/2, and a target Elo is turned into a strength by the preset's measured ladder
-(:data:`LADDERS`, docs/game.md "Levels").
+same). ``strength`` 0 is the beginner, 1 the confirmed bot; the named levels ``novice`` and
+``intermediate`` are 0.1 and 1/2 (:data:`STRENGTHS`, in a preset whose ladder placed them
+elsewhere its own: :data:`PRESET_STRENGTHS`), and a target Elo is turned into a strength by the
+preset's measured ladder (:data:`LADDERS`, docs/game.md "Levels").
 
 Above the confirmed bot (``strength`` between 1 and 2) the mix is of the confirmed bot and the
 expert, drawn once a round, not once a turn: where nothing is discarded the expert's strength
@@ -29,9 +30,22 @@ from rami.game.expert import ExpertBot
 from rami.game.presets import GameError
 from rami.game.state import View
 
+#: The strength of the mixed levels by name (the confirmed bot's share of the answers).
+STRENGTHS: dict[str, float] = {"novice": 0.1, "intermediate": 0.5}
+#: Where a preset's measured ladder placed a named mixed level elsewhere (docs/game.md
+#: "Measured"): the levels' strengths there.
+PRESET_STRENGTHS: dict[str, dict[str, float]] = {
+    # rami 51, whole games: a tenth stood +58 over the beginner (both seeds), a half +205 over
+    # that; 0.18 puts the novice between them (+115 and +143, the ladder below).
+    "rami-51": {"novice": 0.18},
+}
+
 #: Measured Elo (beginner at 0) by strength, per preset: (strength, Elo) in strength order.
-#: Filled from paired one-round matches (docs/game.md, "Levels"); a preset absent here takes
-#: named levels only.
+#: Filled from paired matches (docs/game.md, "Measured"): one-round games where nothing is
+#: discarded (a round is most of the game there), whole games in the discard presets (a
+#: round there is one of many: the levels stand further apart over a game than over a round).
+#: Strength 2 is the expert every round; it ends a ladder where the expert's Elo is finite. A
+#: preset absent here takes named levels only.
 LADDERS: dict[str, Sequence[tuple[float, float]]] = {
     # One-round games, 100 pairs a step, the mean of seeds 1 and 2: novice +495 over the
     # beginner (+576, +413), intermediate +271 over the novice (+295, +246), confirmed +110
@@ -44,7 +58,25 @@ LADDERS: dict[str, Sequence[tuple[float, float]]] = {
     # +196 over the confirmed bot (+205, +186), 1.8 +402 (+413, +392).
     "rummikub": ((0.0, 0.0), (0.1, 593.0), (0.5, 868.0), (1.0, 957.0), (1.5, 1153.0),
                  (1.8, 1359.0)),
+    # Whole games, the mean of seeds 1 and 2: novice +45 over the beginner (+42, +49; 100
+    # pairs), intermediate +95 over the novice (+95, +95; 60 pairs), confirmed +108 over the
+    # intermediate (+137, +80; 40 pairs); strength 1.5 +89 over the confirmed bot (+108, +70;
+    # 40 pairs), the expert +229 over it (+255, +203; 40 pairs).
+    "bfmania-51": ((0.0, 0.0), (0.1, 45.0), (0.5, 140.0), (1.0, 249.0), (1.5, 338.0),
+                   (2.0, 477.0)),
+    # Whole games, the mean of seeds 1 and 2: strength 0.1 +58 over the beginner (+58, +58;
+    # 60 pairs), the novice (0.18, PRESET_STRENGTHS) +115 over it too (+140, +89; 60 pairs), the
+    # intermediate +143 over the novice (+139, +147; 50 pairs), confirmed +147 over the
+    # intermediate (+158, +137; 40 pairs); strength 1.5 +161 over the confirmed bot (+147,
+    # +176; 30 pairs), the expert +293 over it (+301, +285; 40 pairs).
+    "rami-51": ((0.0, 0.0), (0.1, 58.0), (0.18, 115.0), (0.5, 258.0), (1.0, 405.0),
+                (1.5, 566.0), (2.0, 698.0)),
 }
+
+
+def named_strength(level: str, rules_name: str) -> float:
+    """The strength of the named mixed level ``level`` (novice, intermediate) in this preset."""
+    return PRESET_STRENGTHS.get(rules_name, {}).get(level, STRENGTHS[level])
 
 
 def strength_for(rules_name: str, elo: float) -> float:
@@ -63,17 +95,21 @@ def strength_for(rules_name: str, elo: float) -> float:
 
 class MixedBot(Bot):
     """The confirmed bot's answer with probability ``strength``, else the beginner's; with
-    ``elo`` instead, the strength the preset's ladder gives that Elo."""
+    ``elo`` instead, the strength the preset's ladder gives that Elo; with ``named`` (novice,
+    intermediate) instead, that level's strength in the preset (:func:`named_strength`)."""
 
     def __init__(self, seed: int = 0, strength: float | None = None, elo: float | None = None,
-                 level: str = "intermediate") -> None:
+                 level: str = "intermediate", named: str | None = None) -> None:
         super().__init__(seed)
-        if (strength is None) == (elo is None):
-            raise GameError("a mixed bot takes a strength or a target Elo")
+        if [strength, elo, named].count(None) != 2:
+            raise GameError("a mixed bot takes a strength, a target Elo or a named level")
+        if named is not None and named not in STRENGTHS:
+            raise GameError(f"no mixed level named {named!r}: they are {', '.join(STRENGTHS)}")
         if strength is not None and not 0.0 <= strength <= 2.0:
             raise GameError(f"strength must lie between 0 and 2, got {strength}")
         self.strength = strength
         self.elo = elo
+        self.named = named
         self.level = level
         self.strong = ConfirmedBot(seed)
         self.weak = BeginnerBot(seed)
@@ -82,6 +118,8 @@ class MixedBot(Bot):
     def share(self, view: View) -> float:
         if self.strength is not None:
             return self.strength
+        if self.named is not None:
+            return named_strength(self.named, view.rules.name)
         assert self.elo is not None
         return strength_for(view.rules.name, self.elo)
 

@@ -1,0 +1,129 @@
+"""The measured ladders of the discard presets (issue 35): ``elo:N`` in bfmania-51 and rami-51
+resolves by the whole-game ladder (docs/game.md "Measured"), the presets with no ladder still
+refuse it, and every ladder is one a target Elo can be read from."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import pairwise
+
+import pytest
+
+from rami.cards import parse_cards
+from rami.game import make_bot
+from rami.game.levels import check_level
+from rami.game.mixed import LADDERS, MixedBot, named_strength, strength_for
+from rami.game.presets import GameError, GameOptions
+from rami.game.session import GameSession
+from rami.game.state import View
+from rami.notation import parse_table
+from rami.rules import get_ruleset
+
+DISCARD_LADDERS = ("bfmania-51", "rami-51")
+WITHOUT_LADDER = tuple(name for name in ("rami-fou", "cafe-rummy", "bfmania-30")
+                       if name not in LADDERS)
+
+
+def points(rules: str) -> dict[float, float]:
+    return dict(LADDERS[rules])
+
+
+@pytest.mark.parametrize("rules", sorted(LADDERS))
+def test_every_ladder_starts_at_the_beginner_and_rises(rules: str) -> None:
+    ladder = list(LADDERS[rules])
+    assert ladder[0] == (0.0, 0.0)
+    strengths = [s for s, _ in ladder]
+    elos = [e for _, e in ladder]
+    assert strengths == sorted(set(strengths)) and all(0.0 <= s <= 2.0 for s in strengths)
+    assert all(low < high for low, high in pairwise(elos))
+
+
+@pytest.mark.parametrize("rules", DISCARD_LADDERS)
+def test_a_target_elo_in_a_discard_preset_resolves_by_its_ladder(rules: str) -> None:
+    """The named levels' points (the novice's and the intermediate's strengths in the preset,
+    the confirmed bot 1) are on the ladder, a target between two points is read linearly, and
+    the top is the expert (strength 2: a whole game as the expert), whose Elo is finite in
+    these presets."""
+    ladder = points(rules)
+    for strength in (named_strength("novice", rules), named_strength("intermediate", rules),
+                     1.0, 2.0):
+        assert strength_for(rules, ladder[strength]) == pytest.approx(strength)
+    middle = (ladder[0.5] + ladder[1.0]) / 2
+    assert strength_for(rules, middle) == pytest.approx(0.75)
+    assert strength_for(rules, ladder[2.0] + 1000) == 2.0
+    assert strength_for(rules, -100) == 0.0
+    check_level("elo:250", get_ruleset(rules))
+
+
+def test_the_discard_ladders_are_not_the_one_round_ones() -> None:
+    """bfmania-51's named levels, measured in whole games: the confirmed bot stands below the
+    expert by a finite margin (the expert is on the ladder), unlike rami chinois."""
+    assert 2.0 in points("bfmania-51") and 2.0 not in points("rami-chinois")
+    assert points("rami-chinois") == dict(((0.0, 0.0), (0.1, 495.0), (0.5, 766.0), (1.0, 876.0),
+                                           (1.5, 1074.0), (1.8, 1263.0)))
+    assert points("rummikub") == dict(((0.0, 0.0), (0.1, 593.0), (0.5, 868.0), (1.0, 957.0),
+                                       (1.5, 1153.0), (1.8, 1359.0)))
+
+
+def _view(rules: str) -> View:
+    cards = parse_cards("AS 2S 3S 9C 9D 9H KH 7D")
+    return View(rules=get_ruleset(rules), seat=0, phase="play", hand=cards,
+                table=parse_table("4S 5S 6S"), discard_pile=(), stock_size=40,
+                hand_sizes=(len(cards), 5), opened=(True, True), active=(True, True),
+                known=((), ()), scores=(0, 0))
+
+
+def test_a_target_above_the_confirmed_bot_in_bfmania_51_mixes_the_expert_by_round() -> None:
+    """elo:N between the confirmed bot's and the expert's Elo: whole rounds as the expert or
+    the confirmed bot, drawn each round; at the top, every round as the expert."""
+    ladder = points("bfmania-51")
+    bot = MixedBot(3, elo=(ladder[1.0] + ladder[2.0]) / 2, level="elo")
+    seen = _view("bfmania-51")
+    assert 1.0 < bot.share(seen) < 2.0
+    kinds = []
+    for number in range(1, 21):
+        picks = {bot.pick(replace(seen, round=number, turn=turn)) is bot.expert
+                 for turn in range(8)}
+        assert len(picks) == 1
+        kinds.append(picks.pop())
+    assert 0 < sum(kinds) < len(kinds)
+    top = MixedBot(3, elo=ladder[2.0] + 500, level="elo")
+    assert all(top.pick(replace(seen, round=number)) is top.expert for number in range(1, 11))
+
+
+@pytest.mark.parametrize("rules", WITHOUT_LADDER)
+def test_a_preset_without_a_ladder_still_refuses_a_target_elo(rules: str) -> None:
+    with pytest.raises(GameError, match=f"no measured ladder for {rules}"):
+        check_level("elo:300", get_ruleset(rules))
+    with pytest.raises(GameError, match=f"no measured ladder for {rules}"):
+        GameSession(rules, ["elo:300"], 0)
+    with pytest.raises(GameError, match="bfmania-51"):  # the error names where it is offered
+        make_bot("elo:300").act(_view(rules))
+
+
+def test_a_bfmania_51_game_against_a_target_elo_plays_to_its_end() -> None:
+    from rami.game.match import play_game
+
+    levels = ["elo:200", "beginner"]
+    record = play_game("bfmania-51", [make_bot(level, seat) for seat, level in enumerate(levels)],
+                       seed=4, options=GameOptions(max_rounds=1), levels=levels)
+    assert record["rounds"][0]["end"]["reason"] in ("out", "stock")
+    assert GameSession("bfmania-51", ["elo:200"], 0).levels == ("elo:200",)
+
+
+def test_the_novice_is_placed_per_preset_where_its_ladder_called_for_it() -> None:
+    """rami-51's novice plays the confirmed bot's answer on 18 % of its turns (a tenth stood
+    only +58 over the beginner there, in whole games); elsewhere a tenth, as measured."""
+    novice = make_bot("novice", 1)
+    assert isinstance(novice, MixedBot)
+    assert novice.share(_view("rami-51")) == pytest.approx(0.18)
+    for rules in ("rami-chinois", "rummikub", "bfmania-51", "cafe-rummy"):
+        assert novice.share(_view(rules)) == pytest.approx(0.1)
+    intermediate = make_bot("intermediate", 1)
+    assert isinstance(intermediate, MixedBot)
+    assert {intermediate.share(_view(rules)) for rules in ("rami-51", "rami-chinois")} == {0.5}
+    assert strength_for("rami-51", points("rami-51")[0.18]) == pytest.approx(0.18)
+    with pytest.raises(GameError, match="a strength, a target Elo or a named level"):
+        MixedBot(1, strength=0.5, named="novice")
+    with pytest.raises(GameError, match="no mixed level named 'expert'"):
+        MixedBot(1, named="expert")
