@@ -196,6 +196,11 @@ def test_the_level_menu_says_how_the_expert_plays_where_nothing_is_discarded() -
     assert "keeps its melds in the hand" in (
         level_note("expert", get_ruleset("rami-chinois")) or "")
     assert level_note("expert", get_ruleset("bfmania-51")) is None
+    for held in ("cafe-rummy", "bfmania-30"):  # a discard, a table never rearranged
+        note = level_note("expert", get_ruleset(held)) or ""
+        assert note.startswith(f"in {held} the expert keeps its melds in the hand until it can "
+                               "go out in one turn, unless a player is down to 3 cards"), note
+    assert level_note("confirmed", get_ruleset("cafe-rummy")) is None
     assert level_note("confirmed", get_ruleset("rami-chinois")) is None
     played = CliRunner().invoke(app, ["play", "--rules", "rummikub", "--vs", "expert",
                                       "--seed", "3"], input="quit\n")

@@ -263,6 +263,13 @@ class ExpertBot(ConfirmedBot):
         )
 
 
+def holds_melds(rules: Ruleset) -> bool:
+    """Whether the expert of this preset holds its melds until the turn that goes out
+    (:func:`holds_to_go_out`): a discard, a table never rearranged, a cheap opening."""
+    return rules.discard and not rules.rearrangement and \
+        rules.opening_points <= HOLD_OPENING_POINTS
+
+
 def holds_to_go_out(view: View, solution: Any) -> bool:
     """Whether the expert lays nothing this turn and keeps the solver's melds in the hand
     (:meth:`ExpertBot.held_discarding`): where the table is never rearranged and the opening is
@@ -272,7 +279,7 @@ def holds_to_go_out(view: View, solution: Any) -> bool:
     :data:`HOLD_WHILE_ABOVE` cards or fewer, or when the round may end before its next turn
     (the stock out of reshuffles, the turn cap)."""
     rules = view.rules
-    if not rules.discard or rules.rearrangement or rules.opening_points > HOLD_OPENING_POINTS:
+    if not holds_melds(rules):
         return False
     if not solution.played or not solution.hand or solution.discard is None:
         return False

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from rami.game.bots import BeginnerBot, Bot, ConfirmedBot
-from rami.game.expert import ExpertBot
+from rami.game.expert import HOLD_WHILE_ABOVE, ExpertBot, holds_melds
 from rami.game.mixed import STRENGTHS, MixedBot, strength_for
 from rami.game.presets import GameError
 from rami.game.state import View
@@ -49,10 +49,14 @@ def level_note(level: str, rules: Ruleset) -> str | None:
     """What a player choosing ``level`` should know in this preset (None: nothing): where
     nothing is discarded, the expert opens with the fewest cards and keeps its melds in the
     hand until it can go out in one turn (:mod:`rami.game.holdback`), so its table stays
-    small until the end."""
+    small until the end; in Café Rummy and BFmania 30 it lays nothing until that turn
+    (:func:`rami.game.expert.holds_melds`)."""
     if level == "expert" and not rules.discard:
         return (f"in {rules.name} the expert opens with as few cards as it can and keeps its "
                 "melds in the hand until it can go out in one turn")
+    if level == "expert" and holds_melds(rules):
+        return (f"in {rules.name} the expert keeps its melds in the hand until it can go out "
+                f"in one turn, unless a player is down to {HOLD_WHILE_ABOVE} cards or fewer")
     return None
 
 
