@@ -220,7 +220,7 @@ class ExpertBot(ConfirmedBot):
         if holds_back(view, best):  # the held turn needs no cards-moved level
             return held_play(view, best)
         if holds_to_go_out(view, best):
-            held = self.held_discarding(view, best)
+            held = self.held_discarding(view, position, best)
             if held is not None:
                 return held
         solution = self.with_fewest_moves(position, best)
@@ -233,20 +233,20 @@ class ExpertBot(ConfirmedBot):
         play = Play(solution.table, solution.played, solver_discard(view, solution))
         return self.keeping_useful_cards(view, play, solution.hand)
 
-    def held_discarding(self, view: View, solution: Any) -> Play | None:
+    def held_discarding(self, view: View, position: Position, solution: Any) -> Play | None:
         """The hold of :func:`holds_to_go_out`: lay nothing and let go the card the expert
         would discard from what the solver's turn leaves in the hand (the melds stay whole in
         the hand); None when that discard is not legal (the solver's whole turn instead)."""
         left = Counter(solution.hand)
         left[solution.discard] += 1
-        taken = view.position().taken_discard
+        taken = position.taken_discard
         choice = self.choose_discard(left, view, taken)
         if choice is None:
             return None
         if sum(left.values()) > 1:
             choice = guarded_discard(view, view.table, left, choice, taken)
         play = Play(view.table, (), choice)
-        if validate_turn(view.position(), play.table, play.played, play.discard).legal:
+        if validate_turn(position, play.table, play.played, play.discard).legal:
             return play
         return None
 
