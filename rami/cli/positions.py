@@ -153,10 +153,6 @@ def _run_solver(
         )
 
 
-def _check_time_limit(time_limit: float) -> None:
-    check_time_limit(time_limit)  # finite and positive: not inf, 1e309 nor nan
-
-
 def solve(
     position: Annotated[
         str | None,
@@ -192,7 +188,7 @@ def solve(
 ) -> None:
     """Best play for the player to move: the new table, cards played, penalty and moves."""
     with reporting_errors(json_output):
-        _check_time_limit(time_limit)
+        check_time_limit(time_limit)  # finite and positive: not inf, 1e309 nor nan
         if top > 1 and batch is not None:
             raise CliError("--top answers one POSITION, not a --batch FILE")
         if batch is not None and position is not None:
@@ -226,14 +222,13 @@ def _solve_batch(path: str, objective: Objective, time_limit: float, min_moves: 
                  ray: str | None = None, lang: Language = Language.EN) -> None:
     from rami.cli.batch import solve_line, solve_task
     from rami.cli.scale import RetryLog, executor_for
-    from rami.scale.executor import LocalExecutor
     from rami.scale.progress import Progress
 
     with reporting_errors():
         lines = list(batch_lines(path))
     failed = 0
     internal = False
-    executor = executor_for(1, ray) if ray is not None else LocalExecutor(1)
+    executor = executor_for(1, ray)  # (no --ray: this process's pool of one)
     with reporting_errors(), executor, Progress(len(lines), "solving") as progress:
         if ray is None:
             # In this process, one line after another (Ctrl-C stops the solve in hand).
@@ -275,7 +270,7 @@ def hint(
     from rami.hints import make_hint
 
     with reporting_errors(json_output):
-        _check_time_limit(time_limit)
+        check_time_limit(time_limit)  # finite and positive: not inf, 1e309 nor nan
         parsed = load_position(position, language=lang)
         solution = _run_solver(parsed, objective, time_limit, True, json_output)
     given = make_hint(solution, level, lang)
