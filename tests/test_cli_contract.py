@@ -1,4 +1,4 @@
-"""Hostile input and faults at the command line (issue 22), and errors as a contract (issue 17).
+"""Hostile input and faults at the command line, and errors as a contract (README.md, "Errors").
 
 Each test asserts the exit code and the output together; the closed standard input and Ctrl-C
 are tried on a real ``rami`` process.

@@ -29,7 +29,7 @@ RULESETS = ["rami-chinois", "rami-chinois[jokers=0]", "rummikub"]
 OBJECTIVES = ("points", "cards")
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
-#: Positions that once disagreed or that exercise a known trap (NOTES.md): checked every run.
+#: Positions that once disagreed or that exercise a known trap: checked every run.
 REGRESSIONS = [
     # A set broken into three runs: 2 moved, not 3.
     "7S 7H 7D / 5S 6S 5H 6H 8D 9D / rami-chinois opened",

@@ -1,4 +1,4 @@
-"""Small tables' max-play stage on GLPK (rami.solver.glpkplay, issue 21): same values as CP-SAT.
+"""Small tables' max-play stage on GLPK (rami.solver.glpkplay): same values as CP-SAT.
 
 Max-play (``min_moves=False``, by cards or by points) on tables of at most
 ``SMALL_TABLE_CARDS`` cards is solved by GLPK's branch and cut; everything else, and every case

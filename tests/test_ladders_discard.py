@@ -1,4 +1,4 @@
-"""The measured ladders of the discard presets (issue 35): ``elo:N`` in bfmania-51 and rami-51
+"""The measured ladders of the discard presets (docs/game.md): ``elo:N`` in bfmania-51 and rami-51
 resolves by the whole-game ladder (docs/game.md "Measured"), the presets with no ladder still
 refuse it, and every ladder is one a target Elo can be read from."""
 

@@ -1,6 +1,6 @@
 """Why a player who has not opened plays nothing: the note names the requirement the hand
 really misses (docs/rules.md presets table, row "opening requirement"; decisions 2 and 3), never
-a pure run the hand holds (issue 36)."""
+a pure run the hand holds."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_the_reason_is_the_requirement_missed(text: str, reason: str) -> None:
 
 
 def test_issue_36_solve_names_the_points() -> None:
-    """The example of issue 36: the note said "the hand holds no pure run"."""
+    """A position whose note once said "the hand holds no pure run"."""
     position = parse_position("* 9D TD / 8S TS JS QS 8D 5H 6H 7H 2C / bfmania-51")
     solution = solve(position)
     assert not solution.played and not solution.opened

@@ -1,4 +1,4 @@
-"""Play as a fuzzer (issue 36): bots of every level play whole rounds of every preset, and
+"""Play as a fuzzer: bots of every level play whole rounds of every preset, and
 every turn a bot plays is judged again by the second referee (tests/support/second_referee.py,
 which shares no code with rami.referee). No internal error, no referee refusal, no fallback to
 the beginner's answer (rami.game.fallback) may occur.

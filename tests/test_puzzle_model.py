@@ -1,4 +1,4 @@
-"""The puzzle judge's models built fast (issue 21): the same models as built the plain way.
+"""The puzzle judge's models built fast (docs/puzzles.md): the same models as built the plain way.
 
 ``rami.solver.cpsat.Model`` skips OR-Tools' pre-PEP 8 aliases (0.32 ms a model) and
 ``PlayModel.of`` copies a position's counting model instead of building it again; both promise

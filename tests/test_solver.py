@@ -57,14 +57,14 @@ def test_joker_sliding_inside_its_run_is_a_move_to_follow():
 
 
 def test_joker_at_the_end_of_a_run_is_kept():
-    """NOTES.md defect of other solvers: a run ending in a joker is not recreated."""
+    """A run ending in a joker is kept as it is (a trap some other solvers fall into)."""
     solution = solved("4C 5C 6C * / 3C / rami-chinois opened")
     assert solution.penalty_after == 0 and solution.cards_moved == 0
     assert len(solution.table) == 1 and len(solution.table[0]) == 5
 
 
 def test_four_card_set_holding_a_joker():
-    """NOTES.md defect: a 4-card set holding a joker is recreated, untouched."""
+    """A 4-card set holding a joker is kept as it is, untouched (the same kind of trap)."""
     solution = solved("9H 9D 9C * | 5S 6S 7S / 8S / rami-chinois opened")
     assert "9H 9D 9C *" in table_text(solution)
     assert solution.cards_moved == 0 and solution.penalty_after == 0

@@ -1,5 +1,5 @@
 """Matches on paired deals, the sequential test, and what the bots do a person can follow
-(issue 35): rami.game.sprt, rami.game.paired, rami.game.discards, rami.game.fallback,
+(docs/game.md): rami.game.sprt, rami.game.paired, rami.game.discards, rami.game.fallback,
 rami.game.mixed."""
 
 from __future__ import annotations

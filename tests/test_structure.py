@@ -11,7 +11,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "rami"
-#: Every module of ``rami/`` has fewer lines than this (the house rule, issue 38): a longer one
+#: Every module of ``rami/`` has fewer lines than this (the house rule): a longer one
 #: is split by concept, not by line count.
 MODULE_LINES = 400
 

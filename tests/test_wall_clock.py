@@ -1,4 +1,4 @@
-"""Time limits are wall-clock promises (docs/solver.md, issue 21): the steps no CP-SAT limit
+"""Time limits are wall-clock promises (docs/solver.md, "Time limits"): the steps no CP-SAT limit
 interrupts (building stage 2's model, the answer's finish) give way to the clock too."""
 
 from __future__ import annotations
