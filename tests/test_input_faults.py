@@ -1,4 +1,4 @@
-"""Bad input found by fuzzing: each gets a clear, specific error (JSON under ``--json``) and a
+"""Bad input once let through: each gets a clear, specific error (JSON under ``--json``) and a
 non-zero exit, never a traceback, a hang or a wrong answer."""
 
 from __future__ import annotations

@@ -436,7 +436,7 @@ def test_larger_random_positions_are_proved_and_legal(preset: str):
 
 # --- A table joker swapped in the opening turn (decision 4) ------------------------------------
 
-#: A position found by fuzzing, in each lay-off preset: the hand opens with TS JS QS (30), 5H 6H 7H
+#: A position once got wrong, in each lay-off preset: the hand opens with TS JS QS (30), 5H 6H 7H
 #: (18) and 3S 3H 3D (9) or TS TH TD (30), then (decision 4) puts 8D in place of the joker of
 #: * 9D TD and, where the preset swaps, lays 8S and that joker on the table's own TS JS QS.
 ISSUE_36 = "* 9D TD | TS JS QS | TC JC QC KC / 3S 8S TS JS QS 3H 5H 6H 7H TH 3D 6D 8D TD / {}"
