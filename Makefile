@@ -58,6 +58,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check rami tests benchmarks
 	$(BIN)/mypy
 
+# The solver's latency suites and the puzzle benchmarks (docs/benchmarks.md), then the ratios
+# against benchmarks/results/baseline.json (the measured commit is recorded in it).
 bench: $(STAMP)
 	RAMI_BENCH_JSON=$${RAMI_BENCH_JSON:-benchmarks/results/latest.json} \
 		$(BIN)/pytest benchmarks --benchmark-only --benchmark-enable -q
@@ -65,7 +67,8 @@ bench: $(STAMP)
 		$(BIN)/python benchmarks/compare.py benchmarks/results/baseline.json \
 			benchmarks/results/latest.json; fi
 
-# rami beside rummikub-solver + GLPK_MI on the same Rummikub positions (issue 21), interleaved.
+# rami beside rummikub-solver + GLPK_MI on the same Rummikub positions, interleaved
+# (docs/benchmarks.md, "The anchor").
 bench-anchor: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[anchor]'
 	$(BIN)/python benchmarks/anchor.py

@@ -1,4 +1,4 @@
-"""rami against the anchor of issue 21: ``rummikub-solver`` 1.0.0 with GLPK_MI, max tiles.
+"""rami against the anchor: ``rummikub-solver`` 1.0.0 with GLPK_MI, max tiles.
 
     pip install -e '.[anchor]'           # the anchor (benchmark-only extra)
     python benchmarks/anchor.py          # 60 positions, best of 3, interleaved

@@ -70,7 +70,8 @@ def pick_position(spec: str) -> tuple[str, dict[str, Any]]:
     return spec, json.loads(lines[int(index or 0)])
 
 
-#: The issue 39 targets of a small position's cold solve and of ``rami --help`` (ms, median).
+#: The targets of a small position's cold solve and of ``rami --help`` (ms, median;
+#: docs/benchmarks.md, "Targets").
 SMALL_TARGET_MS = 250.0
 HELP_TARGET_MS = 150.0
 DEMO = benchlib.ROOT / "examples" / "demo.txt"

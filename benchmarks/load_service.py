@@ -4,7 +4,7 @@
     python benchmarks/load_service.py --duration 60 --concurrency 16 --workers 2
     python benchmarks/load_service.py --scenario idle|kill|disconnect|soak
 
-Scenarios (issue 22, loopback only, every loop bounded in count and time): ``idle`` holds
+Scenarios (docs/service.md; loopback only, every loop bounded in count and time): ``idle`` holds
 ``--idle-sockets`` silent sockets and ``--slow-senders`` slow senders while ``/health`` is timed;
 ``kill`` kills -9 the supervisor of a 2-worker server and restarts it on the same port;
 ``disconnect`` has clients leave mid-solve and times until their solver process is gone;
@@ -504,7 +504,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if report.passed else 1
 
 
-# ------------------------------------------------------------------ fault scenarios (issue 22)
+# ------------------------------------------------------------------ fault scenarios
 
 
 def _proc_memory_mb(pid: int) -> float:

@@ -1,5 +1,5 @@
-"""Time limits as wall-clock promises (issue 21): wall time of a solve against its limit, under a
-parallel load.
+"""Time limits as wall-clock promises (docs/solver.md): wall time of a solve against its limit,
+under a parallel load.
 
     python benchmarks/wall_limit.py                       # limits 0.3 and 1 s, 2 busy loops
     python benchmarks/wall_limit.py --limits 1 5 --load 4 --suites 'rami-fou-*'
