@@ -20,7 +20,8 @@ from rami.game.actions import DISCARD
 from rami.game.human_text import cards_text, say
 from rami.game.presets import DEFAULT_MAX_ROUNDS, GameEnd, GameOptions, game_rules
 from rami.game.rounds import Round
-from rami.lang import ENGLISH, FRENCH, Language
+from rami.game.turn_text import bot_move_text, move_texts, turn_moves
+from rami.lang import ENGLISH, Language
 from rami.melds import Meld
 from rami.rules import Ruleset
 
@@ -81,25 +82,11 @@ def game_end_text(rules: Ruleset, options: GameOptions, number: int) -> str:
     return text
 
 
-def bot_move_text(text: str, language: Language) -> str:
-    """A move of the solver's language said of another player: not "from your hand"."""
-    if language is FRENCH:
-        return text.replace(" de votre main", "").replace("votre main", "sa main")
-    return text.replace(" from your hand", "").replace("your hand", "their hand")
-
-
 def turn_lines(before: Sequence[Meld], after: Sequence[Meld], played: Sequence[Card],
                discard: str | None, language: Language = ENGLISH) -> list[str]:
     """A turn as numbered moves, its melds numbered as ``before`` (the table as the person saw
-    it), new melds numbered on; the discard last."""
-    from rami.solver.explain import explain_moves, in_number_order
-
-    moves = [move.said(language)
-             for move in explain_moves(before, in_number_order(before, after),
-                                       tuple(sorted(played)))]
-    lines = [bot_move_text(text, language) for text in moves]
-    if discard is not None:
-        lines.append(f"discard {say(discard, language)}")
+    it), new melds numbered on; the discard last (:mod:`rami.game.turn_text`)."""
+    lines = move_texts(turn_moves(before, after, played), discard, language)
     width = len(str(len(lines)))
     return [f"  {number:>{width}}. {line}" for number, line in enumerate(lines, start=1)]
 

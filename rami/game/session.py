@@ -12,34 +12,52 @@ What leaves the session is what seat 0 sees: :meth:`GameSession.to_json` is the 
 :class:`~rami.game.state.View` plus a log of the game as the table sees it (a card another
 player draws from the stock is never named; a reshuffle gives the new stock's size, never its
 order). Hands are shown only at the end of a round, when they are laid down to be counted.
+Each turn is also told as moves (:mod:`rami.game.turn_text`), and the log's sentences are
+written in the language asked (:mod:`rami.game.session_text`).
+
+A session is rebuilt from its record: :attr:`GameSession.journal` lists every action applied,
+the bots' and the person's (and ``{"action": "next"}`` for each round dealt after the first),
+and ``GameSession(rules, levels, seed, options, journal=...)`` applies them again without asking
+the bots: the same game, whichever process rebuilds it (a bot's solve cut by the wall clock
+could answer otherwise the second time).
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import logging
+from collections import Counter, deque
 from collections.abc import Sequence
 from typing import Any
 
-from rami.cards import Card, format_cards
+from rami.cards import Card
+from rami.errors import NotationError, SolverBugError
 from rami.game.actions import (
     DISCARD,
     SOURCES,
+    Action,
     Claim,
     Draw,
     GameInternalError,
     IllegalActionError,
     Play,
+    action_from_json,
 )
 from rami.game.deck import deal, random_reshuffler, stream
 from rami.game.levels import check_level, make_bot
 from rami.game.match import first_seat, round_first
 from rami.game.moves import arrange_like
-from rami.game.presets import DrawRule, GameError, GameOptions, game_rules
+from rami.game.presets import GameError, GameOptions, game_rules
 from rami.game.rounds import Round
 from rami.game.scoring import game_after_round
+from rami.game.session_checks import discard_draw_problems
+from rami.game.session_text import entry_text
 from rami.game.state import CLAIM, DRAW, PLAY
+from rami.game.turn_text import move_texts, took, turn_moves
+from rami.lang import ENGLISH, Language
 from rami.melds import Meld
 from rami.rules import get_ruleset
+
+log = logging.getLogger(__name__)
 
 #: The person's seat.
 HUMAN = 0
@@ -50,17 +68,16 @@ GAME_OVER = "game-over"
 #: ends a round long before).
 MAX_BOT_STEPS = 20_000
 
-_REASONS = {
-    "out": "a player went out",
-    "stock": "the stock ran out",
-    "cap": "the turn cap was reached",
-    "blocked": "nobody could play",
-    "turn-limit": "the engine's turn limit was reached",
-}
+#: The entry of :attr:`GameSession.journal` that deals the next round.
+NEXT = {"action": "next"}
 
 
 class NotAskedError(IllegalActionError):
     """An answer to what the game does not ask now (a draw while a play is asked, say)."""
+
+
+class ReplayError(GameInternalError):
+    """A journal that does not replay: an action the engine refuses, or one left over."""
 
 
 class GameSession:
@@ -72,6 +89,8 @@ class GameSession:
         levels: Sequence[str],
         seed: int,
         options: GameOptions | None = None,
+        *,
+        journal: Sequence[dict[str, Any]] = (),
     ) -> None:
         self.rules = get_ruleset(rules)
         self.game = game_rules(self.rules)
@@ -95,13 +114,23 @@ class GameSession:
         self.totals = [0] * count
         self.first = first_seat(seed, count)
         self.number = 0
+        #: What the table saw; keys starting with "_" stay in the session (to_json).
         self.log: list[dict[str, Any]] = []
         self.rounds: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None
         self.round_over = False
+        #: Every action applied, in order (the record the session is rebuilt from).
+        self.journal: list[dict[str, Any]] = []
+        #: The person's answers applied so far (draws, claims, plays, next rounds).
+        self.decisions = 0
+        self._script: deque[dict[str, Any]] = deque(journal)
         self._seen = 0  # events of the round already logged
+        self._table: tuple[Meld, ...] = ()  # the table as the last logged event left it
         self.round = self._deal()
         self._advance()
+        if self._script:
+            raise ReplayError(f"{len(self._script)} journal entries left over after the game "
+                              f"replayed to {self.phase}")
 
     # ------------------------------------------------------------------ the flow
 
@@ -111,10 +140,9 @@ class GameSession:
             self.first = round_first(self.first, self.active)
         dealt = deal(self.rules, self.active, stream(self.seed, "deal", self.number))
         self._seen = 0
+        self._table = ()
         self.round_over = False
-        self.log.append({"kind": "deal", "round": self.number, "seat": self.first,
-                         "text": f"Round {self.number}: {self.names[self.first]} "
-                                 f"{'play' if self.first == HUMAN else 'plays'} first."})
+        self.log.append({"kind": "deal", "round": self.number, "seat": self.first})
         return Round(
             self.rules, self.options, dealt, first=self.first, active=self.active,
             number=self.number, scores=self.totals,
@@ -122,28 +150,60 @@ class GameSession:
         )
 
     def _advance(self) -> None:
-        """Play the bots' turns until the person is asked something or the round ends."""
-        rnd = self.round
-        for _ in range(MAX_BOT_STEPS):
+        """Play on until the person is asked something: the journal's actions left to replay
+        first (a round dealt on its "next"), then the bots' own answers."""
+        for _ in range(MAX_BOT_STEPS + len(self._script)):
             self._log_events()
-            if rnd.over:
+            rnd = self.round
+            if rnd.over and not self.round_over:
                 self._end_round()
-                return
-            if rnd.to_move == HUMAN:
+            if self.round_over:
+                if self.result is None and self._script and self._script[0] == NEXT:
+                    self._script.popleft()
+                    self._count(NEXT, HUMAN)
+                    self.round = self._deal()
+                    continue
                 return
             seat = rnd.to_move
+            if self._script:
+                action = self._replayed(self._script.popleft())
+                try:
+                    self._apply(action, seat)
+                except IllegalActionError as error:
+                    raise ReplayError(f"journal entry {len(self.journal)} refused: "
+                                      f"{'; '.join(error.problems)}") from error
+                continue
+            if seat == HUMAN:
+                return
             bot = self.bots[seat]
             assert bot is not None
             view = rnd.view()
             action = bot.act(view)
             try:
-                rnd.apply(action)
+                self._apply(action, seat)
             except IllegalActionError as error:
                 raise GameInternalError(
                     f"{self.names[seat]} proposed an illegal {view.phase} at {error.where}: "
                     f"{'; '.join(error.problems)}; action {action.to_json()}"
                 ) from error
         raise GameInternalError(f"{MAX_BOT_STEPS} bot steps without the person being asked")
+
+    def _replayed(self, entry: dict[str, Any]) -> Action:
+        try:
+            return action_from_json(entry)
+        except NotationError as error:
+            raise ReplayError(f"journal entry {len(self.journal)}: {error}") from None
+
+    def _apply(self, action: Action, seat: int) -> None:
+        """Apply one action to the round (the engine judges it: IllegalActionError changes
+        nothing) and journal it."""
+        self.round.apply(action)
+        self._count(action.to_json(), seat)
+
+    def _count(self, entry: dict[str, Any], seat: int) -> None:
+        self.journal.append(entry)
+        if seat == HUMAN:
+            self.decisions += 1
 
     def _end_round(self) -> None:
         rnd = self.round
@@ -163,14 +223,9 @@ class GameSession:
             "eliminated": list(outcome.eliminated),
         }
         self.rounds.append(summary)
-        winners = " and ".join(self.names[seat] for seat in rnd.result.winners) or "nobody"
         self.log.append({"kind": "round-over", "round": self.number,
-                         "text": f"Round {self.number} over: "
-                                 f"{_REASONS.get(rnd.result.reason, rnd.result.reason)}; "
-                                 f"won by {winners}. Scores "
-                                 + ", ".join(f"{name} {score:+d}" for name, score
-                                             in zip(self.names, rnd.result.scores, strict=True))
-                                 + "."})
+                         "_reason": rnd.result.reason, "_winners": list(rnd.result.winners),
+                         "_scores": list(rnd.result.scores)})
         for seat in outcome.eliminated:
             self.active[seat] = False
         self.round_over = True
@@ -182,10 +237,8 @@ class GameSession:
                 "draw": outcome.draw,
                 "reason": outcome.reason,
             }
-            names = " and ".join(self.names[seat] for seat in outcome.winners)
-            verb = "win" if names == "You" or len(outcome.winners) > 1 else "wins"
             self.log.append({"kind": "game-over", "round": self.number,
-                             "text": f"Game over: {names} {verb}."})
+                             "_winners": list(outcome.winners)})
 
     # ------------------------------------------------------------------ what seat 0 is asked
 
@@ -210,26 +263,17 @@ class GameSession:
         if source not in SOURCES:
             raise IllegalActionError([f"draw from 'stock' or 'discard', not {source!r}"],
                                      self.round.where)
-        view = self.round.view()
-        if source == DISCARD and DISCARD in view.draws and not _can_follow(view):
-            raise IllegalActionError(
-                [f"no legal turn would follow taking {view.top_discard} (a card taken from the "
-                 "discard pile may not be discarded the same turn): draw from the stock"],
-                self.round.where)
-        if source == DISCARD and DISCARD in view.draws and self.game.draw is DrawRule.LAID_ONLY \
-                and not _lays_it(view):
-            raise IllegalActionError(
-                [f"no turn the solver finds lays {view.top_discard} as {self.rules.name} asks "
-                 "(decision 10: a card taken from the discard pile is laid in the same turn"
-                 + ("" if view.is_opened else ", in the opening") + "): draw from the stock"],
-                self.round.where)
-        self.round.apply(Draw(source))
+        problems = discard_draw_problems(self.round.view(), self.game.draw) \
+            if source == DISCARD else []
+        if problems:
+            raise IllegalActionError(problems, self.round.where)
+        self._apply(Draw(source), HUMAN)
         self._advance()
 
     def claim(self, take: bool) -> None:
         """Rami fou: take the last discard (and a penalty card) out of turn, or let it go."""
         self._expect(CLAIM)
-        self.round.apply(Claim(take))
+        self._apply(Claim(take), HUMAN)
         self._advance()
 
     def play(self, melds: Sequence[Sequence[Card]], discard: Card | None = None) -> None:
@@ -245,12 +289,13 @@ class GameSession:
             for index, cards in enumerate(melds) if cards
         )
         gained = _counts(table) - _counts(before)
-        rnd.apply(Play(table, tuple(sorted(gained.elements())), discard))
+        self._apply(Play(table, tuple(sorted(gained.elements())), discard), HUMAN)
         self._advance()
 
     def next_round(self) -> None:
         """Deal the next round, once the person has seen the last one's scores."""
         self._expect(ROUND_OVER)
+        self._count(NEXT, HUMAN)
         self.round = self._deal()
         self._advance()
 
@@ -265,41 +310,45 @@ class GameSession:
     def _visible(self, event: dict[str, Any], rnd: Round) -> dict[str, Any]:
         base = {"round": self.number}
         if "reshuffle" in event:
-            size = len(event["stock"])
-            return {**base, "kind": "reshuffle", "stock_size": size,
-                    "text": f"The discard pile (less its top) is shuffled into a new stock of "
-                            f"{size} cards."}
+            return {**base, "kind": "reshuffle", "stock_size": len(event["stock"])}
         seat = event["seat"]
-        who = self.names[seat]
         if "claim" in event:
-            penalty = event["penalty"] if seat == HUMAN else None
             return {**base, "kind": "claim", "seat": seat, "card": event["claim"],
-                    "penalty": penalty,
-                    "text": f"{who} {'claim' if seat == HUMAN else 'claims'} {event['claim']} "
-                            f"and {'take' if seat == HUMAN else 'takes'} a penalty card"
-                            + (f" ({penalty})." if penalty else ".")}
+                    "penalty": event["penalty"] if seat == HUMAN else None}
         if "draw" in event:
             shown = seat == HUMAN or event["draw"] == DISCARD
-            card = event["card"] if shown else None
-            verb = "draw" if seat == HUMAN else "draws"
-            return {**base, "kind": "draw", "seat": seat, "source": event["draw"], "card": card,
-                    "text": f"{who} {verb}{' ' + card if card else ' a card'} from the "
-                            f"{event['draw']}{' pile' if event['draw'] == DISCARD else ''}."}
+            return {**base, "kind": "draw", "seat": seat, "source": event["draw"],
+                    "card": event["card"] if shown else None}
+        before = self._table
+        if "table" in event:
+            self._table = rnd.state.table
         played = [Card.parse(card) for card in event["played"]]
-        verb = "lay" if seat == HUMAN else "lays"
-        text = f"{who} {verb} {format_cards(played)}" if played else f"{who} {verb} nothing"
-        if event.get("discard"):
-            text += f", {'discard' if seat == HUMAN else 'discards'} {event['discard']}"
-        if "table" in event and not played:
-            text += " (the table rearranged)"
+        try:
+            moves = turn_moves(before, self._table, played)
+        except SolverBugError as error:  # a turn the move language cannot tell: said plainly
+            log.warning("round %d: the turn of seat %d not told as moves: %s", self.number,
+                        seat, error)
+            moves = ()
         left = sum(rnd.state.hands[seat].values()) if seat in rnd.state.hands else 0
         return {**base, "kind": "play", "seat": seat, "played": event["played"],
                 "discard": event.get("discard"), "table": event.get("table"),
-                "hand_size": left, "text": f"{text} ({left} card{'s' if left != 1 else ''} left)."}
+                "took": [str(card) for card in took(moves)], "hand_size": left,
+                "_moves": moves}
 
-    def to_json(self, events_from: int | None = None) -> dict[str, Any]:
+    def entry_json(self, entry: dict[str, Any], language: Language = ENGLISH) -> dict[str, Any]:
+        """A log entry as sent: its public fields, its ``text`` in ``language`` and, for a
+        turn, its ``moves`` (melds numbered as the table was before it)."""
+        sent = {key: value for key, value in entry.items() if not key.startswith("_")}
+        sent["text"] = entry_text(entry, self.names, language)
+        if entry["kind"] == "play":
+            sent["moves"] = move_texts(entry["_moves"], entry["discard"], language,
+                                       mine=entry["seat"] == HUMAN)
+        return sent
+
+    def to_json(self, events_from: int | None = None,
+                language: Language = ENGLISH) -> dict[str, Any]:
         """What the person sees: their view, the game so far, and the log from
-        ``events_from`` (the last 50 entries by default)."""
+        ``events_from`` (the last 50 entries by default), its sentences in ``language``."""
         view = self.round.view(HUMAN).to_json()
         asked = self.phase
         view["phase"] = asked
@@ -318,7 +367,7 @@ class GameSession:
             "rounds": self.rounds,
             "totals": list(self.totals),
             "result": self.result,
-            "events": self.log[start:],
+            "events": [self.entry_json(entry, language) for entry in self.log[start:]],
             "event_count": len(self.log),
         }
 
@@ -336,26 +385,5 @@ def _counts(table: Sequence[Meld]) -> Counter[Card]:
     return counts
 
 
-def _lays_it(view: Any) -> bool:
-    """Rami 51: does the solver's best turn with the top discard lay it as decision 10 asks?
-    (Else taking it would leave the person no turn the engine accepts.)"""
-    from rami.errors import RamiError
-    from rami.game.bots import laid_by_rule, timed_solve
-    from rami.position import Position
-
-    top = view.top_discard
-    position = Position(view.table, (*view.hand, top), view.is_opened, view.rules, top)
-    try:
-        solution = timed_solve(position)
-    except RamiError:
-        return False
-    return laid_by_rule(position, Play(solution.table, solution.played, solution.discard), top)
-
-
-def _can_follow(view: Any) -> bool:
-    from rami.game.human import _can_follow as can_follow
-
-    return can_follow(view)
-
-
-__all__ = ["GAME_OVER", "HUMAN", "ROUND_OVER", "GameSession", "NotAskedError"]
+__all__ = ["GAME_OVER", "HUMAN", "NEXT", "ROUND_OVER", "GameSession", "NotAskedError",
+           "ReplayError"]

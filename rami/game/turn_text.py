@@ -1,0 +1,60 @@
+"""A turn told as moves at the table: what ``rami play`` prints for a bot's turn and what the
+service's game log gives for every turn (``moves`` of a ``play`` event, docs/service.md).
+
+The moves are the solver's move language (:func:`rami.solver.explain.explain_moves`, as ``rami
+solve`` prints them), the melds numbered as the table lay before the turn (its melds 1..n keep
+their numbers, new melds are numbered on); the discard comes last. Said of another player,
+a move drops "from your hand". :func:`took` names the cards the turn took out of melds that were
+already on the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rami.cards import Card, localize_cards
+from rami.lang import ENGLISH, FRENCH, Language
+from rami.melds import Meld
+from rami.solver.solution import Move, MoveKind
+
+
+def bot_move_text(text: str, language: Language) -> str:
+    """A move of the solver's language said of another player: not "from your hand"."""
+    if language is FRENCH:
+        return text.replace(" de votre main", "").replace("votre main", "sa main")
+    return text.replace(" from your hand", "").replace("your hand", "their hand")
+
+
+def turn_moves(before: Sequence[Meld], after: Sequence[Meld],
+               played: Sequence[Card]) -> tuple[Move, ...]:
+    """The moves from the table ``before`` to the table ``after`` (in any order), the cards
+    ``played`` coming from the hand; melds numbered as ``before``, new ones numbered on."""
+    from rami.solver.explain import explain_moves, in_number_order
+
+    return explain_moves(before, in_number_order(before, after), tuple(sorted(played)))
+
+
+def discard_text(card: str, language: Language) -> str:
+    """The last line of a turn with a discard (``card`` in English notation)."""
+    return f"{'défaussez' if language is FRENCH else 'discard'} {localize_cards(card, language)}"
+
+
+def move_texts(moves: Sequence[Move], discard: str | None, language: Language = ENGLISH, *,
+               mine: bool = False) -> list[str]:
+    """The moves as sentences in ``language``, the discard last; ``mine``: said to the
+    player who made them (else "from your hand" is dropped)."""
+    lines = [move.said(language) if mine else bot_move_text(move.said(language), language)
+             for move in moves]
+    if discard is not None:
+        lines.append(discard_text(discard, language))
+    return lines
+
+
+def took(moves: Sequence[Move]) -> list[Card]:
+    """The cards the moves took out of melds already on the table (moved to another meld, or
+    cut off as a new one), sorted."""
+    return sorted(card for move in moves if move.kind in (MoveKind.MOVE, MoveKind.SPLIT)
+                  for card in move.cards)
+
+
+__all__ = ["bot_move_text", "discard_text", "move_texts", "took", "turn_moves"]
