@@ -12,7 +12,7 @@ The commands live in modules of their own, registered here in the order ``--help
 * :mod:`rami.puzzles.pack_cli`: ``generate`` and ``mine``, which write a pack;
 * :mod:`rami.puzzles.check_cli`: ``check``, puzzles re-verified or an answer judged;
 * :mod:`rami.puzzles.show_cli`: ``show`` and ``daily``;
-* :mod:`rami.puzzles.ratings_cli`: ``attempts`` and ``ratings``;
+* :mod:`rami.puzzles.ratings_cli`: ``attempts``, ``ratings`` and ``start-ratings``;
 * :mod:`rami.puzzles.cli_common`: what they share (options, error reporting, pack loading).
 """
 
@@ -46,3 +46,4 @@ puzzle_app.command()(show_cli.show)
 puzzle_app.command()(show_cli.daily)
 puzzle_app.command()(ratings_cli.attempts)
 puzzle_app.command()(ratings_cli.ratings)
+puzzle_app.command("start-ratings")(ratings_cli.start_ratings)

@@ -17,15 +17,20 @@ given up at once: no check (solution shown or not)     0 (a loss)    nothing
 =====================================================  ============  ====================
 
 The puzzle's score is one minus the player's. Before its first rated attempt a puzzle has its
-tier's starting rating (:data:`TIER_START`), a player the newcomer's 1500.
+starting rating: the model of human solvers' (:mod:`rami.puzzles.human_model`, shipped in
+rami/data/start_ratings.json, deviation :data:`MODEL_DEVIATION`) where the model rated it, else
+its tier's (:data:`TIER_START`, deviation 350); a player has the newcomer's 1500.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from rami.puzzles.attempts import Attempt
@@ -33,6 +38,10 @@ from rami.puzzles.glicko import START_DEVIATION, Rating, blend, update
 
 #: A puzzle's rating before anyone has played it, by tier (deviation 350: a weak prior).
 TIER_START = {"easy": 1200.0, "medium": 1500.0, "hard": 1800.0, "expert": 2100.0}
+#: The shipped starting ratings of the model of human solvers (``rami puzzle start-ratings``).
+START_RESOURCE = "start_ratings.json"
+#: The deviation of a model's starting rating: a weak prior, a little firmer than a tier's.
+MODEL_DEVIATION = 300.0
 #: How much of its update a puzzle takes from an attempt with hints, or with the solution shown
 #: after a check (a solver who gives up at once moves it not at all).
 HINT_WEIGHT = 0.5
@@ -67,20 +76,37 @@ def outcome(attempt: Attempt) -> Outcome:
     return Outcome(1.0, 1.0)
 
 
-def start_rating(tier: str | None) -> Rating:
-    """A puzzle's rating before any attempt: its tier's, or the newcomer's 1500."""
+def start_rating(tier: str | None, model: float | None = None) -> Rating:
+    """A puzzle's rating before any attempt: the model's (``model``) when it has one, else its
+    tier's, else the newcomer's 1500."""
+    if model is not None:
+        return Rating(model, MODEL_DEVIATION)
     return Rating(TIER_START.get(tier or "", 1500.0), START_DEVIATION)
+
+
+@cache
+def shipped_starts() -> dict[str, float]:
+    """The model's starting rating of each shipped puzzle, by id (rami/data/start_ratings.json;
+    none when the file is missing: the puzzles then start from their tiers)."""
+    try:
+        text = resources.files("rami").joinpath("data", START_RESOURCE).read_text("utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        return {}
+    puzzles = json.loads(text)["puzzles"]
+    return {str(puzzle): float(value["rating"]) for puzzle, value in puzzles.items()}
 
 
 @dataclass
 class Ratings:
     """Ratings folded over the attempts read so far (:meth:`add`, in the order stored).
 
-    ``tiers`` maps a puzzle id to its tier (for its starting rating); ``last_id`` is the number
-    of the last attempt read, so that a caller reads only the attempts stored since.
+    ``tiers`` maps a puzzle id to its tier and ``starts`` to the model's starting rating (None:
+    the shipped ones, :func:`shipped_starts`; ``{}``: tiers only); ``last_id`` is the number of
+    the last attempt read, so that a caller reads only the attempts stored since.
     """
 
     tiers: Mapping[str, str] = field(default_factory=dict)
+    starts: Mapping[str, float] | None = None
     players: dict[str, Rating] = field(default_factory=dict)
     puzzles: dict[str, Rating] = field(default_factory=dict)
     player_games: Counter[str] = field(default_factory=Counter)
@@ -90,11 +116,19 @@ class Ratings:
     last_id: int = 0
     _first: dict[str, dict[str, int | None]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if self.starts is None:
+            self.starts = shipped_starts()
+
     def player(self, player: str) -> Rating:
         return self.players.get(player) or Rating()
 
     def puzzle(self, puzzle: str) -> Rating:
-        return self.puzzles.get(puzzle) or start_rating(self.tiers.get(puzzle))
+        return self.puzzles.get(puzzle) or self.start(puzzle)
+
+    def start(self, puzzle: str) -> Rating:
+        """The puzzle's rating before its first rated attempt (see the module docstring)."""
+        return start_rating(self.tiers.get(puzzle), (self.starts or {}).get(puzzle))
 
     def played(self, player: str) -> set[str]:
         """The puzzles the player has attempted."""

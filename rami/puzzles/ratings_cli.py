@@ -94,3 +94,48 @@ def ratings(
 
 def _games(count: int) -> str:
     return f"{count} game" if count == 1 else f"{count} games"
+
+
+def start_ratings(
+    pack: Annotated[
+        str | None,
+        typer.Option("--pack", metavar="FILE", help="Rate the puzzles of this pack (default: "
+                     "both shipped packs).", show_default=False),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="FILE", help="Write the ratings here (default: print "
+                     "them).", show_default=False),
+    ] = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Errors and the summary as JSON.")
+    ] = False,
+) -> None:
+    """Starting ratings from the model of human solvers (docs/puzzles.md, "Starting
+    ratings"): a ladder of limited solvers attempts each puzzle; the JSON document that
+    rami/data/start_ratings.json ships. Deterministic: the same pack, the same file."""
+    import time
+
+    from rami.puzzles.cli_common import check_pack_file, reporting
+    from rami.puzzles.human_model import MODEL_VERSION, document_text
+    from rami.puzzles.human_model import start_ratings as rate
+    from rami.puzzles.record import read_pack, shipped_packs
+
+    with reporting(json_output):
+        if pack is not None:
+            check_pack_file(pack)
+        puzzles = read_pack(pack) if pack else shipped_packs()
+        started = time.perf_counter()
+        document = rate(puzzles)
+        text = document_text(document)
+        if out is not None:
+            out.write_text(text, encoding="utf-8")
+    seconds = round(time.perf_counter() - started, 1)
+    if out is None:
+        typer.echo(text, nl=False)
+    elif json_output:
+        echo_json({"model": MODEL_VERSION, "puzzles": len(document["puzzles"]),
+                   "seconds": seconds, "out": str(out)})
+    else:
+        typer.echo(f"{len(document['puzzles'])} puzzles rated by the model {MODEL_VERSION} in "
+                   f"{seconds} s: {out}")
