@@ -1,5 +1,5 @@
 """``python -m rami.service [--host H] [--port P] [--workers N] [--cors-origin O] [--docs]
-[--forwarded-allow-ips IPS]``: the same as ``rami serve``."""
+[--forwarded-allow-ips IPS] [--no-front]``: the same as ``rami serve``."""
 
 from __future__ import annotations
 
@@ -26,11 +26,16 @@ def main(argv: list[str] | None = None) -> None:
         "--forwarded-allow-ips", default=None, metavar="IPS",
         help="believe X-Forwarded-For from these proxies (comma-separated, or '*')",
     )
+    parser.add_argument(
+        "--no-front", dest="front", action="store_false", default=None,
+        help="with --workers above 1: no front process, the workers share the socket "
+             "(a worker's death then loses its requests)",
+    )
     args = parser.parse_args(argv)
     try:
         serve(args.host, args.port, args.workers, log_level=args.log_level,
               cors_origins=args.cors_origin, docs=args.docs,
-              forwarded_allow_ips=args.forwarded_allow_ips)
+              forwarded_allow_ips=args.forwarded_allow_ips, front=args.front)
     except ValueError as error:
         parser.error(str(error))
 

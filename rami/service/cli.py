@@ -12,6 +12,11 @@ What uvicorn is given (:func:`uvicorn_config`), and why:
 * a listening socket bound here (:func:`rami.service.supervise.bind_socket`: SO_REUSEADDR,
   retried while a previous server's processes let go of the port), and workers that end with
   their supervisor (:func:`rami.service.supervise.watch_parent`).
+
+With ``workers`` above 1 the public socket belongs to the front (:mod:`rami.service.front`),
+which passes each request to a worker and answers for a worker that ends under a request;
+``front=False`` (``--no-front``, or ``RAMI_SERVE_NO_FRONT=1``) keeps uvicorn's own supervisor,
+whose workers share the socket.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ APP_FACTORY = "rami.service.app:app_from_env"
 PROTOCOL = "rami.service.protocol:GuardedH11Protocol"
 #: uvicorn's exit status for a server that could not start.
 STARTUP_FAILURE = 3
+#: Environment variable that turns the front off (as ``front=False``): "1", "true", "yes".
+NO_FRONT_ENV = "RAMI_SERVE_NO_FRONT"
 
 
 def uvicorn_config(
@@ -106,6 +113,7 @@ def serve(
     docs: bool | None = None,
     forwarded_allow_ips: str | None = None,
     db: str | None = None,
+    front: bool | None = None,
 ) -> None:
     """Serve the API on ``host:port`` until interrupted (Ctrl-C or SIGTERM stops it cleanly).
 
@@ -114,7 +122,9 @@ def serve(
     environment (``settings``, when given, is exported there first); they end with this one.
     ``cors_origins``, ``docs`` and ``forwarded_allow_ips``, when given, override ``settings``
     (the ``--cors-origin``, ``--docs`` and ``--forwarded-allow-ips`` options). ``db`` is the
-    puzzle attempts database (``--db``, :mod:`rami.service.attempts`), checked here.
+    puzzle attempts database (``--db``, :mod:`rami.service.attempts`), checked here. ``front``
+    (default: on unless :data:`NO_FRONT_ENV` says otherwise) puts the front process before
+    more than one worker (:mod:`rami.service.front`).
     """
     import uvicorn
     from uvicorn.supervisors import Multiprocess
@@ -141,6 +151,8 @@ def serve(
         os.environ[DB_ENV] = checked_database(db)
     # Room for the connection cap: the soft open-files limit is often 1024.
     raise_fd_limit(settings.max_connections + 4 * FD_RESERVE)
+    if front is None:
+        front = os.environ.get(NO_FRONT_ENV, "").strip().lower() not in ("1", "true", "yes")
     if workers == 1:
         from rami.service.app import create_app
 
@@ -151,6 +163,7 @@ def serve(
         os.environ[SUPERVISOR_ENV] = str(os.getpid())
         config = uvicorn_config(APP_FACTORY, settings, host=host, port=port, workers=workers,
                                 log_level=log_level)
+        # (with the front, this configuration only sets up the logging)
         config.rami_parent_watch = EarlyParentWatch(os.getpid(), settings.shutdown_timeout + 5)
     try:
         sock = bind_socket(host, port, retry_seconds=bind_retry)
@@ -160,6 +173,14 @@ def serve(
     logging.getLogger("uvicorn.error").info(
         "Uvicorn running on http://%s:%d (Press CTRL+C to quit)", shown, sock.getsockname()[1]
     )
+    if workers > 1 and front:
+        from rami.service.front import run_front
+
+        try:
+            run_front(sock, settings, workers, log_level)
+        finally:
+            sock.close()
+        return
     if workers > 1:
         try:
             with _forked_workers():
