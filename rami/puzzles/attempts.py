@@ -10,6 +10,12 @@ happens to the process next (``kill -9`` included). Several processes may share 
 writes take the database lock at once (``BEGIN IMMEDIATE``) and wait up to
 :data:`BUSY_TIMEOUT` seconds for another writer. Attempts are numbered in the order they were
 stored; :mod:`rami.puzzles.ratings` reads them in that order.
+
+A second table keeps the daily puzzle of each day served with the database
+(:mod:`rami.puzzles.daily`): written once per day, the first writer wins
+(:meth:`AttemptStore.claim_daily`), so every process and every later request gives that day's
+puzzle as it was first given. It is made on opening a database that lacks it (the format
+number stays: a rami that does not know the table reads the attempts as before).
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +58,11 @@ CREATE TABLE IF NOT EXISTS attempts (
 );
 CREATE INDEX IF NOT EXISTS attempts_by_player ON attempts (player, puzzle);
 """
+_DAILY_SCHEMA = """
+CREATE TABLE IF NOT EXISTS daily (
+    day TEXT PRIMARY KEY,
+    puzzle TEXT NOT NULL
+)"""
 _COLUMNS = ("id", "puzzle", "player", "solved", "first_check_ms", "hints", "solution_shown",
             "wrong_checks", "at")
 
@@ -177,13 +188,18 @@ class AttemptStore:
         if db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
             db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")
-        if not has_table:
+        has_daily = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'daily'"
+        ).fetchone()
+        if not has_table or not has_daily:
             db.execute("BEGIN IMMEDIATE")
             try:
-                for statement in _SCHEMA.split(";"):
+                statements = [] if has_table else _SCHEMA.split(";")
+                for statement in [*statements, _DAILY_SCHEMA]:
                     if statement.strip():
                         db.execute(statement)
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                if not has_table:
+                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
@@ -242,6 +258,37 @@ class AttemptStore:
     def count(self) -> int:
         with self._lock:
             return int(self._db.execute("SELECT COUNT(*) FROM attempts").fetchone()[0])
+
+    def dailies(self) -> dict[date, str]:
+        """The daily puzzle of every day stored, by day."""
+        with self._lock:
+            try:
+                rows = self._db.execute("SELECT day, puzzle FROM daily ORDER BY day").fetchall()
+            except sqlite3.Error as error:
+                raise AttemptDatabaseError(
+                    f"cannot read {quote(str(self.path))}: {error}") from None
+        return {date.fromisoformat(day): str(puzzle) for day, puzzle in rows}
+
+    def claim_daily(self, day: date, puzzle: str) -> str:
+        """Store ``puzzle`` as the daily puzzle of ``day`` unless a puzzle is stored for that
+        day already; the puzzle stored, either way (the first writer wins, whatever process)."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    self._db.execute("INSERT OR IGNORE INTO daily (day, puzzle) VALUES (?, ?)",
+                                     (day.isoformat(), puzzle))
+                    stored = self._db.execute("SELECT puzzle FROM daily WHERE day = ?",
+                                              (day.isoformat(),)).fetchone()[0]
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as error:
+                raise AttemptDatabaseError(
+                    f"cannot record in {quote(str(self.path))}: {error}") from None
+        return str(stored)
 
 
 def export_lines(store: AttemptStore) -> Iterator[str]:

@@ -147,7 +147,7 @@ def successes(puzzle: Puzzle, rungs: Sequence[Rung] = RUNGS,
 
 def win_chance(solver: float, puzzle: float) -> float:
     """The Elo chance that a solver of rating ``solver`` solves a puzzle of rating ``puzzle``."""
-    return 1.0 / (1.0 + 10.0 ** ((puzzle - solver) / 400.0))
+    return float(1.0 / (1.0 + 10.0 ** ((puzzle - solver) / 400.0)))
 
 
 def rating_of(wins: Sequence[int], rungs: Sequence[Rung] = RUNGS,

@@ -3,13 +3,14 @@
 Registered on the puzzle CLI by :mod:`rami.puzzles.cli`. Both print a puzzle spoiler-free (the
 JSON contract of docs/puzzles.md, :func:`rami.puzzles.record.public_json`) unless
 ``--solution`` asks for the answer. ``daily`` works offline: every machine gives the same
-puzzle for a day.
+puzzle for a day; with ``--db FILE`` today's puzzle follows :mod:`rami.puzzles.daily`.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -167,19 +168,40 @@ def daily(
                      help="The day (default: today); every machine gives the same puzzle.",
                      show_default=False),
     ] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", metavar="FILE", help="An attempts database (rami serve --db "
+                     "FILE): today's puzzle is then chosen by rating once players have rated "
+                     "enough, and kept (docs/puzzles.md).", show_default=False),
+    ] = None,
     solution: SolutionOpt = False,
     json_output: JsonOpt = False,
 ) -> None:
-    """The puzzle of the day, from the shipped pack (works offline)."""
+    """The puzzle of the day, from the shipped packs (works offline)."""
     from rami.puzzles.record import daily as pick
 
     with reporting(json_output):
-        when = date.today() if day is None else _day(day)
-        puzzle = pick(when)
+        today = date.today()
+        when = today if day is None else _day(day)
+        puzzle = pick(when) if db is None else _daily_with(db, when, today)
     if json_output:
         echo_json({"date": when.isoformat(), **puzzle_json(puzzle, solution=solution)})
         return
     echo_lines([f"Daily puzzle, {when.isoformat()}", *puzzle_lines(puzzle, solution=solution)])
+
+
+def _daily_with(db: Path, when: date, today: date) -> Puzzle:
+    """The daily puzzle by the rules of :mod:`rami.puzzles.daily`, with this database."""
+    from rami.puzzles.attempts import AttemptStore
+    from rami.puzzles.daily import daily_with
+    from rami.puzzles.ratings import Ratings
+    from rami.puzzles.record import shipped_packs
+
+    puzzles = shipped_packs()
+    with AttemptStore(db, create=False) as store:
+        ratings = Ratings(tiers={puzzle.id: puzzle.tier for puzzle in puzzles})
+        ratings.add_all(store.attempts())
+        return daily_with(when, today, puzzles, store, ratings)
 
 
 def _day(text: str) -> date:

@@ -10,7 +10,8 @@ and writes answers.
 The database is the file named by ``RAMI_SERVICE_DB`` (``rami serve --db FILE`` sets it),
 opened by each worker on first use; a server without one records nothing and answers these
 endpoints 503. Each worker keeps the ratings folded so far and reads only the attempts stored
-since (by any worker) before answering.
+since (by any worker) before answering. :meth:`Book.daily` gives the daily puzzle with the
+database (:mod:`rami.puzzles.daily`), for ``GET /puzzles/daily`` of :mod:`rami.service.puzzles`.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import asyncio
 import os
 import threading
 from collections.abc import Callable
-from datetime import UTC, datetime
-from typing import Annotated, Any, TypeVar
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from pydantic import Field, StrictBool, StrictInt, StrictStr
@@ -33,8 +34,12 @@ from rami.puzzles.attempts import (
     AttemptError,
     AttemptStore,
 )
+from rami.puzzles.daily import daily_with
 from rami.puzzles.ratings import Ratings, next_puzzle
 from rami.service.errors import ApiError, log
+
+if TYPE_CHECKING:
+    from rami.puzzles.record import Puzzle
 
 #: The environment variable naming the attempts database (empty or unset: none).
 DB_ENV = "RAMI_SERVICE_DB"
@@ -68,7 +73,8 @@ class RatingOut(schemas._Out):
 
 
 class PuzzleRatingOut(RatingOut):
-    tier: str | None = Field(description="The puzzle's tier (its rating before any attempt)")
+    tier: str | None = Field(description="The puzzle's tier (its rating before any attempt "
+                             "when the model of human solvers has none)")
 
 
 class AttemptOut(schemas._Out):
@@ -145,7 +151,19 @@ class Book:
                 log.error("attempts not read: %s", error)
                 raise ApiError(503, "the attempts database is unavailable (the reason is "
                                "logged)") from None
-            return answer(self._ratings)
+            try:
+                return answer(self._ratings)
+            except AttemptDatabaseError as error:
+                log.error("attempts database not used: %s", error)
+                raise ApiError(503, "the attempts database is unavailable (the reason is "
+                               "logged)") from None
+
+    def daily(self, day: date, puzzles: list[Puzzle]) -> Puzzle:
+        """The daily puzzle of ``day`` by :func:`rami.puzzles.daily.daily_with` (today is the
+        server's date)."""
+        tiers = {puzzle.id: puzzle.tier for puzzle in puzzles}
+        return self.read(tiers, lambda ratings: daily_with(day, date.today(), puzzles,
+                                                           self._open(), ratings))
 
 
 def use_database(app: Any, path: str | None) -> None:
@@ -163,7 +181,7 @@ def checked_database(path: str) -> str:
     return os.path.abspath(path)
 
 
-def _book(request: Request) -> Book | None:
+def book_or_none(request: Request) -> Book | None:
     """The worker's book, made on first use from ``RAMI_SERVICE_DB``; None without one."""
     state = request.app.state
     book = getattr(state, "attempt_book", None)
@@ -175,7 +193,7 @@ def _book(request: Request) -> Book | None:
 
 def book_of(request: Request) -> Book:
     """The worker's book; 503 on a server without a database."""
-    book = _book(request)
+    book = book_or_none(request)
     if book is None:
         raise ApiError(503, "this server keeps no attempts (it was started without "
                        "--db): nothing is recorded and nothing is rated")
@@ -277,7 +295,7 @@ async def list_ratings(
     rated puzzles and players, highest first; or the one player and/or puzzle asked for. On a
     server without a database, ``recording`` is false and the rest empty (what the page asks
     before it reports attempts)."""
-    book = _book(request)
+    book = book_or_none(request)
     if book is None:
         return {"recording": False, "attempts": 0, "first_attempts": 0, "puzzles": [],
                 "players": []}

@@ -1,7 +1,8 @@
 """The puzzle endpoints: the daily puzzle and answer checks, over :mod:`rami.puzzles.record`.
 
-The daily puzzle is what ``rami puzzle daily --json`` prints: the position and the goal, never
-the solution (:func:`rami.puzzles.record.public_json`, the contract of docs/puzzles.md);
+The daily puzzle is what ``rami puzzle daily --json`` prints (with ``--db`` when the server
+has an attempts database, :meth:`rami.service.attempts.Book.daily`): the position and the goal,
+never the solution (:func:`rami.puzzles.record.public_json`, the contract of docs/puzzles.md);
 ``POST /puzzles/check`` judges a final table, or moves, as ``rami puzzle check ID --answer ...
 --json`` does. The other puzzle endpoints (a puzzle by id, its hints, its solution when asked,
 the pack by tier and theme) are in :mod:`rami.service.page`.
@@ -15,7 +16,7 @@ import threading
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import FastAPI, Path
+from fastapi import FastAPI, Path, Request
 from pydantic import Field, StrictStr
 
 import rami.service.schemas as schemas
@@ -134,6 +135,7 @@ def _moves(puzzle: Puzzle, moves: Any) -> tuple[Any, Any]:
 def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) -> None:
     pack = PuzzlePack(settings.puzzle_pack)
     app.state.puzzle_pack = pack
+    from rami.service.attempts import book_or_none as attempt_book
     from rami.service.attempts import router as attempt_routes
 
     app.include_router(attempt_routes)  # before the page's /puzzles/{id} (rami.service.page)
@@ -142,27 +144,33 @@ def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) ->
         for status, text in (
             (404, "Unknown puzzle id"),
             (422, "Bad date, or a bad table (the field at fault is named)"),
-            (503, "No puzzle pack available, or the server is busy"),
+            (503, "No puzzle pack available, the server is busy, or its attempts database "
+                  "is unavailable"),
         )
     }
 
-    async def daily_of(day: date) -> dict[str, Any]:
+    async def daily_of(day: date, request: Request) -> dict[str, Any]:
         puzzles = await asyncio.to_thread(pack.load)
-        return daily_json(day, record.daily(day, puzzles))
+        book = attempt_book(request)
+        if book is None:
+            return daily_json(day, record.daily(day, puzzles))
+        return daily_json(day, await asyncio.to_thread(book.daily, day, puzzles))
 
     @app.get("/puzzles/daily", response_model=schemas.PuzzleOut, tags=["puzzles"], responses=errors)
-    async def daily_today() -> dict[str, Any]:
+    async def daily_today(request: Request) -> dict[str, Any]:
         """Today's puzzle (the server's date), as ``rami puzzle daily --json`` without the
-        solution."""
-        return await daily_of(date.today())
+        solution; on a server with an attempts database, chosen by rating once players have
+        rated enough (docs/puzzles.md, "The daily puzzle by rating")."""
+        return await daily_of(date.today(), request)
 
     @app.get("/puzzles/daily/{date}", response_model=schemas.PuzzleOut, tags=["puzzles"],
              responses=errors)
     async def daily_on(
-        day: Annotated[str, Path(alias="date", description="YYYY-MM-DD")],
+        day: Annotated[str, Path(alias="date", description="YYYY-MM-DD")], request: Request,
     ) -> dict[str, Any]:
-        """The puzzle of a day (YYYY-MM-DD): every server gives the same one."""
-        return await daily_of(_day(day))
+        """The puzzle of a day (YYYY-MM-DD): every server without an attempts database gives
+        the same one; a server with one, the puzzle it gave that day."""
+        return await daily_of(_day(day), request)
 
     @app.post("/puzzles/check", response_model=schemas.CheckOut, tags=["puzzles"],
               responses={**errors, 400: {"model": schemas.ErrorOut}})
