@@ -63,7 +63,9 @@ def test_short_words_and_commands_that_are_not_asked_now() -> None:
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "you draw first ('draw stock' or 'draw discard'), then play your moves" in out
-    assert "hints come once you have drawn: 'draw stock' or 'draw discard' first" in out
+    # A hint at the draw: take the top discard or draw from the stock, and why.
+    assert out.split("> hint\n")[1].startswith(("Take 6H from the discard pile",
+                                                 "Draw from the stock: 6H"))
     assert "there is no claim to answer now: your turn starts with a draw" in out
     assert "draw from where? draw stock or draw discard" in out
     assert "short: stock, pile" in out  # ? is help
@@ -83,5 +85,6 @@ def test_a_claim_is_answered_first_and_asked_with_the_hand_shown() -> None:
     claim = out.index("Claim JS (and a penalty card from the stock)?")
     assert "Your hand (13): 4S 9S KS 4H TD QD KD AC 3C 8C QC KC *" in out[:claim]
     assert out.count("JS has just been discarded: answer 'claim' (take it, and a penalty "
-                     "card) or 'pass' first") == 3
+                     "card) or 'pass' first") == 2
+    assert out.split("> hint\n")[1].startswith(("Claim JS:", "Pass: JS"))  # a hint at a claim
     assert "Game abandoned." in out

@@ -38,6 +38,7 @@ from rami.game.bots import (
 )
 from rami.game.deck import derive_seed
 from rami.game.expert import ExpertBot
+from rami.game.presets import DrawRule, game_rules
 from rami.game.state import CLAIM, DRAW, View
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld, is_valid
@@ -172,7 +173,8 @@ def _draw(view: View, bot: _Adviser, language: Language) -> Advice:
     elif taken is None:
         key = "stock stuck"
     elif meld is None:
-        key = "stock not laid"
+        key = "stock not laid" if view.is_opened or game_rules(view.rules).draw is not \
+            DrawRule.FREE else "stock no meld yet"
     elif view.rules.name == "rami-51" and not laid_by_rule(
             taken.position, Play(taken.table, taken.played, taken.discard), top):
         key = "stock not in opening"
@@ -281,12 +283,12 @@ def _turn(seen: View, start: View, bot: _Adviser, level: int, language: Language
     lines = []
     if play.discard is not None:
         moves.append(_discard_move(play.discard, tuple((+left).elements()), language))
+    if not play.played:
+        lines.append(make_hint(solution, 1, language).text)
     if moves:
         lines.append(text("best turn", language, count=moves_count(len(moves), language)))
         width = len(str(len(moves)))
         lines.extend(f"  {n:>{width}}. {move}" for n, move in enumerate(moves, start=1))
-    else:
-        lines.append(text("nothing to lay", language))
     if play.discard is not None:
         lines.append(_why_discard(seen, bot, play.discard, left, language))
     return Advice(PHASE_PLAY, "\n".join(lines), table=after, discard=play.discard,
@@ -326,4 +328,56 @@ def _why_discard(view: View, bot: _Adviser, card: Card, left: Counter[Card],
     return text("why fewest", language, card=card)
 
 
-__all__ = ["Advice", "advise", "advised_action"]
+# ---------------------------------------------------------------------- taking the discard
+
+
+def taking_problem(view: View, language: Language = ENGLISH) -> str | None:
+    """Why the player may not take the top discard now, in plain words (None: they may). The
+    engine would accept the draw, but no turn the rules accept would follow it: a card taken
+    from the discard pile may not be discarded in the same turn, and where the preset asks it
+    (rami 51) it is laid in the same turn, in the opening for a player not yet opened
+    (docs/rules.md). Shared by every front end that lets a person draw."""
+    top = view.top_discard
+    if DISCARD not in view.draws or top is None:
+        return None
+    solution = _turn_with_top(view)
+    if solution is None:
+        return text("cannot follow", language, card=top)
+    if game_rules(view.rules).draw is DrawRule.LAID_ONLY and not laid_by_rule(
+            solution.position, Play(solution.table, solution.played, solution.discard), top):
+        return text("cannot lay" if view.is_opened else "cannot lay opening", language,
+                    card=top)
+    return None
+
+
+def can_follow(view: View) -> bool:
+    """Does some turn the rules accept follow taking the top discard? (A card taken from the
+    discard pile may not be discarded in the same turn: a hand of its copies alone could not
+    end the turn.)"""
+    return _turn_with_top(view) is not None
+
+
+def _turn_with_top(view: View) -> Solution | None:
+    """The solver's best turn with the top discard taken (None: no legal turn follows)."""
+    from rami.errors import IllegalTurnError
+
+    top = view.top_discard
+    assert top is not None
+    position = Position(view.table, (*view.hand, top), view.is_opened, view.rules, top)
+    try:
+        solution: Solution = timed_solve(position, min_moves=False)
+    except IllegalTurnError:
+        return None
+    return solution
+
+
+def taking_reminder(view: View, language: Language = ENGLISH) -> str | None:
+    """What a player who takes the top discard must do with it this turn (None: nothing)."""
+    top = view.top_discard
+    if top is None or game_rules(view.rules).draw is not DrawRule.LAID_ONLY:
+        return None
+    return text("must lay" if view.is_opened else "must lay opening", language, card=top)
+
+
+__all__ = ["Advice", "advise", "advised_action", "can_follow", "taking_problem",
+           "taking_reminder"]

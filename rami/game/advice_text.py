@@ -36,6 +36,11 @@ _SENTENCES: dict[str, tuple[str, str]] = {
                     "redéfaussée au même tour)."),
     "stock not laid": ("Draw from the stock: {card} cannot be laid this turn.",
                        "Piochez dans le talon : {card} ne peut pas être posée ce tour-ci."),
+    "stock no meld yet": ("Draw from the stock: {card} cannot be laid this turn, and it "
+                          "completes no meld in your hand towards your opening.",
+                          "Piochez dans le talon : {card} ne peut pas être posée ce tour-ci, et "
+                          "elle ne complète aucune combinaison de votre main pour votre "
+                          "ouverture."),
     "stock not in opening": ("Draw from the stock: {card} cannot be laid in your opening this "
                              "turn, and a card taken from the discard pile must be.",
                              "Piochez dans le talon : {card} ne peut pas être posée dans votre "
@@ -63,7 +68,6 @@ _SENTENCES: dict[str, tuple[str, str]] = {
                      "Passez : {card} et une carte de pénalité vous laisseraient moins bien "
                      "placé qu'en attendant votre tour."),
     "best turn": ("Your best turn ({count}):", "Votre meilleur tour ({count}) :"),
-    "nothing to lay": ("Lay nothing this turn.", "Ne posez rien ce tour-ci."),
     "why out": ("{card} is your last card: you go out.",
                 "{card} est votre dernière carte : vous sortez."),
     "why dead": ("{card}: no card still unseen would make a meld with it.",

@@ -26,6 +26,9 @@ from rami.game.actions import (
     IllegalActionError,
     Play,
 )
+from rami.game.advice import can_follow, taking_problem, taking_reminder
+from rami.game.advice_text import card_name
+from rami.game.human_hint import PLAY_HINT, hint_text, hinted_action, is_play_hint
 from rami.game.human_record import Keeper, Resume, ResumeError, SavedGame, Seat, record_header
 from rami.game.human_tell import Narrator, TableOrder
 from rami.game.human_text import (
@@ -36,6 +39,7 @@ from rami.game.human_text import (
     hand_text,
     line_editing,
     not_now,
+    refusal,
     say,
     table_text,
 )
@@ -46,7 +50,6 @@ from rami.game.presets import GameError, GameOptions, game_rules
 from rami.game.rounds import Round
 from rami.game.state import CLAIM, DRAW, View
 from rami.lang import ENGLISH, Language
-from rami.position import Position
 from rami.rules import get_ruleset
 
 HELP = """Commands:
@@ -59,7 +62,9 @@ HELP = """Commands:
   discard 2S                    end your turn with this discard
   done                          end your turn (presets without a discard, or going out)
   undo                          take back your last move this turn
-  hint [1|2|3]                  a hint from the solver (3: the whole turn)
+  hint [1|2|3]                  a hint at the draw, at a claim or for your turn, from the
+                                moves made so far (3: the whole turn, as moves)
+  play hint | ph                do what the hint says (the referee judges the turn)
   table | hand                  show the table, your hand
   claim | pass                  (rami fou) take the last discard out of turn, or not
   quit                          leave the game (with --out, 'rami play --resume FILE' goes on)
@@ -93,6 +98,8 @@ class TerminalPlayer:
             line = self.read(prompt)
             if line is None:
                 raise QuitGame
+            if is_play_hint(line):
+                return Command(PLAY_HINT)
             try:
                 command = parse_command(english_line(expand(line, view), self.language))
             except MoveError as error:
@@ -107,8 +114,7 @@ class TerminalPlayer:
 
     def refused(self, error: IllegalActionError) -> None:
         self.echo("Refused by the referee:")
-        for problem in error.problems:
-            self.echo(f"  - {say(problem, self.language)}")
+        self.echo(f"  - {refusal(error.problems, self.language)}")
         self.echo("Fix the turn (undo, more moves) and submit it again.")
 
     def act(self, view: View) -> Action:
@@ -122,36 +128,53 @@ class TerminalPlayer:
         self.echo(table_text(view, work, self.language, self.order.arrange(view.table)))
         self.echo(hand_text(view, work, self.language))
 
+    def _asked_anywhere(self, command: Command, view: View) -> bool:
+        """The commands of every decision: show the table and hand, a hint. True if done."""
+        if command.verb in ("table", "hand"):
+            self._show(view, self.work if view.phase not in (DRAW, CLAIM) else None)
+        elif command.verb == "hint":
+            working = self.work.table() if self.work is not None and view.phase not in (
+                DRAW, CLAIM) else None
+            self.echo(hint_text(view, int(command.word), self.language, working))
+        else:
+            return False
+        return True
+
     def _draw(self, view: View) -> Action:
         self._show(view)
-        top = self.card(view.top_discard)
-        self.echo(f"Top of the discard pile: {top}")
+        self.echo(f"Top of the discard pile: {self.card(view.top_discard)}")
         while True:
             command = self.ask(f"Draw from {' or '.join(view.draws)}? ", view)
-            if command.verb == "draw" and command.word in view.draws:
-                if command.word == DISCARD and not _can_follow(view):
-                    self.echo(f"  no legal turn would follow with {top} "
-                              "(it could not be discarded, decision 8): draw stock")
+            if command.verb == PLAY_HINT:
+                action = hinted_action(view, self.echo, self.language)
+                if not isinstance(action, Draw):
                     continue
-                if command.word == DISCARD and view.rules.name == "rami-51":
-                    self.echo(f"  you must lay {top} this turn"
-                              + ("" if view.is_opened else ", in your opening") + " (decision 10)")
+                command = Command("draw", word=action.source)
+            if command.verb == "draw" and command.word in view.draws:
+                if command.word == DISCARD:
+                    problem = taking_problem(view, self.language)
+                    if problem is not None:
+                        self.echo(f"  {problem}")
+                        continue
+                    reminder = taking_reminder(view, self.language)
+                    if reminder is not None:
+                        self.echo(f"  {reminder}")
                 return Draw(command.word)
-            if command.verb in ("table", "hand"):
-                self._show(view)
-                continue
-            self.echo(f"  {not_now(command.verb, view, self.language)}")
+            if not self._asked_anywhere(command, view):
+                self.echo(f"  {not_now(command.verb, view, self.language)}")
 
     def _claim(self, view: View) -> Action:
         self._show(view)  # the hand, before the question
         while True:
             command = self.ask(f"Claim {self.card(view.claim_card)} (and a penalty card from "
                                "the stock)? claim / pass ", view)
-            if command.verb in ("claim", "pass"):
+            if command.verb == PLAY_HINT:
+                action = hinted_action(view, self.echo, self.language)
+                if isinstance(action, Claim):
+                    return action
+            elif command.verb in ("claim", "pass"):
                 return Claim(command.verb == "claim")
-            if command.verb in ("table", "hand"):
-                self._show(view)
-            else:
+            elif not self._asked_anywhere(command, view):
                 self.echo(f"  {not_now(command.verb, view, self.language)}")
 
     def _play(self, view: View) -> Action:
@@ -161,9 +184,9 @@ class TerminalPlayer:
             self.turn_key = key
             if view.drawn is not None:
                 self.echo(f"You {'claim' if view.claimed else 'draw'} "
-                          f"{self.card(view.taken_discard or view.drawn)}"
-                          + (f" and the penalty card {self.card(view.drawn)}" if view.claimed
-                             else "")
+                          f"{card_name(view.taken_discard or view.drawn, self.language)}"
+                          + (f" and the penalty card {card_name(view.drawn, self.language)}"
+                             if view.claimed else "")
                           + ("" if view.taken_discard is None or view.claimed
                              else " from the discard pile"))
             self._show(view, self.work)
@@ -172,13 +195,15 @@ class TerminalPlayer:
         while True:
             command = self.ask("Your move? ", view)
             verb = command.verb
-            if verb in ("table", "hand"):
-                self._show(view, work)
-            elif verb == "undo":
+            if self._asked_anywhere(command, view):
+                continue
+            if verb == "undo":
                 self.echo("  undone" if work.undo() else "  nothing to undo this turn")
                 self._show(view, work)
-            elif verb == "hint":
-                self.echo(hint_text(view, int(command.word), self.language))
+            elif verb == PLAY_HINT:
+                action = hinted_action(view, self.echo, self.language, work.table())
+                if action is not None:
+                    return action
             elif verb == "discard":
                 if not rules.discard:
                     self.echo(f"  {rules.name} has no discard: type 'done'")
@@ -201,36 +226,9 @@ class TerminalPlayer:
 
 
 def _can_follow(view: View) -> bool:
-    """Does some legal turn follow taking the top discard? (A card taken may not be discarded
-    in the same turn, decision 8: a hand of its copies alone could not end the turn.)"""
-    from rami.errors import IllegalTurnError
-    from rami.solver.api import solve
-
-    top = view.top_discard
-    assert top is not None
-    position = Position(view.table, (*view.hand, top), view.is_opened, view.rules, top)
-    try:
-        solve(position, min_moves=False, time_limit=1.0)
-    except IllegalTurnError:
-        return False
-    return True
-
-
-def hint_text(view: View, level: int, language: Language = ENGLISH) -> str:
-    from rami.errors import SolverBugError
-    from rami.game.fallback import note_failure
-    from rami.hints import make_hint
-    from rami.solver.api import solve
-
-    position = Position(view.table, view.hand, view.is_opened, view.rules, view.taken_discard)
-    try:
-        solution = solve(position, min_moves=True, time_limit=2.0)
-    except SolverBugError as error:
-        # The game goes on: the failure is logged with its position for a report.
-        note_failure("hint", view, error)
-        return ("No hint this time: the solver failed on this position (an internal error, "
-                "logged with the position). Your game goes on.")
-    return make_hint(solution, level, language).text
+    """Does some legal turn follow taking the top discard? (The name other modules import;
+    :func:`rami.game.advice.taking_problem` says why not, in plain words.)"""
+    return can_follow(view)
 
 
 def play_in_terminal(

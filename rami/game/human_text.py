@@ -8,6 +8,7 @@ French line before it is parsed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from rami.cards import Card, localize_cards, parse_cards
@@ -84,8 +85,6 @@ def not_now(verb: str, view: View, language: Language = ENGLISH) -> str:
         if verb == "draw":
             return (f"{view.rules.name} lets you draw from the {' or '.join(view.draws)} only: "
                     f"{draws}")
-        if verb == "hint":
-            return f"hints come once you have drawn: {draws} first"
         if verb in ("claim", "pass"):
             return f"there is no claim to answer now: your turn starts with a draw ({draws})"
         if verb in TURN_VERBS:
@@ -106,6 +105,30 @@ def not_now(verb: str, view: View, language: Language = ENGLISH) -> str:
         if verb in ("claim", "pass"):
             return f"there is no claim to answer now: it is your turn to play ({end})"
     return f"'{verb}' is not asked now; type 'help'"
+
+
+#: The rules' decision numbers in the referee's sentences (docs/rules.md keeps them).
+_DECISIONS = re.compile(r"\s*\((?:[^()]*, )?decisions? \d+(?:(?:, | and )\d+)*\)")
+#: A meld of the table changed by a player not yet opened.
+_CHANGED = re.compile(r"meld (\d+) \((.+?)\) changed before the player opened: .*")
+
+
+def refusal(problems: Sequence[str], language: Language = ENGLISH) -> str:
+    """The one reason a refused turn is told by, in plain words: the first that matters (a
+    meld of the table changed before the opening is the move the player made, before what the
+    opening lacks), without the rules' decision numbers."""
+    if not problems:
+        return "the referee refused the turn"
+    changed = next((problem for problem in problems if _CHANGED.fullmatch(problem)), None)
+    if changed is not None:
+        match = _CHANGED.fullmatch(changed)
+        assert match is not None
+        then = ("lay your opening melds from your hand first, then add to the table"
+                if "once the opening melds are down" in changed
+                else "your opening lays new melds from your hand only")
+        return say(f"meld {match.group(1)} ({match.group(2)}) changed, but you have not opened "
+                   f"yet: {then}", language)
+    return say(_DECISIONS.sub("", problems[0]), language)
 
 
 def line_editing() -> bool:
@@ -145,4 +168,4 @@ def hand_text(view: View, work: WorkTable | None = None, language: Language = EN
 
 
 __all__ = ["SHORT_WORDS", "card_text", "cards_text", "english_line", "expand", "hand_text",
-           "line_editing", "not_now", "say", "table_text"]
+           "line_editing", "not_now", "refusal", "say", "table_text"]
