@@ -52,7 +52,7 @@ from rami.game.scoring import game_after_round
 from rami.game.session_checks import discard_draw_problems
 from rami.game.session_text import entry_text
 from rami.game.state import CLAIM, DRAW, PLAY
-from rami.game.turn_text import move_texts, took, turn_moves
+from rami.game.turn_text import move_texts, owners_after, took, turn_moves
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld
 from rami.rules import get_ruleset
@@ -126,6 +126,7 @@ class GameSession:
         self._script: deque[dict[str, Any]] = deque(journal)
         self._seen = 0  # events of the round already logged
         self._table: tuple[Meld, ...] = ()  # the table as the last logged event left it
+        self._owners: list[int] = []  # who laid each of its melds
         self.round = self._deal()
         self._advance()
         if self._script:
@@ -140,7 +141,7 @@ class GameSession:
             self.first = round_first(self.first, self.active)
         dealt = deal(self.rules, self.active, stream(self.seed, "deal", self.number))
         self._seen = 0
-        self._table = ()
+        self._table, self._owners = (), []
         self.round_over = False
         self.log.append({"kind": "deal", "round": self.number, "seat": self.first})
         return Round(
@@ -282,15 +283,21 @@ class GameSession:
         after), and the discard. The cards played are the cards the table gained; the melds are
         laid out by the library (jokers kept where they stood where they can)."""
         self._expect(PLAY)
-        rnd = self.round
-        before = rnd.state.table
-        table = tuple(
-            arrange_like(list(cards), self.rules, before[index] if index < len(before) else None)
-            for index, cards in enumerate(melds) if cards
-        )
+        before = self.round.state.table
+        table = self.laid_out(melds)
         gained = _counts(table) - _counts(before)
         self._apply(Play(table, tuple(sorted(gained.elements())), discard), HUMAN)
         self._advance()
+
+    def laid_out(self, melds: Sequence[Sequence[Card]]) -> tuple[Meld, ...]:
+        """Melds in the page's numbering (the table's first, an emptied one as an empty list)
+        laid out by the library, empty ones dropped: the table of :meth:`play`, and the
+        working table a hint starts from."""
+        before = self.round.state.table
+        return tuple(
+            arrange_like(list(cards), self.rules, before[index] if index < len(before) else None)
+            for index, cards in enumerate(melds) if cards
+        )
 
     def next_round(self) -> None:
         """Deal the next round, once the person has seen the last one's scores."""
@@ -319,9 +326,10 @@ class GameSession:
             shown = seat == HUMAN or event["draw"] == DISCARD
             return {**base, "kind": "draw", "seat": seat, "source": event["draw"],
                     "card": event["card"] if shown else None}
-        before = self._table
+        before, owners = self._table, self._owners
         if "table" in event:
             self._table = rnd.state.table
+            self._owners = owners_after(before, self._table, owners, seat)
         played = [Card.parse(card) for card in event["played"]]
         try:
             moves = turn_moves(before, self._table, played)
@@ -332,7 +340,8 @@ class GameSession:
         left = sum(rnd.state.hands[seat].values()) if seat in rnd.state.hands else 0
         return {**base, "kind": "play", "seat": seat, "played": event["played"],
                 "discard": event.get("discard"), "table": event.get("table"),
-                "took": [str(card) for card in took(moves)], "hand_size": left,
+                "took": [] if seat == HUMAN else [str(card) for card in took(moves, owners, HUMAN)],
+                "hand_size": left,
                 "_moves": moves}
 
     def entry_json(self, entry: dict[str, Any], language: Language = ENGLISH) -> dict[str, Any]:

@@ -4,8 +4,8 @@ service's game log gives for every turn (``moves`` of a ``play`` event, docs/ser
 The moves are the solver's move language (:func:`rami.solver.explain.explain_moves`, as ``rami
 solve`` prints them), the melds numbered as the table lay before the turn (its melds 1..n keep
 their numbers, new melds are numbered on); the discard comes last. Said of another player,
-a move drops "from your hand". :func:`took` names the cards the turn took out of melds that were
-already on the table.
+a move drops "from your hand". :func:`took` names the cards a turn took out of the melds one
+player laid (:func:`owners_after` follows who laid each meld from turn to turn).
 """
 
 from __future__ import annotations
@@ -50,11 +50,24 @@ def move_texts(moves: Sequence[Move], discard: str | None, language: Language = 
     return lines
 
 
-def took(moves: Sequence[Move]) -> list[Card]:
-    """The cards the moves took out of melds already on the table (moved to another meld, or
-    cut off as a new one), sorted."""
+def took(moves: Sequence[Move], owners: Sequence[int], seat: int) -> list[Card]:
+    """The cards the moves took out of melds ``seat`` laid (moved to another meld, or cut off
+    as a new one), sorted; ``owners`` gives who laid each meld of the table before the turn
+    (:func:`owners_after`)."""
     return sorted(card for move in moves if move.kind in (MoveKind.MOVE, MoveKind.SPLIT)
+                  and move.source is not None and owners[move.source - 1] == seat
                   for card in move.cards)
 
 
-__all__ = ["bot_move_text", "discard_text", "move_texts", "took", "turn_moves"]
+def owners_after(before: Sequence[Meld], after: Sequence[Meld], owners: Sequence[int],
+                 player: int) -> list[int]:
+    """Who laid each meld of ``after`` (in its order): a meld matched to one of ``before``
+    (decision 7's matching, as the moves number them) keeps its owner in ``owners``; a new
+    meld is ``player``'s, who made the turn."""
+    from rami.solver.explain import meld_numbers
+
+    return [owners[number - 1] if number <= len(before) else player
+            for number in meld_numbers(before, after)]
+
+
+__all__ = ["bot_move_text", "discard_text", "move_texts", "owners_after", "took", "turn_moves"]

@@ -2,63 +2,67 @@
 game mode, docs/page.md and docs/service.md).
 
 A router the app includes (``rami.service.app``). The game is a
-:class:`rami.game.session.GameSession` kept in this worker's memory under a random id: the
-library deals, runs the bots and judges every turn of the person (seat 0) with the referee;
-this module only reads the requests and writes what seat 0 sees. The other hands and the stock
-never leave the server (a bot's stock draw is logged without its card), so the page cannot
-show them, however it is changed.
+:class:`rami.game.session.GameSession`: the library deals, runs the bots and judges every turn
+of the person (seat 0) with the referee; this module only reads the requests and writes what
+seat 0 sees, in the language asked (``lang``). The other hands and the stock never leave the
+server (a bot's stock draw is logged without its card), so the page cannot show them, however
+it is changed.
 
-Games are bounded: at most ``RAMI_SERVICE_MAX_GAMES`` (default 64) per worker, the one left
-longest unused dropped to make room; a game unused for ``RAMI_SERVICE_GAME_TTL`` seconds (default
-1800) is dropped. With ``--workers`` above 1 a game lives in the worker that created it, so the
-game mode wants one worker (or sticky sessions).
+Games are kept by :mod:`rami.service.game_store`: their records in a SQLite database (a
+decision is answered once it is stored), live sessions in a bounded cache of each worker; any
+worker answers for any game. ``POST /games/{id}/hint`` is in :mod:`rami.service.game_hint`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
-import time
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints
 
+from rami.cards import Card
 from rami.errors import NotationError, RamiError
 from rami.game.actions import GameInternalError, IllegalActionError, card_from_json
+from rami.game.game_db import GameDatabaseError
 from rami.game.levels import LEVEL_PATTERN, check_level, level_note
 from rami.game.presets import GameError, GameOptions
-from rami.game.session import GameSession, NotAskedError
+from rami.game.session import HUMAN, GameSession, NotAskedError
+from rami.game.state import PHASES, PLAY
+from rami.lang import Language
 from rami.rules import get_ruleset
 from rami.service.errors import ApiError, log, notation_error
+from rami.service.game_store import GameStore, database_path, open_database
 
 router = APIRouter()
 
-#: Games kept at once per worker, and seconds a game may stay unused.
-MAX_GAMES = int(os.environ.get("RAMI_SERVICE_MAX_GAMES", "64"))
-GAME_TTL = float(os.environ.get("RAMI_SERVICE_GAME_TTL", "1800"))
 #: A meld list the page sends: at most this many melds of at most this many cards.
 MAX_MELDS = 60
 MAX_MELD_CARDS = 30
+#: Seconds of solver time a hint may take.
+HINT_TIME_LIMIT = 2.0
 
 #: A named level or a target Elo (rami.game.levels).
 Level = Annotated[str, StringConstraints(pattern=LEVEL_PATTERN)]
 GameId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,40}$", description="The game's id")]
+LangQuery = Annotated[Language, Query(description="The language of the events' text and moves "
+                                                  "(en or fr)")]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": __import__("rami.service.schemas", fromlist=["ErrorOut"]).ErrorOut,
              "description": text}
     for status, text in (
         (400, "Malformed JSON"),
-        (404, "No such game (never made, or dropped: unused too long, or to make room)"),
-        (409, "Not what the game asks now (a draw while a play is asked, say)"),
+        (404, "No such game (never made; on a server without a games database, also one "
+              "dropped: unused too long, or to make room)"),
+        (409, "Not what the game asks now (a draw while a play is asked, say), or another "
+              "request on the game answered first (ask for the game again)"),
         (413, "Request body too large"),
         (415, "Body not sent as application/json"),
         (422, "Bad input, or a turn the referee refuses: `problems` gives its reasons"),
+        (503, "The games database is unavailable (nothing changed)"),
     )
 }
 
@@ -81,6 +85,8 @@ class NewGameRequest(BaseModel):
                                description="The points that end the game (the preset's default)")
     max_rounds: int | None = Field(default=None, ge=1, le=100,
                                    description="End the game after this many rounds at most")
+    lang: Language = Field(default=Language.EN, description="The language of the events' "
+                                                             "text and moves (en or fr)")
 
 
 class DrawRequest(BaseModel):
@@ -105,10 +111,64 @@ class PlayRequest(BaseModel):
     discard: StrictStr | None = Field(default=None, description="The card you discard")
 
 
+class HintRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    level: Literal[1, 2, 3] = Field(default=3, description="1: a nudge, 2: the key move, 3: "
+                                                           "the whole turn")
+    table: list[list[StrictStr]] | None = Field(
+        default=None, max_length=MAX_MELDS,
+        description="Your working table at the play, numbered as for /play (the table's melds "
+                    "first, an emptied one as []); the hint starts from it when it is valid")
+    lang: Language = Field(default=Language.EN, description="The language of text and moves")
+
+
+class HintOut(BaseModel):
+    game: str = Field(description="The game's id")
+    phase: Literal["draw", "claim", "play"] = Field(description="The decision advised")
+    text: str = Field(description="The advice in plain words, in the language asked")
+    draw: Literal["stock", "discard"] | None = Field(description="At the draw: where to draw")
+    claim: bool | None = Field(description="At a claim: take (true) or pass (false)")
+    table: list[list[str]] | None = Field(description="At the play: the table after the "
+                                                      "advised turn (level 3)")
+    discard: str | None = Field(description="At the play: the card to discard")
+    moves: list[str] = Field(description="The advised turn as moves, melds numbered as the "
+                                         "table stands")
+
+
 class PlayerOut(BaseModel):
     seat: int
     name: str
     level: str
+
+
+class EventOut(BaseModel):
+    """One entry of the game's log; the fields besides kind, round and text are those of its
+    kind."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["deal", "draw", "claim", "play", "reshuffle", "round-over", "game-over"]
+    round: int
+    text: str = Field(description="The entry in words, in the language asked")
+    seat: int | None = Field(default=None, description="Who (deal: who plays first)")
+    source: Literal["stock", "discard"] | None = Field(default=None, description="draw")
+    card: str | None = Field(default=None, description="draw: the card, when seen (yours, or "
+                                                       "from the discard pile); claim: the card")
+    penalty: str | None = Field(default=None, description="claim: your penalty card")
+    played: list[str] | None = Field(default=None, description="play: the cards laid from "
+                                                               "the hand")
+    discard: str | None = Field(default=None, description="play: the card discarded")
+    table: list[list[str]] | None = Field(default=None, description="play: the table after "
+                                          "the turn (null: the table did not change)")
+    took: list[str] | None = Field(default=None, description="play: the cards a bot's turn "
+                                   "took out of melds you laid (moved to another meld, or cut "
+                                   "off as a new one); [] on your turns")
+    hand_size: int | None = Field(default=None, description="play: the player's cards left")
+    moves: list[str] | None = Field(default=None, description="play: the turn as moves in the "
+                                    "solver's move language, melds numbered as the table was "
+                                    "before the turn (new melds numbered on), the discard last")
+    stock_size: int | None = Field(default=None, description="reshuffle: the new stock's size")
 
 
 class GameOut(BaseModel):
@@ -129,8 +189,8 @@ class GameOut(BaseModel):
                                                      "hands laid down, scores, totals")
     totals: list[int]
     result: dict[str, Any] | None = Field(description="When the game is over: totals, winners")
-    events: list[dict[str, Any]] = Field(description="The game as the table saw it, from "
-                                                     "?since= (the last 50 by default)")
+    events: list[EventOut] = Field(description="The game as the table saw it, from ?since= "
+                                               "(the last 50 by default)")
     event_count: int
     notes: list[str] = Field(description="What to know about the levels seated, in this preset "
                                          "(rami.game.levels.level_note: the expert of a preset "
@@ -141,58 +201,24 @@ class GameOut(BaseModel):
 # ------------------------------------------------------------------------------ the store
 
 
-@dataclass
-class _Entry:
-    session: GameSession
-    used: float
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-
-class GameStore:
-    """The games of this worker: bounded in number, dropped when unused too long."""
-
-    def __init__(self, max_games: int = MAX_GAMES, ttl: float = GAME_TTL,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.max_games = max(1, max_games)
-        self.ttl = ttl
-        self.clock = clock
-        self.games: OrderedDict[str, _Entry] = OrderedDict()
-
-    def _expire(self) -> None:
-        now = self.clock()
-        for game_id in [key for key, entry in self.games.items() if now - entry.used > self.ttl]:
-            del self.games[game_id]
-
-    def add(self, session: GameSession) -> str:
-        self._expire()
-        while len(self.games) >= self.max_games:
-            dropped, _ = self.games.popitem(last=False)
-            log.info("game %s dropped to make room", dropped)
-        game_id = secrets.token_urlsafe(12)
-        self.games[game_id] = _Entry(session, self.clock())
-        return game_id
-
-    def get(self, game_id: str) -> _Entry:
-        self._expire()
-        entry = self.games.get(game_id)
-        if entry is None:
-            raise ApiError(404, f"no game {game_id!r}: it was never made, or it was dropped "
-                                f"(unused for {self.ttl:g} s, or to make room)", "id")
-        entry.used = self.clock()
-        self.games.move_to_end(game_id)
-        return entry
-
-
 def _store(request: Request) -> GameStore:
+    """The worker's games, opened on first use (mod:`rami.service.game_store`)."""
     store = getattr(request.app.state, "games", None)
     if store is None:
-        store = request.app.state.games = GameStore()
+        try:
+            database = open_database(database_path())
+        except GameDatabaseError as error:
+            log.error("games database: %s", error)
+            raise ApiError(503, "the games database is unavailable (the reason is "
+                                "logged)") from None
+        store = request.app.state.games = GameStore(database)
     return store
 
 
-def _out(game_id: str, session: GameSession, since: int | None = None) -> dict[str, Any]:
+def _out(game_id: str, session: GameSession, since: int | None = None,
+         language: Language = Language.EN) -> dict[str, Any]:
     notes = (level_note(level, session.rules) for level in session.levels)
-    return {"id": game_id, **session.to_json(since),
+    return {"id": game_id, **session.to_json(since, language),
             "notes": list(dict.fromkeys(filter(None, notes)))}
 
 
@@ -211,13 +237,16 @@ def _check_targets(rules: str, levels: list[str]) -> None:
 
 
 async def _act(request: Request, game_id: str, act: Callable[[GameSession], None],
-               field_name: str) -> dict[str, Any]:
+               field_name: str, language: Language) -> dict[str, Any]:
     """Apply one answer of the person, under the game's lock and off the event loop (the bots
-    that play next may ask the solver); the log returned starts at the answer."""
-    entry = _store(request).get(game_id)
+    that play next may ask the solver), and store it before answering; the log returned
+    starts at the answer."""
+    store = _store(request)
+    entry = await store.entry(game_id)
     async with entry.lock:
+        await store.refresh(game_id, entry)
         session = entry.session
-        since = len(session.log)
+        since, start = len(session.log), len(session.journal)
         try:
             await asyncio.to_thread(act, session)
         except IllegalActionError as error:
@@ -227,16 +256,38 @@ async def _act(request: Request, game_id: str, act: Callable[[GameSession], None
             raise ApiError(status, message, field_name, error.problems) from None
         except GameInternalError as error:
             log.error("game %s: %s", game_id, error)
+            if store.database is not None:
+                store.drop(game_id)  # ahead of its record: rebuilt when asked again
             raise ApiError(500, "internal game error (a bug, logged on the server)") from None
         except NotationError as error:
             raise notation_error(error, "") from None
-        return _out(game_id, session, since)
+        await store.commit(game_id, entry, start)
+        return _out(game_id, session, since, language)
+
+
+def _melds(table: list[list[str]]) -> list[list[Card]]:
+    """The page's melds as card lists (422 naming the meld at fault)."""
+    melds = []
+    for index, meld in enumerate(table):
+        if len(meld) > MAX_MELD_CARDS:
+            raise ApiError(422, f"table[{index}]: at most {MAX_MELD_CARDS} cards in a meld",
+                           f"table[{index}]")
+        try:
+            melds.append([card_from_json(card, f"table[{index}][{at}]")
+                          for at, card in enumerate(meld)])
+        except NotationError as error:
+            raise ApiError(422, str(error), f"table[{index}]") from None
+    return melds
 
 
 # ------------------------------------------------------------------------------ endpoints
 
+#: Every game endpoint answers a GameOut; an event carries the fields of its kind only.
+_ROUTE: dict[str, Any] = {"response_model": GameOut, "tags": ["game"], "responses": _ERRORS,
+                          "response_model_exclude_unset": True}
 
-@router.post("/games", response_model=GameOut, tags=["game"], responses=_ERRORS)
+
+@router.post("/games", **_ROUTE)
 async def new_game(request: Request, body: NewGameRequest) -> dict[str, Any]:
     """Start a game: you (seat 0) against one bot per level, dealt from the seed. The answer is
     what you see, up to your first decision (the bots that play before you have played)."""
@@ -251,55 +302,80 @@ async def new_game(request: Request, body: NewGameRequest) -> dict[str, Any]:
             from None
     except RamiError as error:  # an unknown ruleset
         raise ApiError(422, str(error), "rules") from None
-    game_id = _store(request).add(session)
-    return _out(game_id, session, 0)
+    game_id = await _store(request).create(session, body.rules)
+    return _out(game_id, session, 0, body.lang)
 
 
-@router.get("/games/{game_id}", response_model=GameOut, tags=["game"], responses=_ERRORS)
+@router.get("/games/{game_id}", **_ROUTE)
 async def get_game(
     request: Request, game_id: GameId,
     since: Annotated[int | None, Query(ge=0, description="Log entries from this one")] = None,
+    lang: LangQuery = Language.EN,
 ) -> dict[str, Any]:
     """The game as you see it now."""
-    entry = _store(request).get(game_id)
+    store = _store(request)
+    entry = await store.entry(game_id)
     async with entry.lock:
-        return _out(game_id, entry.session, since)
+        await store.refresh(game_id, entry)
+        return _out(game_id, entry.session, since, lang)
 
 
-@router.post("/games/{game_id}/draw", response_model=GameOut, tags=["game"], responses=_ERRORS)
-async def draw(request: Request, game_id: GameId, body: DrawRequest) -> dict[str, Any]:
+@router.post("/games/{game_id}/draw", **_ROUTE)
+async def draw(request: Request, game_id: GameId, body: DrawRequest,
+               lang: LangQuery = Language.EN) -> dict[str, Any]:
     """Draw from the stock or the discard pile, where the preset lets you choose."""
-    return await _act(request, game_id, lambda session: session.draw(body.source), "source")
+    return await _act(request, game_id, lambda session: session.draw(body.source), "source",
+                      lang)
 
 
-@router.post("/games/{game_id}/claim", response_model=GameOut, tags=["game"], responses=_ERRORS)
-async def claim(request: Request, game_id: GameId, body: ClaimRequest) -> dict[str, Any]:
+@router.post("/games/{game_id}/claim", **_ROUTE)
+async def claim(request: Request, game_id: GameId, body: ClaimRequest,
+                lang: LangQuery = Language.EN) -> dict[str, Any]:
     """Rami fou: take the last discard out of turn (with a penalty card), or let it go."""
-    return await _act(request, game_id, lambda session: session.claim(body.take), "take")
+    return await _act(request, game_id, lambda session: session.claim(body.take), "take",
+                      lang)
 
 
-@router.post("/games/{game_id}/play", response_model=GameOut, tags=["game"], responses=_ERRORS)
-async def play(request: Request, game_id: GameId, body: PlayRequest) -> dict[str, Any]:
+@router.post("/games/{game_id}/play", **_ROUTE)
+async def play(request: Request, game_id: GameId, body: PlayRequest,
+               lang: LangQuery = Language.EN) -> dict[str, Any]:
     """Your turn: the table after it and the discard. The referee judges it; a refused turn is
     a 422 with its reasons in ``problems``, and nothing changes (try again)."""
-    melds = []
-    for index, meld in enumerate(body.table):
-        if len(meld) > MAX_MELD_CARDS:
-            raise ApiError(422, f"table[{index}]: at most {MAX_MELD_CARDS} cards in a meld",
-                           f"table[{index}]")
-        try:
-            melds.append([card_from_json(card, f"table[{index}][{at}]")
-                          for at, card in enumerate(meld)])
-        except NotationError as error:
-            raise ApiError(422, str(error), f"table[{index}]") from None
+    melds = _melds(body.table)
     try:
         discard = None if body.discard is None else card_from_json(body.discard, "discard")
     except NotationError as error:
         raise ApiError(422, str(error), "discard") from None
-    return await _act(request, game_id, lambda session: session.play(melds, discard), "table")
+    return await _act(request, game_id, lambda session: session.play(melds, discard), "table",
+                      lang)
 
 
-@router.post("/games/{game_id}/next", response_model=GameOut, tags=["game"], responses=_ERRORS)
-async def next_round(request: Request, game_id: GameId) -> dict[str, Any]:
+@router.post("/games/{game_id}/next", **_ROUTE)
+async def next_round(request: Request, game_id: GameId,
+                     lang: LangQuery = Language.EN) -> dict[str, Any]:
     """Deal the next round, once a round is over."""
-    return await _act(request, game_id, lambda session: session.next_round(), "phase")
+    return await _act(request, game_id, lambda session: session.next_round(), "phase", lang)
+
+
+@router.post("/games/{game_id}/hint", response_model=HintOut, tags=["game"], responses=_ERRORS)
+async def hint(request: Request, game_id: GameId, body: HintRequest) -> dict[str, Any]:
+    """Advice for the decision the game asks of you now (rami.game.advice: the expert bot's
+    choice, in plain words and as moves), from your working table when you send it and it is
+    valid. It never changes the game."""
+    melds = None if body.table is None else _melds(body.table)
+    store = _store(request)
+    entry = await store.entry(game_id)
+    async with entry.lock:
+        await store.refresh(game_id, entry)
+        session = entry.session
+        if session.phase not in PHASES or session.round.to_move != HUMAN:
+            raise ApiError(409, f"no hint: the game asks no decision of you now "
+                                f"({session.phase})", "phase")
+        view = session.round.view(HUMAN)
+        working = session.laid_out(melds) if melds is not None and view.phase == PLAY \
+            else None
+    from rami.game.advice import advise
+
+    advice = await asyncio.to_thread(advise, view, level=body.level, language=body.lang,
+                                     working=working, time_limit=HINT_TIME_LIMIT)
+    return {**advice.to_json(), "game": game_id}
