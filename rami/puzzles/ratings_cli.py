@@ -122,6 +122,8 @@ def start_ratings(
     from rami.puzzles.record import read_pack, shipped_packs
 
     with reporting(json_output):
+        if out is not None and not out.parent.is_dir():
+            raise RamiError(f"--out: no directory {str(out.parent)!r} to write in")
         if pack is not None:
             check_pack_file(pack)
         puzzles = read_pack(pack) if pack else shipped_packs()
