@@ -160,3 +160,18 @@ def test_a_whole_game_played_by_the_hints() -> None:
         assert out.count("Turn accepted by the referee.") >= 4
         assert "decision" not in out and "solver" not in out
         assert "hints come once" not in out and "not asked now" not in out
+
+
+def test_a_hint_numbers_the_melds_as_the_person_does_when_one_is_emptied() -> None:
+    """Meld 2 moved whole onto meld 1 keeps its number, empty: a new meld is meld 3."""
+    seen = view("rami-chinois", "8S 9H TH JH KD 2C", "2S 3S 4S | 5S 6S 7S", opened=True)
+    player, shown = person("move 5S 6S 7S from 2 to 1", "hint 3", "lay 9H TH JH as meld 3",
+                           "hint 3", "ph")
+    action = player.act(seen)
+    hint = after(shown, "hint 3")
+    assert "from the start" not in hint[0]
+    assert "  1. lay 9H TH JH from your hand as meld 3" in hint
+    assert "  laid 9H TH JH as meld 3" in shown  # the hint's numbers are the ones to type
+    assert "  1. add 8S from your hand to meld 1" in after(shown, "hint 3", 2)
+    assert isinstance(action, Play)
+    assert validate_turn(seen.position(), action.table, action.played, action.discard).legal

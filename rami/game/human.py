@@ -133,9 +133,8 @@ class TerminalPlayer:
         if command.verb in ("table", "hand"):
             self._show(view, self.work if view.phase not in (DRAW, CLAIM) else None)
         elif command.verb == "hint":
-            working = self.work.table() if self.work is not None and view.phase not in (
-                DRAW, CLAIM) else None
-            self.echo(hint_text(view, int(command.word), self.language, working))
+            work = self.work if view.phase not in (DRAW, CLAIM) else None
+            self.echo(hint_text(view, int(command.word), self.language, work))
         else:
             return False
         return True
@@ -201,7 +200,7 @@ class TerminalPlayer:
                 self.echo("  undone" if work.undo() else "  nothing to undo this turn")
                 self._show(view, work)
             elif verb == PLAY_HINT:
-                action = hinted_action(view, self.echo, self.language, work.table())
+                action = hinted_action(view, self.echo, self.language, work)
                 if action is not None:
                     return action
             elif verb == "discard":
