@@ -201,3 +201,30 @@ def test_to_json() -> None:
     left = Counter(seen.hand)
     left.subtract(parse_cards("5H 6H 7H 8H 8D"))
     assert +left
+
+
+def test_taking_a_discard_no_turn_could_follow_is_said_in_plain_words() -> None:
+    from rami.game.advice import can_follow, taking_problem, taking_reminder
+
+    # Two 7H and nothing to lay: neither copy may be discarded the turn one is taken.
+    stuck = view("bfmania-51", "7H", "2S 3S 4S", phase="draw", opened=True, pile="7H",
+                 draws=BOTH)
+    assert not can_follow(stuck)
+    assert taking_problem(stuck) == (
+        "you could not end your turn after taking 7H (a card taken from the discard pile may "
+        "not be discarded in the same turn): draw from the stock")
+    assert taking_problem(stuck, FRENCH).startswith(
+        "vous ne pourriez pas finir votre tour après avoir pris 7♥")
+    assert advise(stuck).draw == "stock"
+    hand = "9S 9H 2C 5D KH 4S 7C 7D JS QD 3H AD 8C 6H"
+    rami51 = view("rami-51", hand, phase="draw", pile="6S 9D", draws=BOTH)
+    assert can_follow(rami51)
+    assert taking_problem(rami51) == (
+        "you could not lay 9D in your opening this turn, and a card taken from the discard "
+        "pile must be laid in the same turn, in the opening: draw from the stock")
+    fine = view("rami-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True,
+                pile="3D TH", draws=BOTH)
+    assert taking_problem(fine) is None
+    assert taking_reminder(fine) == "you must lay TH this turn"
+    assert taking_reminder(view("bfmania-51", "KS", phase="draw", pile="TH",
+                                draws=BOTH)) is None
