@@ -284,8 +284,16 @@ def test_hints_one_level_at_a_time(page: Page) -> None:
     assert "Key move: move 7C from meld 2 to meld 3" in hints.nth(1).inner_text()
     page.press("#hint")
     hints.nth(2).wait_for()
-    assert "Moves (3):" in hints.nth(2).inner_text()
+    # The whole turn as its moves (not the solver's report), which the board can play.
+    assert "Status:" not in hints.nth(2).inner_text()
+    assert hints.nth(2).locator("li").all_inner_texts() == [
+        "move 7C from meld 2 to meld 3", "add TH from your hand to meld 1",
+        "add 6C 8C from your hand to meld 3"]
     assert page.page.locator("#hint").is_disabled()
+    page.press("#hints .play-hint")
+    for _ in range(3):
+        page.press("#step")
+    assert page.meld_cards(3) == ["6C", "7C", "8C"]
 
 
 def test_the_solution_step_by_step(page: Page) -> None:
@@ -307,7 +315,9 @@ def test_the_solution_step_by_step(page: Page) -> None:
     assert page.meld_cards(3) == ["6C", "7C", "8C"]
     assert "That is the solution" in page.status()
     assert page.page.locator("#step").is_disabled()
-    assert page.check().startswith("Solved!")
+    # Right, but the solution was shown: not counted as solved.
+    assert page.check().startswith("Solved, with the solution shown: not counted.")
+    assert "is-solved" not in (page.page.get_attribute("body", "class") or "")
 
 
 def test_pick_by_tier_and_theme(page: Page) -> None:
@@ -387,6 +397,9 @@ def touch_drag(page: Page, source: str, target: str) -> None:
     """A finger drag, as Chromium's touch emulation sends it (touch start, moves, end: the page
     sees pointer events of type touch)."""
     view = page.page
+    # Both in view, clear of the hand and the action bar that stay at the bottom of the screen.
+    view.locator(target).first.evaluate("e => e.scrollIntoView({block: 'nearest'})")
+    view.locator(source).first.evaluate("e => e.scrollIntoView({block: 'nearest'})")
     start = view.locator(source).first.bounding_box()
     end = view.locator(target).first.bounding_box()
     assert start is not None and end is not None
@@ -457,7 +470,7 @@ def _seed_with_a_run() -> tuple[int, list[str]]:
 SEED, RUN = _seed_with_a_run()
 
 
-def start_game(page: Page, seed: int = SEED) -> dict[str, Any]:
+def start_game(page: Page, seed: int = SEED, pace: str = "fast") -> dict[str, Any]:
     view = page.page
     page.page.goto(page.base + "/")
     view.wait_for_selector("#hand .card")
@@ -466,6 +479,7 @@ def start_game(page: Page, seed: int = SEED) -> dict[str, Any]:
     view.select_option("#game-bots", "1")
     view.select_option("#game-level-1", "beginner")
     view.fill("#game-seed", str(seed))
+    set_pace(page, pace)
     page.press("#game-start")
     view.wait_for_function("() => window.ramiGame.state() !== null")
     view.wait_for_selector("#hand .card")
@@ -473,8 +487,17 @@ def start_game(page: Page, seed: int = SEED) -> dict[str, Any]:
     return state
 
 
+def set_pace(page: Page, pace: str) -> None:
+    """The bots' pace (its menu shows once a game is dealt; the choice is kept)."""
+    page.page.eval_on_selector(
+        "#pace", "(menu, pace) => { menu.value = pace; menu.dispatchEvent(new Event('change')); }",
+        pace)
+
+
 def log_lines(page: Page) -> list[str]:
-    lines: list[str] = page.page.locator("#game-log li").all_inner_texts()
+    """The log's lines as the server told them (without the moves the page adds)."""
+    lines: list[str] = page.page.eval_on_selector_all(
+        "#game-log li", "items => items.map(i => i.firstChild.textContent)")
     return lines
 
 
@@ -539,6 +562,7 @@ def test_a_game_draw_from_the_discard_pile(browser: Any, server: str) -> None:
     view.select_option("#game-bots", "1")
     view.select_option("#game-level-1", "beginner")
     view.fill("#game-seed", "5")
+    set_pace(page, "fast")
     page.press("#game-start")
     view.wait_for_function("() => window.ramiGame.state() !== null")
     state = view.evaluate("() => window.ramiGame.state()")
@@ -574,7 +598,13 @@ def test_a_reload_finds_the_game_again(browser: Any, server: str) -> None:
     again = view.evaluate("() => window.ramiGame.state()")
     assert again["id"] == state["id"] and again["view"]["hand"] == state["view"]["hand"]
     assert view.locator("#game-log li").count() == state["event_count"]
-    page.press("#new-game")  # forgets it: a reload offers a new deal
+    page.press("#new-game")  # a game in play: the page asks first
+    assert view.locator("#confirm-new").is_visible()
+    page.press("#confirm-keep")
+    assert not view.locator("#confirm-new").is_visible() and view.locator("#hand .card").count()
+    page.press("#new-game")
+    page.press("#confirm-throw")  # forgets it: a reload offers a new deal
+    view.wait_for_selector("#game-start")
     view.reload()
     view.wait_for_selector("#game-start")
     assert view.evaluate("() => window.ramiGame.state()") is None

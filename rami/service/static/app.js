@@ -9,12 +9,12 @@
 (function () {
   const RANKS = { A: 1, T: 10, J: 11, Q: 12, K: 13 };
   const SUITS = ["S", "H", "D", "C"];
-  const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-  const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
   const TOP_RANK = 14; // the ace above the king
   const PUZZLE_ID = /^rc-[0-9a-f]{10}$/; // as GET /puzzles/{puzzle_id} documents it
 
   const $ = (id) => document.getElementById(id);
+  const T = window.ramiText; // the page's words in English or French (i18n.js)
+  const t = T.t;
 
   let puzzle = null; // the spoiler-free puzzle (GET /puzzles/{id})
   let base = null; // the position the board starts from: the puzzle's, or the game turn's
@@ -22,6 +22,7 @@
   let canMove = () => true; // game.js: may the cards move now (your turn, after the draw)?
   let marked = null; // the card to mark (the one just drawn), by uid
   let fresh = []; // table cards the others laid since your last turn, by uid
+  let gone = []; // table cards a bot's turn (shown by bots.js) took from another meld, by uid
   // A finger's tap or drag is handled at its pointerup: the click Chromium may send after it
   // (or not: after a drag it eats the next tap's click) is not one more.
   let touched = { x: 0, y: 0, at: 0 };
@@ -30,6 +31,7 @@
   let history = [];
   let selected = [];
   let hintLevel = 0;
+  let helped = { hints: 0, solution: false }; // for the solved-puzzle history
   let replay = null; // {moves, step}
   let solved = false;
   let listing = []; // ids of the puzzles of the chosen tier and theme
@@ -48,9 +50,7 @@
   }
 
   function cardName(code) {
-    if (isJoker(code)) return "joker";
-    const letter = code.slice(0, -1);
-    return `${RANK_NAMES[letter] || letter} of ${SUIT_NAMES[code.slice(-1)]}`;
+    return T.cardName(code);
   }
 
   function cardUrl(code) {
@@ -188,25 +188,28 @@
   // Move the selected cards (or `uids`) to a meld number, "new" or "hand".
   function moveTo(target, uids) {
     uids = (uids || selected).slice();
+    let fresh_meld = false;
     if (!canMove()) return false;
     if (!uids.length) {
-      say("Select one or more cards first (click them, or Enter on a focused card).");
+      say(t("Select one or more cards first (click them, or Enter on a focused card)."));
       return false;
     }
     if (target === "hand") {
       const fromTable = uids.filter((uid) => cards[uid].origin !== "hand");
       if (fromTable.length) {
-        say(`${cardName(cards[fromTable[0]].code)} comes from the table: a table card never goes back to the hand.`, "bad");
+        say(t("{card} comes from the table: a table card never goes back to the hand.",
+          { card: cardName(cards[fromTable[0]].code) }), "bad");
         return false;
       }
     } else if (target === "new") {
       target = nextNumber();
+      fresh_meld = true;
     } else if (!meldOf(target) && target !== nextNumber()) {
-      say(`There is no meld ${target}.`, "bad");
+      say(t("There is no meld {n}.", { n: target }), "bad");
       return false;
     }
     if (uids.every((uid) => whereIs(uid) === target)) {
-      say(`Already in ${target === "hand" ? "your hand" : "meld " + target}.`);
+      say(target === "hand" ? t("Already in your hand.") : t("Already in meld {n}.", { n: target }));
       return false;
     }
     history.push(snapshot());
@@ -229,6 +232,12 @@
     tidy();
     clearVerdict();
     render();
+    // Every move is said in the status line (a live region: screen readers read it out).
+    const moved = T.cards(uids.map((uid) => cards[uid].code));
+    const number = whereIs(uids[0]);
+    if (target === "hand") say(t("{cards} back to your hand.", { cards: moved }));
+    else if (fresh_meld) say(t("{cards} to a new meld {n}.", { cards: moved, n: number }));
+    else say(t("{cards} to meld {n}.", { cards: moved, n: number }));
     return true;
   }
 
@@ -236,33 +245,34 @@
   function split() {
     if (!canMove()) return;
     if (selected.length !== 1) {
-      say("Select one card of a run: the run is split after it.");
+      say(t("Select one card of a run: the run is split after it."));
       return;
     }
     const uid = selected[0];
     const number = whereIs(uid);
     const meld = number === "hand" ? null : meldOf(number);
     if (!meld) {
-      say("Select a card on the table: the run is split after it.");
+      say(t("Select a card on the table: the run is split after it."));
       return;
     }
     const layout = arrange(meld.cards.map((u) => cards[u].code));
     if (layout.kind !== "run") {
-      say(`Meld ${number} is not a run: only a run can be split.`, "bad");
+      say(t("Meld {n} is not a run: only a run can be split.", { n: number }), "bad");
       return;
     }
     const at = meld.cards.indexOf(uid);
     if (at === meld.cards.length - 1) {
-      say(`${cardName(cards[uid].code)} is the last card of meld ${number}: nothing to split off.`, "bad");
+      say(t("{card} is the last card of meld {n}: nothing to split off.",
+        { card: cardName(cards[uid].code), n: number }), "bad");
       return;
     }
     moveTo("new", meld.cards.slice(at + 1));
-    say(`Split meld ${number} after ${cards[uid].code}.`);
+    say(t("Split meld {n} after {card}.", { n: number, card: T.card(cards[uid].code) }));
   }
 
   function undo() {
     if (!history.length) {
-      say("Nothing to undo.");
+      say(t("Nothing to undo."));
       return;
     }
     board = history.pop();
@@ -270,6 +280,7 @@
     if (replay && replay.step > 0) replay.step -= 1;
     clearVerdict();
     render();
+    say(t("Undone."));
   }
 
   function reset() {
@@ -319,6 +330,7 @@
     if (card.origin !== "hand" && here !== card.origin) button.classList.add("moved");
     if (here === "hand" && uid === marked) button.classList.add("drawn");
     if (here !== "hand" && fresh.includes(uid)) button.classList.add("fresh");
+    if (here !== "hand" && gone.includes(uid)) button.classList.add("taken");
     const isSelected = selected.includes(uid);
     button.classList.toggle("selected", isSelected);
     button.setAttribute("aria-pressed", String(isSelected));
@@ -329,7 +341,7 @@
     image.draggable = false;
     button.appendChild(image);
     button.addEventListener("click", () => {
-      toggle(uid);
+      pick(uid);
     });
     touchDrag(button, uid);
     button.addEventListener("dragstart", (event) => {
@@ -341,19 +353,31 @@
     return button;
   }
 
+  // A card pressed: with cards selected elsewhere, a card of a meld takes them to that meld
+  // (as its Put here button does); otherwise the card is selected or unselected.
+  function pick(uid) {
+    const here = whereIs(uid);
+    if (here !== "hand" && here !== null && selected.length && !selected.includes(uid)
+        && !selected.some((other) => whereIs(other) === here) && !(replay && replay.active)) {
+      moveTo(here);
+      return;
+    }
+    toggle(uid);
+  }
+
   function toggle(uid) {
     if (replay && replay.active) {
-      say("The solution is playing: press Reset to play yourself.");
+      say(t("The solution is playing: press Reset to play yourself."));
       return;
     }
     selected = selected.includes(uid) ? selected.filter((u) => u !== uid) : [...selected, uid];
     highlightSelection();
     updateTargets();
     if (selected.length) {
-      const codes = selected.map((u) => cards[u].code).join(" ");
-      say(`Selected ${codes}: now choose a meld (or New meld).`);
+      const codes = T.cards(selected.map((u) => cards[u].code));
+      say(t("Selected {cards}: now choose a meld (or New meld).", { cards: codes }));
     } else {
-      say("");
+      say(t("Nothing selected."));
     }
   }
 
@@ -427,7 +451,7 @@
       finish();
       touched = { x: event.clientX, y: event.clientY, at: Date.now() };
       if (!dragged) {
-        toggle(uid); // a tap
+        pick(uid); // a tap
         return;
       }
       if (target === null || !moveTo(target, selected)) updateTargets();
@@ -468,18 +492,18 @@
       badge.textContent = meld.number;
       const label = document.createElement("span");
       label.className = "kind";
-      label.textContent = !codes.length ? "empty" : layout.kind === "run" ? "run"
-        : layout.kind === "set" ? "set" : "not a meld yet";
+      label.textContent = t(!codes.length ? "empty" : layout.kind === "run" ? "run"
+        : layout.kind === "set" ? "set" : "not a meld yet");
       const here = document.createElement("button");
       here.type = "button";
       here.className = "here";
-      here.textContent = "Put here";
-      here.setAttribute("aria-label", `Put the selected cards in meld ${meld.number}`);
+      here.textContent = t("Put here");
+      here.setAttribute("aria-label", t("Put the selected cards in meld {n}", { n: meld.number }));
       here.addEventListener("click", () => moveTo(meld.number));
       head.append(badge, label, here);
       const row = document.createElement("div");
       row.className = "cards";
-      meld.cards.forEach((uid) => row.appendChild(cardButton(uid, `meld ${meld.number}`)));
+      meld.cards.forEach((uid) => row.appendChild(cardButton(uid, t("meld {n}", { n: meld.number }))));
       box.append(head, row);
       box.addEventListener("click", (event) => {
         if (event.target === box || event.target === row || event.target === head
@@ -494,24 +518,23 @@
     fresh.type = "button";
     fresh.className = "meld new-meld drop";
     fresh.id = "new-meld-zone";
-    fresh.innerHTML = `<span class="badge new">${nextNumber()}</span><span>New meld</span>`;
-    fresh.setAttribute("aria-label", `Make a new meld ${nextNumber()} of the selected cards`);
+    fresh.innerHTML = `<span class="badge new">${nextNumber()}</span><span>${t("New meld")}</span>`;
+    fresh.setAttribute("aria-label", t("Make a new meld {n} of the selected cards", { n: nextNumber() }));
     fresh.addEventListener("click", () => moveTo("new"));
     dropZone(fresh, "new");
     table.appendChild(fresh);
 
     const hand = $("hand");
     hand.replaceChildren();
-    board.hand.forEach((uid) => hand.appendChild(cardButton(uid, "in your hand")));
+    board.hand.forEach((uid) => hand.appendChild(cardButton(uid, t("in your hand"))));
     if (!board.hand.length) {
       const done = document.createElement("p");
       done.className = "muted small";
-      done.textContent = "Your hand is empty.";
+      done.textContent = t("Your hand is empty.");
       hand.appendChild(done);
     }
-    $("penalty").textContent = board.hand.length
-      ? `${board.hand.length} card${board.hand.length === 1 ? "" : "s"}${mode === "puzzle" ? " left" : ""}`
-      : "";
+    const count = board.hand.length;
+    $("penalty").textContent = !count ? "" : t(`{n} card${count === 1 ? "" : "s"}${mode === "puzzle" ? " left" : ""}`, { n: count });
     $("undo").disabled = !history.length;
     updateTargets();
     if (focused) {
@@ -549,14 +572,20 @@
       item.textContent = reason;
       list.appendChild(item);
     }
-    if (result.solved) {
+    if (result.solved && helped.solution) {
+      // The solution was shown: the table is right, but the puzzle is not counted as solved.
+      status.className = "status";
+      head.textContent = t("Solved, with the solution shown: not counted. ");
+      keepSolved();
+    } else if (result.solved) {
       solved = true;
       status.className = "status good";
-      head.textContent = result.intended ? "Solved! " : "Solved (another way)! ";
+      head.textContent = t(result.intended ? "Solved! " : "Solved (another way)! ");
       document.body.classList.add("is-solved");
+      keepSolved();
     } else {
       status.className = "status bad";
-      head.textContent = result.legal ? "Not solved yet. " : "That table is not legal. ";
+      head.textContent = t(result.legal ? "Not solved yet. " : "That table is not legal. ");
     }
     status.append(head, list);
   }
@@ -672,14 +701,14 @@
     const box = ratingsBox();
     if (own) box.dataset.player = ratingText(own);
     if (forPuzzle) {
-      const plays = forPuzzle.games === 1 ? "1 rated play" : `${forPuzzle.games} rated plays`;
+      const plays = forPuzzle.games === 1 ? t("1 rated play") : t("{n} rated plays", { n: forPuzzle.games });
       box.dataset.puzzle = `${ratingText(forPuzzle)} (${plays})`;
     } else if (forPuzzle === null) {
       delete box.dataset.puzzle;
     }
     const parts = [];
-    if (box.dataset.player) parts.push(`Your rating: ${box.dataset.player}`);
-    if (box.dataset.puzzle) parts.push(`This puzzle: ${box.dataset.puzzle}`);
+    if (box.dataset.player) parts.push(t("Your rating: {r}", { r: box.dataset.player }));
+    if (box.dataset.puzzle) parts.push(t("This puzzle: {r}", { r: box.dataset.puzzle }));
     box.textContent = parts.join(" \u00b7 ");
     box.hidden = !parts.length;
   }
@@ -727,10 +756,10 @@
     if (!puzzle) return;
     const moves = movesText();
     if (!moves.length) {
-      say("Move some cards first: nothing has changed on the table.");
+      say(t("Move some cards first: nothing has changed on the table."));
       return;
     }
-    say("Checking\u2026");
+    say(t("Checking\u2026"));
     try {
       const result = await api("/puzzles/check", {
         method: "POST",
@@ -747,29 +776,28 @@
   async function hint() {
     if (!puzzle) return;
     if (hintLevel >= 3) {
-      say("That was the last hint: Show solution plays the turn.");
+      say(t("That was the last hint: Show solution plays the turn."));
       return;
     }
     const level = hintLevel + 1;
     $("hint").disabled = true;
-    say(`Asking for hint ${level}\u2026`);
+    say(t("Asking for hint {n}\u2026", { n: level }));
     try {
-      const result = await api(`/puzzles/${puzzle.id}/hint?level=${level}`);
+      const result = await api(`/puzzles/${puzzle.id}/hint?level=${level}&lang=${T.lang()}`);
       hintLevel = level;
       noteHint(level);
+      helped.hints = Math.max(helped.hints, level);
       const box = $("hints");
       box.hidden = false;
       const item = document.createElement("div");
       item.className = "hint";
       item.dataset.level = level;
       const title = document.createElement("strong");
-      title.textContent = `Hint ${level} of 3`;
-      const text = document.createElement(level === 3 ? "pre" : "p");
-      text.textContent = result.hint;
-      item.append(title, text);
+      title.textContent = t("Hint {n} of 3", { n: level });
+      item.append(title, ...hintBody(result));
       box.appendChild(item);
-      say("");
-      $("hint").textContent = level < 3 ? "More hint" : "No more hints";
+      say(title.textContent);
+      $("hint").textContent = t(level < 3 ? "More hint" : "No more hints");
     } catch (error) {
       say(error.message, "bad");
     } finally {
@@ -777,24 +805,56 @@
     }
   }
 
+  // A hint's words; the whole turn (level 3) as its moves, with a button that plays them on the
+  // board one step at a time (as the solution does).
+  function hintBody(result) {
+    const moves = result.level === 3 && result.solution ? result.solution.moves : null;
+    if (!moves) {
+      const text = document.createElement("p");
+      text.textContent = result.hint;
+      return [text];
+    }
+    const lead = document.createElement("p");
+    lead.textContent = t("The whole turn:");
+    const list = document.createElement("ol");
+    list.className = "hint-moves";
+    for (const move of moves) {
+      const item = document.createElement("li");
+      item.textContent = move.text;
+      list.appendChild(item);
+    }
+    const play = document.createElement("button");
+    play.type = "button";
+    play.className = "ghost play-hint";
+    play.textContent = t("Play the hint");
+    play.addEventListener("click", () => startReplay(moves));
+    return [lead, list, play];
+  }
+
+  // The moves of the solution (or of the last hint) on the board, one step at a time.
+  function startReplay(moves) {
+    reset();
+    replay = { moves, step: 0, active: true };
+    const list = $("replay-moves");
+    list.replaceChildren();
+    moves.forEach((move) => {
+      const item = document.createElement("li");
+      item.textContent = move.text;
+      list.appendChild(item);
+    });
+    $("replay").hidden = false;
+    updateReplay();
+    say(t("The solution: press Next step to play it move by move."));
+    $("step").focus({ preventScroll: true }); // the table stays where it is
+  }
+
   async function showSolution() {
     if (!puzzle) return;
     try {
       const answer = await api(`/puzzles/${puzzle.id}/solution`);
       noteSolution();
-      reset();
-      replay = { moves: answer.moves, step: 0, active: true };
-      const list = $("replay-moves");
-      list.replaceChildren();
-      answer.moves.forEach((move) => {
-        const item = document.createElement("li");
-        item.textContent = move.text;
-        list.appendChild(item);
-      });
-      $("replay").hidden = false;
-      updateReplay();
-      say("The solution: press Next step to play it move by move.");
-      $("step").focus();
+      helped.solution = true;
+      startReplay(answer.moves);
     } catch (error) {
       say(error.message, "bad");
     }
@@ -809,7 +869,7 @@
     for (const code of move.cards) {
       const at = pool.findIndex((uid) => cards[uid].code === code);
       if (at < 0) {
-        say(`Cannot play "${move.text}" from here: press Reset, then Show solution.`, "bad");
+        say(t("Cannot play \"{move}\" from here: press Reset, then Show solution.", { move: move.text }), "bad");
         return;
       }
       uids.push(pool.splice(at, 1)[0]);
@@ -820,9 +880,11 @@
     if (moveTo(target, uids)) replay.step = before + 1;
     replay.active = true;
     updateReplay();
-    say(`Step ${replay.step} of ${replay.moves.length}: ${move.text}`);
+    const words = { n: replay.step, total: replay.moves.length, move: move.text };
     if (replay.step === replay.moves.length) {
-      say(`Step ${replay.step} of ${replay.moves.length}: ${move.text}. That is the solution.`, "good");
+      say(t("Step {n} of {total}: {move}. That is the solution.", words), "good");
+    } else {
+      say(t("Step {n} of {total}: {move}", words));
     }
   }
 
@@ -846,10 +908,12 @@
     base = puzzle.position;
     marked = null;
     fresh = [];
+    gone = [];
     board = newBoard(base);
     history = [];
     selected = [];
     hintLevel = 0;
+    helped = { hints: 0, solution: false };
     solved = false;
     replay = null;
     document.body.classList.remove("is-solved");
@@ -857,14 +921,29 @@
     $("hints").hidden = true;
     $("hints").replaceChildren();
     $("hint").disabled = false;
-    $("hint").textContent = "Hint";
-    const day = data.date ? `Daily puzzle, ${data.date}` : `Puzzle ${data.id}`;
+    $("hint").textContent = t("Hint");
+    showHeading();
+    if (location.hash.slice(1) !== data.id && !data.date) history_replace(data.id);
+    say("");
+    render();
+    startAttempt(data.id);
+    showRatings(undefined, null);
+    loadRatings(data.id);
+  }
+
+  // The puzzle's title, goal and chips (its tier, themes, id, and how it was solved before).
+  function showHeading() {
+    const data = puzzle;
+    const day = data.date ? t("Daily puzzle, {date}", { date: data.date }) : t("Puzzle {id}", { id: data.id });
     $("title").textContent = day;
     $("goal").textContent = data.goal.text;
     const tags = $("tags");
     tags.replaceChildren();
-    const chips = [[data.tier, "tier"], ...data.themes.map((t) => [t, "theme"])];
-    if (!data.themes.includes("no-joker")) chips.splice(1, 0, ["with jokers", "rules"]);
+    const chips = [[t(data.tier), "tier"], ...data.themes.map((theme) => [theme, "theme"])];
+    if (!data.themes.includes("no-joker")) chips.splice(1, 0, [t("with jokers"), "rules"]);
+    const before = solvedBefore()[data.id];
+    if (before) chips.push([t(before.solution ? "solution seen" : before.hints ? "solved with a hint" : "solved"),
+      before.solution || before.hints ? "solved helped" : "solved"]);
     for (const [text, kind] of chips) {
       const chip = document.createElement("span");
       chip.className = `chip ${kind}`;
@@ -875,12 +954,44 @@
     idChip.className = "chip id";
     idChip.textContent = data.id;
     tags.appendChild(idChip);
-    if (location.hash.slice(1) !== data.id && !data.date) history_replace(data.id);
-    say("");
-    render();
-    startAttempt(data.id);
-    showRatings(undefined, null);
-    loadRatings(data.id);
+    showSolvedCount();
+  }
+
+  // ------------------------------------------------------------------ solved puzzles
+  //
+  // Kept in this browser (localStorage "rami-solved"): {id: {at, hints, solution}}, the hints
+  // asked (the highest level) and whether the solution was shown before the table was checked
+  // right. A clean solve replaces a helped one, never the other way round.
+
+  const SOLVED_KEY = "rami-solved";
+
+  function solvedBefore() {
+    try {
+      const kept = JSON.parse(window.localStorage.getItem(SOLVED_KEY) || "{}");
+      return kept && typeof kept === "object" ? kept : {};
+    } catch (error) {
+      return {};
+    }
+  }
+
+  function keepSolved() {
+    if (!puzzle) return;
+    const all = solvedBefore();
+    const now = { at: new Date().toISOString().slice(0, 10), hints: helped.hints, solution: helped.solution };
+    const was = all[puzzle.id];
+    const score = (entry) => (entry.solution ? 2 : entry.hints ? 1 : 0);
+    if (!was || score(now) < score(was)) all[puzzle.id] = now;
+    try {
+      window.localStorage.setItem(SOLVED_KEY, JSON.stringify(all));
+    } catch (error) { /* not kept */ }
+    showHeading();
+  }
+
+  function showSolvedCount() {
+    const all = Object.values(solvedBefore());
+    const clean = all.filter((entry) => !entry.solution).length;
+    $("solved-count").textContent = all.length ? t("{n} solved", { n: clean }) : "";
+    $("solved-count").title = t("Solved puzzles");
   }
 
   function history_replace(id) {
@@ -890,10 +1001,10 @@
   async function load(id) {
     if (id && !PUZZLE_ID.test(id)) {
       // Not an id (say #themes): GET /puzzles/{id} would be another endpoint, or a 422.
-      say(`No puzzle "${id}": a puzzle id is rc- and 10 hex digits.`, "bad");
+      say(t("No puzzle \"{id}\": a puzzle id is rc- and 10 hex digits.", { id }), "bad");
       return;
     }
-    say("Loading\u2026");
+    say(t("Loading\u2026"));
     try {
       show(await api(id ? `/puzzles/${encodeURIComponent(id)}` : "/puzzles/daily"));
       if (!id) window.history.replaceState(null, "", location.pathname);
@@ -909,7 +1020,7 @@
     try {
       const result = await api(`/puzzles?${params}`);
       listing = result.puzzles.map((p) => p.id);
-      $("count").textContent = `${result.count} puzzle${result.count === 1 ? "" : "s"}`;
+      $("count").textContent = t(result.count === 1 ? "{n} puzzle" : "{n} puzzles", { n: result.count });
     } catch (error) {
       say(error.message, "bad");
     }
@@ -923,7 +1034,7 @@
     }
     await refreshListing();
     if (!listing.length) {
-      say("No puzzle has that tier and theme: choose another.", "bad");
+      say(t("No puzzle has that tier and theme: choose another."), "bad");
       return;
     }
     const at = puzzle ? listing.indexOf(puzzle.id) : -1;
@@ -990,11 +1101,31 @@
 
   // ------------------------------------------------------------------ start
 
+  // The action bar is fixed at the bottom and wraps on a phone: its height, measured, is what the
+  // page leaves free under the hand and the messages (style.css, --bar-h).
+  // The dock's (the hand and the messages) too: what a card or a meld brought into view (by
+  // the keyboard's focus, say) keeps free below it (--dock-h).
+  function followBar() {
+    const bar = document.querySelector(".actions");
+    const dock = document.querySelector(".dock");
+    const measure = () => {
+      document.documentElement.style.setProperty("--bar-h", `${bar.offsetHeight}px`);
+      document.documentElement.style.setProperty("--dock-h", `${dock.offsetHeight}px`);
+    };
+    measure();
+    if (window.ResizeObserver) {
+      const observer = new ResizeObserver(measure);
+      observer.observe(bar);
+      observer.observe(dock);
+    }
+  }
+
   function start() {
+    followBar();
     $("new-meld").addEventListener("click", () => moveTo("new"));
     $("split").addEventListener("click", split);
     $("undo").addEventListener("click", undo);
-    $("reset").addEventListener("click", () => { replay = null; $("replay").hidden = true; reset(); say("Back to the start."); });
+    $("reset").addEventListener("click", () => { replay = null; $("replay").hidden = true; reset(); say(t("Back to the start.")); });
     $("check").addEventListener("click", check);
     $("hint").addEventListener("click", hint);
     $("show-solution").addEventListener("click", showSolution);
@@ -1019,14 +1150,34 @@
         touched.at = 0;
       }
     }, true);
+    // An address typed into the open tab: #game opens the game mode, a puzzle id that puzzle.
     window.addEventListener("hashchange", () => {
       const id = location.hash.slice(1);
-      if (id && id !== "game" && mode === "puzzle" && (!puzzle || id !== puzzle.id)) load(id);
+      if (id === "game") {
+        if (mode !== "game" && window.ramiGame) window.ramiGame.open();
+        return;
+      }
+      if (!id) return;
+      if (mode === "game" && window.ramiGame) window.ramiGame.close(true);
+      if (!puzzle || id !== puzzle.id) load(id);
+      else show(puzzle);
     });
+    document.addEventListener("rami-lang", relabel);
     window.addEventListener("pagehide", leaveAttempt);
     loadThemes();
     refreshListing();
     if (location.hash !== "#game") load(location.hash.slice(1) || null);
+  }
+
+  // The language switched: the board's words, the puzzle's heading, the menus' counts again.
+  function relabel() {
+    if (board) render();
+    if (puzzle && mode === "puzzle") {
+      showHeading();
+      $("hint").textContent = t(hintLevel === 0 ? "Hint" : hintLevel < 3 ? "More hint" : "No more hints");
+      refreshListing();
+    }
+    say("");
   }
 
   // For the browser tests and the curious: the board as the service would read it.
@@ -1034,17 +1185,17 @@
 
   // What game.js uses: the same board, started from a game turn's position.
   window.ramiBoard = {
-    setMode(name, guard) {
+    setMode(name, guard, quiet) {
       mode = name;
       canMove = guard || (() => true);
       selected = [];
       document.body.classList.toggle("game-mode", name === "game");
-      if (name === "puzzle") {
+      if (name === "puzzle" && !quiet) {
         if (puzzle) show(puzzle);
         else load(null);
       }
     },
-    load(position, drawn, laid) {
+    load(position, drawn, laid, taken) {
       base = { table: position.table, hand: position.hand };
       board = newBoard(base);
       // The cards the others laid: one table card per code named (the last melds first).
@@ -1059,11 +1210,57 @@
           }
         }
       }
+      // The cards a bot took from a meld on the table (bots.js), wherever they lie now.
+      const took = (taken || []).slice();
+      gone = [];
+      for (const meld of board.melds) {
+        for (const uid of meld.cards) {
+          const at = took.indexOf(cards[uid].code);
+          if (at >= 0) {
+            gone.push(uid);
+            took.splice(at, 1);
+          }
+        }
+      }
       // One card of that code (the hand may hold its twin): the last one, as dealt sorted.
       marked = drawn ? board.hand.filter((uid) => cards[uid].code === drawn).pop() || null : null;
       history = [];
       selected = [];
       render();
+    },
+    // A whole table laid on the board from the turn's start (a game hint played): meld i of
+    // `table` becomes meld i + 1, each card taken from where it is first looked for (its own
+    // meld, then the hand, then any meld); `discard` (a hand card) is selected. Undo goes back.
+    arrange(table, discard) {
+      if (!canMove()) return false;
+      const before = snapshot();
+      board = newBoard(base);
+      const pool = [...board.hand, ...board.melds.flatMap((meld) => meld.cards)];
+      const used = new Set();
+      const take = (code, number) => {
+        const free = pool.filter((uid) => !used.has(uid) && cards[uid].code === code);
+        const uid = free.find((u) => cards[u].origin === number)
+          || free.find((u) => cards[u].origin === "hand") || free[0];
+        if (uid) used.add(uid);
+        return uid;
+      };
+      const melds = table.map((codes, index) => ({
+        number: index + 1, original: index < originalCount(),
+        cards: codes.map((code) => take(code, index + 1)).filter(Boolean),
+      }));
+      for (const meld of board.melds) {
+        if (meld.number > melds.length) melds.push({ number: meld.number, original: true, cards: [] });
+        // A table card the table given leaves out stays in its meld.
+        const left = meld.cards.filter((uid) => !used.has(uid));
+        if (left.length) melds.find((m) => m.number === meld.number).cards.push(...left);
+      }
+      board.melds = melds;
+      board.hand = board.hand.filter((uid) => !used.has(uid));
+      history = [before];
+      selected = discard ? board.hand.filter((uid) => cards[uid].code === discard).slice(-1) : [];
+      tidy();
+      render();
+      return true;
     },
     // The melds in number order, as card lists (the table's melds first, emptied ones as []).
     table: () => board.melds.map((m) => m.cards.map((uid) => cards[uid].code)),
@@ -1073,7 +1270,6 @@
     problems(title, reasons) {
       showVerdict({ solved: false, legal: true, reasons });
       $("status").querySelector("strong").textContent = title + " ";
-      $("status").scrollIntoView({ block: "nearest" });
     },
   };
 

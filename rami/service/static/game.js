@@ -1,27 +1,36 @@
 // The page's game mode: a game against bots held by the server (docs/page.md, /games).
 //
 // The server deals, plays the bots and judges every turn with the referee; this script only
-// shows what seat 0 sees (its hand, the table, the discard pile, the others' hand sizes, the
-// stock's size, the log) and sends its answers. The board is the puzzle page's own (app.js,
-// window.ramiBoard): the same clicks, drags, keys, undo and reset.
+// shows what seat 0 sees (its hand, the table, the discard pile and what each player took from
+// it, the others' hand sizes, the stock's size, the log) and sends its answers. The bots' turns
+// that came back with an answer are shown one at a time (bots.js: the table as it stood after
+// each). The board is the puzzle page's own (app.js, window.ramiBoard): the same clicks, drags,
+// keys, undo and reset.
 "use strict";
 
 (function () {
   const $ = (id) => document.getElementById(id);
+  const T = window.ramiText;
+  const t = T.t;
   const LEVELS = ["beginner", "novice", "intermediate", "confirmed", "expert"];
   const TARGET = "elo"; // the level option asking a bot by a target Elo, sent as elo:N
+  const ACTIONS = ["draw-stock", "draw-discard", "claim-take", "claim-pass", "discard", "end-turn",
+    "next-round", "go-on", "game-hint"];
 
   let game = null; // the last answer of the server (GET /games/{id})
   let busy = false;
-  let shownRounds = 0;
+  let looked = null; // "id:round" whose hand was shown before its first question (rami fou)
 
   const board = () => window.ramiBoard;
+  const bots = () => window.ramiBots;
 
+  // Every request names the page's language (the service writes its log and reasons in it).
   async function call(path, body) {
     const options = body === undefined ? {} : {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     };
-    const response = await fetch(path, options);
+    const sep = path.includes("?") ? "&" : "?";
+    const response = await fetch(`${path}${sep}lang=${T.lang()}`, options);
     let data = null;
     try {
       data = await response.json();
@@ -32,7 +41,13 @@
   }
 
   function asked(phase) {
-    return game !== null && game.phase === phase;
+    return game !== null && game.phase === phase && !bots().playing() && !waitingLook();
+  }
+
+  // Rami fou asks a claim as the round is dealt: the hand is shown first, and the question
+  // comes once the person presses Go on.
+  function waitingLook() {
+    return game !== null && game.phase === "claim" && looked !== `${game.id}:${game.view.round}`;
   }
 
   // ------------------------------------------------------------------ set-up
@@ -55,13 +70,22 @@
       for (const level of [...LEVELS, TARGET]) {
         const option = document.createElement("option");
         option.value = level;
-        option.textContent = level === TARGET ? "target Elo\u2026" : level;
         select.appendChild(option);
       }
       select.value = index === 0 ? "beginner" : "confirmed";
       select.addEventListener("change", showLevels);
     });
+    labelLevels();
     showLevels();
+  }
+
+  function labelLevels() {
+    document.querySelectorAll("#setup-form select.level option").forEach((option) => {
+      option.textContent = option.value === TARGET ? t("target Elo\u2026") : t(option.value);
+    });
+    document.querySelectorAll("#setup-form input.elo").forEach((input, index) => {
+      input.setAttribute("aria-label", t("Target Elo of bot {n}", { n: index + 1 }));
+    });
   }
 
   // As many level selects as bots; a select on "target Elo" shows its number input (game-elo-N,
@@ -79,23 +103,22 @@
   async function deal(event) {
     if (event) event.preventDefault();
     const count = parseInt($("game-bots").value, 10);
-    const bots = [...document.querySelectorAll("#setup-form select.level")].slice(0, count)
+    const levels = [...document.querySelectorAll("#setup-form select.level")].slice(0, count)
       .map((select) => select.value === TARGET
         ? `elo:${Number($(select.id.replace("level", "elo")).value)}` : select.value);
-    const body = { rules: $("game-rules").value, bots };
+    const body = { rules: $("game-rules").value, bots: levels };
     const seed = $("game-seed").value.trim();
     if (seed) body.seed = parseInt(seed, 10);
-    board().say("Dealing\u2026");
+    board().say(t("Dealing\u2026"));
     const answer = await call("/games", body);
     if (!answer.ok) {
       board().say(answer.data.error, "bad");
       return;
     }
     $("game-log").replaceChildren();
-    shownRounds = 0;
     remember(answer.data.id);
-    show(answer.data);
     window.history.replaceState(null, "", "#game");
+    show(answer.data, { table: [], events: answer.data.events });
   }
 
   // The game's id is kept for this tab, so that a reload finds the game again (the server
@@ -129,25 +152,48 @@
 
   // ------------------------------------------------------------------ showing the game
 
-  function show(state) {
+  // The game as the server answered. `played`: the table before the answer and the events that
+  // came with it, whose bots' turns are shown one at a time first (at the pace chosen).
+  function show(state, played) {
+    const before = game;
     game = state;
-    const view = state.view;
     document.body.classList.add("in-game");
     $("game-setup").hidden = true;
     $("game-bar").hidden = false;
     $("game-log-box").hidden = false;
+    showNotes(state);
+    if (played && bots().start(state, played.table, played.events, { addLog, showBoard, showButtons })) {
+      return;
+    }
     addLog(state.events);
-    // What to know about the levels seated: the library's notes, as `rami play` prints them.
-    $("game-notes").textContent = state.notes.map((note) => `Note: ${note}.`).join(" ");
-    $("game-notes").hidden = state.notes.length === 0;
+    settle(state, before);
+  }
+
+  // The game as it stands after the answer (and after the bots' turns were shown).
+  function settle(state) {
+    const view = state.view;
+    if (state.phase !== "claim") looked = `${state.id}:${view.round}`;
     showPlayers(state);
-    showPiles(view);
+    showPiles(state, view);
     const laid = state.events.filter((entry) => entry.kind === "play" && entry.seat !== 0
       && entry.round === view.round).flatMap((entry) => entry.played);
-    board().load({ table: view.table, hand: view.hand }, asked("play") ? view.drawn : null, laid);
+    showBoard({ table: view.table, hand: view.hand }, asked("play") ? view.drawn : null, laid);
     showRounds(state);
     showButtons(state);
     board().say(prompt(state), state.phase === "game-over" ? "good" : "");
+    if (state.phase === "round-over" || state.phase === "game-over") {
+      $("round-summary").scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function showBoard(position, drawn, laid, taken) {
+    board().load(position, drawn, laid, taken);
+  }
+
+  function showNotes(state) {
+    // What to know about the levels seated: the library's notes, as `rami play` prints them.
+    $("game-notes").textContent = state.notes.map((note) => t("Note: {note}.", { note })).join(" ");
+    $("game-notes").hidden = state.notes.length === 0;
   }
 
   function addLog(events) {
@@ -155,6 +201,12 @@
     for (const entry of events) {
       const item = document.createElement("li");
       item.textContent = entry.text;
+      if (entry.moves && entry.moves.length) {
+        const moves = document.createElement("span");
+        moves.className = "log-moves";
+        moves.textContent = ` ${t("Moves: {moves}", { moves: entry.moves.join("; ") })}`;
+        item.appendChild(moves);
+      }
       item.className = `log-${entry.kind}`;
       if (entry.seat !== undefined) item.dataset.seat = entry.seat;
       list.appendChild(item);
@@ -163,13 +215,20 @@
     list.scrollTop = list.scrollHeight;
   }
 
-  function showPlayers(state) {
+  function playerName(state, seat) {
+    return seat === 0 ? t("You") : state.players[seat].name;
+  }
+
+  // One chip a player: cards in hand, opened, the running total (the game's totals, this round
+  // counted once it is over), and the discards the player took that are still in the hand.
+  function showPlayers(state, turn) {
     const view = state.view;
     const box = $("opponents");
     box.replaceChildren();
     state.players.forEach((player, seat) => {
       const chip = document.createElement("div");
-      chip.className = "player" + (seat === 0 ? " you" : "") + (state.to_move === seat ? " to-move" : "")
+      const moving = turn === undefined ? state.to_move === seat : turn === seat;
+      chip.className = "player" + (seat === 0 ? " you" : "") + (moving ? " to-move" : "")
         + (view.active[seat] ? "" : " out");
       chip.dataset.seat = seat;
       const name = document.createElement("strong");
@@ -177,30 +236,49 @@
       const info = document.createElement("span");
       info.className = "small";
       const size = view.hand_sizes[seat];
-      info.textContent = `${size} card${size === 1 ? "" : "s"}${view.opened[seat] ? ", opened" : ""}`
-        + ` \u00b7 ${view.scores[seat]} pts`;
+      info.textContent = t(size === 1 ? "{n} card" : "{n} cards", { n: size })
+        + (view.opened[seat] ? `, ${t("opened")}` : "")
+        + ` \u00b7 ${t("{n} pts", { n: state.totals[seat] })}`;
+      info.className = "small totals";
       chip.append(name, info);
+      const known = (view.known || [])[seat] || [];
+      if (known.length) {
+        const took = document.createElement("span");
+        took.className = "small took";
+        took.textContent = t("took {cards}", { cards: T.cards(known) });
+        chip.appendChild(took);
+      }
       box.appendChild(chip);
     });
   }
 
-  function showPiles(view) {
-    $("stock-count").textContent = `stock ${view.stock_size}`;
-    const top = view.discard_pile[view.discard_pile.length - 1];
-    const topBox = $("discard-top");
-    topBox.replaceChildren();
-    if (top) {
-      const image = document.createElement("img");
-      image.src = `/svg/cards/${top === "*" ? "joker" : top}.svg`;
-      image.alt = top;
-      image.dataset.card = top;
-      topBox.appendChild(image);
-    }
-    $("discard-count").textContent = game.discard_rule || view.discard_pile.length
-      ? `discard ${view.discard_pile.length}` : "no discard pile";
-    const rounds = game.rounds.length;
-    $("game-info").textContent = `${game.title} \u00b7 round ${view.round} \u00b7 seed ${game.seed}`
-      + (view.target ? ` \u00b7 game to ${view.target}` : "") + (rounds ? "" : "");
+  function cardImage(code) {
+    const image = document.createElement("img");
+    image.src = `/svg/cards/${code === "*" ? "joker" : code}.svg`;
+    image.alt = T.card(code);
+    image.dataset.card = code;
+    return image;
+  }
+
+  // The stock, and the discard pile whole (top last) where the preset has one: rami chinois
+  // has none, and shows none.
+  function showPiles(state, view) {
+    $("stock-count").textContent = t("stock {n}", { n: view.stock_size });
+    const pile = view.discard_pile;
+    const hasPile = state.discard_rule || pile.length > 0;
+    $("discard-pile").hidden = !hasPile;
+    $("discard-row").hidden = !hasPile || pile.length === 0;
+    const top = pile[pile.length - 1];
+    $("discard-top").replaceChildren(...(top ? [cardImage(top)] : []));
+    $("discard-count").textContent = t("discard {n}", { n: pile.length });
+    const row = $("discard-row");
+    row.setAttribute("aria-label", t("The discard pile, top last"));
+    row.replaceChildren(...pile.map(cardImage));
+    const first = state.players[view.first] ? playerName(state, view.first) : "";
+    const parts = [state.title, t("Round {n}", { n: view.round }), t("{name} played first", { name: first })];
+    if (view.target) parts.push(t("game to {n}", { n: view.target }));
+    parts.push(t("seed {n}", { n: state.seed }));
+    $("game-info").textContent = parts.join(" \u00b7 ");
   }
 
   function showRounds(state) {
@@ -211,10 +289,10 @@
     const last = state.rounds[state.rounds.length - 1];
     box.replaceChildren();
     const title = document.createElement("h3");
-    title.textContent = state.phase === "game-over" ? "Game over" : `Round ${last.number} over`;
+    title.textContent = state.phase === "game-over" ? t("Game over") : t("Round {n} over", { n: last.number });
     const table = document.createElement("table");
     const head = table.insertRow();
-    for (const text of ["", "hand laid down", "round", "total"]) {
+    for (const text of ["", t("hand laid down"), t("round"), t("total")]) {
       const cell = document.createElement("th");
       cell.textContent = text;
       head.appendChild(cell);
@@ -222,7 +300,7 @@
     state.players.forEach((player, seat) => {
       const row = table.insertRow();
       if (last.winners.includes(seat)) row.className = "winner";
-      for (const text of [player.name, last.hands[seat].join(" ") || "\u2014",
+      for (const text of [player.name, T.cards(last.hands[seat]) || "\u2014",
         (last.scores[seat] > 0 ? "+" : "") + last.scores[seat], last.totals[seat]]) {
         row.insertCell().textContent = text;
       }
@@ -231,16 +309,19 @@
     if (state.result) {
       const result = document.createElement("p");
       result.className = "result";
-      const names = state.result.winners.map((seat) => state.players[seat].name).join(" and ");
-      result.textContent = `${names} ${names === "You" || state.result.winners.length > 1 ? "win" : "wins"}`
-        + ` (${state.result.reason}).`;
+      const winners = state.result.winners;
+      const names = winners.map((seat) => playerName(state, seat)).join(t(" and "));
+      const reason = state.result.reason;
+      result.textContent = winners.length === 1 && winners[0] === 0 ? t("You win ({reason}).", { reason })
+        : t(winners.length > 1 ? "{names} win ({reason})." : "{names} wins ({reason}).", { names, reason });
       box.appendChild(result);
     }
-    shownRounds = state.rounds.length;
   }
 
   function showButtons(state) {
-    const phase = state.phase;
+    const playing = bots().playing();
+    const looking = waitingLook();
+    const phase = playing || looking ? "wait" : state.phase;
     const view = state.view;
     const set = (id, on) => { $(id).hidden = !on; };
     set("draw-stock", phase === "draw");
@@ -250,6 +331,8 @@
     set("discard", phase === "play" && state.discard_rule);
     set("end-turn", phase === "play");
     set("next-round", phase === "round-over");
+    set("go-on", playing || looking);
+    set("game-hint", ["draw", "claim", "play"].includes(phase));
     set("new-game", true);
     $("stock-pile").disabled = phase !== "draw";
     $("discard-pile").disabled = !(phase === "draw" && view.draws.includes("discard"));
@@ -258,38 +341,46 @@
 
   function prompt(state) {
     const view = state.view;
+    if (waitingLook()) {
+      return t("Round {n}: your {count} cards are dealt. Look at your hand, then press Go on.",
+        { n: view.round, count: view.hand.length });
+    }
     switch (state.phase) {
       case "draw":
-        return `Your turn: draw from the stock${view.draws.includes("discard")
-          ? ` or take the ${view.discard_pile[view.discard_pile.length - 1]} from the discard pile` : ""}.`;
+        return view.draws.includes("discard")
+          ? t("Your turn: draw from the stock or take the {card} from the discard pile.",
+            { card: T.card(view.discard_pile[view.discard_pile.length - 1]) })
+          : t("Your turn: draw from the stock.");
       case "claim":
-        return `Claim the ${view.claim_card} (you also take a penalty card from the stock), or pass?`;
+        return t("Claim the {card} (you also take a penalty card from the stock), or pass?",
+          { card: T.card(view.claim_card) });
       case "play": {
-        const drawn = view.drawn ? `You drew ${view.taken_discard || view.drawn}. ` : "";
+        const drawn = view.drawn ? t("You drew {card}. ", { card: T.card(view.taken_discard || view.drawn) }) : "";
         return drawn + (state.discard_rule
-          ? "Lay what you can, then select one card of your hand and press Discard (or End turn when your hand is empty)."
-          : "Lay what you can, then press End turn.");
+          ? t("Lay what you can, then select one card of your hand and press Discard (or End turn when your hand is empty).")
+          : t("Lay what you can, then press End turn."));
       }
       case "round-over":
-        return "Round over: the hands are laid down and counted. Next round deals again.";
+        return t("Round over: the hands are laid down and counted. Next round deals again.");
       default:
-        return state.result ? "Game over. New game deals another." : "";
+        return state.result ? t("Game over. New game deals another.") : "";
     }
   }
 
   // ------------------------------------------------------------------ answers
 
   async function act(path, body) {
-    if (busy || !game) return;
+    if (busy || !game || bots().playing()) return;
     busy = true;
     document.body.classList.add("waiting");
-    board().say("The bots are playing\u2026");
+    board().say(t("The bots are playing\u2026"));
+    const table = game.view.table;
     try {
       const answer = await call(`/games/${game.id}/${path}`, body);
       if (answer.ok) {
-        show(answer.data);
+        show(answer.data, { table, events: answer.data.events });
       } else if (answer.data.problems && answer.data.problems.length) {
-        const title = answer.status === 409 ? "Not now." : "The referee refuses this turn.";
+        const title = answer.status === 409 ? t("Not now.") : t("The referee refuses this turn.");
         board().problems(title, answer.data.problems);
       } else {
         board().say(answer.data.error, "bad");
@@ -305,7 +396,7 @@
   function discard() {
     const chosen = board().selectedHand();
     if (chosen.length !== 1) {
-      board().say("Select the one card of your hand to discard, then press Discard.", "bad");
+      board().say(t("Select the one card of your hand to discard, then press Discard."), "bad");
       return;
     }
     act("play", { table: board().table(), discard: chosen[0] });
@@ -315,6 +406,18 @@
     act("play", { table: board().table(), discard: null });
   }
 
+  function goOn() {
+    if (bots().playing()) {
+      bots().next();
+      return;
+    }
+    if (waitingLook()) {
+      looked = `${game.id}:${game.view.round}`;
+      showButtons(game);
+      board().say(prompt(game));
+    }
+  }
+
   // ------------------------------------------------------------------ the mode
 
   function open() {
@@ -322,7 +425,7 @@
     $("mode-puzzle").setAttribute("aria-pressed", "false");
     board().setMode("game", () => {
       if (asked("play") && !busy) return true;
-      board().say(game ? prompt(game) || "Wait for your turn." : "Deal a game first.");
+      board().say(game ? prompt(game) || t("Wait for your turn.") : t("Deal a game first."));
       return false;
     });
     window.history.replaceState(null, "", "#game");
@@ -335,26 +438,38 @@
     if (id) resume(id);
   }
 
+  // New game: a game still in play is thrown away only once the person says so.
+  function askNewGame() {
+    if (!game || game.phase === "game-over") {
+      newGame();
+      return;
+    }
+    const dialog = $("confirm-new");
+    dialog.returnValue = "";
+    dialog.showModal();
+  }
+
   function newGame() {
+    bots().stop();
     document.body.classList.remove("in-game");
     $("game-setup").hidden = false;
     $("game-bar").hidden = true;
     $("game-log-box").hidden = true;
     $("round-summary").hidden = true;
-    for (const id of ["draw-stock", "draw-discard", "claim-take", "claim-pass", "discard",
-      "end-turn", "next-round", "new-game"]) $(id).hidden = true;
+    for (const id of ACTIONS) $(id).hidden = true;
     board().load({ table: [], hand: [] });
-    board().say("Choose the rules and the bots, then Deal.");
+    board().say(t("Choose the rules and the bots, then Deal."));
     game = null;
     remember(null);
   }
 
-  function close() {
+  function close(quiet) {
+    bots().finish();
     $("mode-game").setAttribute("aria-pressed", "false");
     $("mode-puzzle").setAttribute("aria-pressed", "true");
     for (const id of ["new-meld", "split", "undo", "reset"]) $(id).hidden = false;
-    window.history.replaceState(null, "", location.pathname);
-    board().setMode("puzzle");
+    if (!quiet) window.history.replaceState(null, "", location.pathname);
+    board().setMode("puzzle", null, quiet);
   }
 
   function onKey(event) {
@@ -365,8 +480,18 @@
     if (key === "d" && asked("play") && game.discard_rule) discard();
     else if (key === "e" && asked("play")) endTurn();
     else if (key === "t" && asked("draw")) act("draw", { source: "stock" });
+    else if (key === "g" && (bots().playing() || waitingLook())) goOn();
     else return;
     event.preventDefault();
+  }
+
+  // The language switched: the menus' words, and the game again in that language.
+  function relabel() {
+    labelLevels();
+    if (game && document.body.classList.contains("game-mode")) {
+      bots().finish();
+      resume(game.id);
+    }
   }
 
   function start() {
@@ -375,7 +500,7 @@
     $("game-bots").addEventListener("change", showLevels);
     $("setup-form").addEventListener("submit", deal);
     $("mode-game").addEventListener("click", open);
-    $("mode-puzzle").addEventListener("click", close);
+    $("mode-puzzle").addEventListener("click", () => close(false));
     $("draw-stock").addEventListener("click", () => act("draw", { source: "stock" }));
     $("stock-pile").addEventListener("click", () => act("draw", { source: "stock" }));
     $("draw-discard").addEventListener("click", () => act("draw", { source: "discard" }));
@@ -385,14 +510,22 @@
     $("discard").addEventListener("click", discard);
     $("end-turn").addEventListener("click", endTurn);
     $("next-round").addEventListener("click", () => act("next", {}));
-    $("new-game").addEventListener("click", newGame);
+    $("go-on").addEventListener("click", goOn);
+    $("new-game").addEventListener("click", askNewGame);
+    $("confirm-new").addEventListener("close", () => {
+      if ($("confirm-new").returnValue === "throw") newGame();
+    });
+    $("game-hint").addEventListener("click", () => window.ramiAdvice && window.ramiAdvice.ask(game, act));
     document.addEventListener("keydown", onKey);
-    for (const id of ["draw-stock", "draw-discard", "claim-take", "claim-pass", "discard",
-      "end-turn", "next-round", "new-game"]) $(id).hidden = true;
+    document.addEventListener("rami-lang", relabel);
+    for (const id of [...ACTIONS, "new-game"]) $(id).hidden = true;
     if (location.hash === "#game") open();
   }
 
-  window.ramiGame = { state: () => game };
+  window.ramiGame = {
+    state: () => game, open, close, settle: (state) => settle(state), prompt: () => prompt(game),
+    showPlayers, showPiles, asked,
+  };
 
   document.addEventListener("DOMContentLoaded", start);
 })();

@@ -1,0 +1,179 @@
+// The bots' turns, one at a time (docs/page.md, "Playing a game").
+//
+// An answer of the server carries the events since the person's answer: the bots' draws and
+// turns, up to the next question. They are shown a bot's turn at a time, each with the table as
+// it stood after it (the play events carry the table when it changed), the cards it laid edged
+// in violet and the cards it took from a meld already on the table edged in red and named. The
+// pace is the person's: step by step (Go on, or G, for the next), slow (a turn every 1.5 s; Go
+// on skips ahead) or fast (no replay: the table as it stands). The pace is kept in localStorage.
+"use strict";
+
+window.ramiBots = (function () {
+  const $ = (id) => document.getElementById(id);
+  const T = window.ramiText;
+  const t = T.t;
+  const PACE_KEY = "rami-pace";
+  const SLOW_MS = 1500;
+
+  let run = null; // {state, steps, rest, at, logged, table, hooks, timer}
+
+  function pace() {
+    return $("pace").value;
+  }
+
+  function meldCards(meld) {
+    return Array.isArray(meld) ? meld : meld.cards;
+  }
+
+  // The events cut into steps, each ending with a bot's turn; the rest (the person's own draw,
+  // the round's end) comes with the table as it stands.
+  function cut(events) {
+    const steps = [];
+    let current = [];
+    for (const entry of events) {
+      current.push(entry);
+      if (entry.kind === "play" && entry.seat !== 0) {
+        steps.push(current);
+        current = [];
+      }
+    }
+    return { steps, rest: current };
+  }
+
+  // The cards that left a meld of `before` for another meld: for each meld, the cards missing
+  // from the meld of `after` that keeps most of it. [{from: meld number, cards: [codes]}].
+  function takenFrom(before, after) {
+    const melds = after.map((meld) => meldCards(meld).slice());
+    const found = [];
+    before.forEach((meld, index) => {
+      const codes = meldCards(meld);
+      let best = null;
+      let kept = -1;
+      for (const candidate of melds) {
+        const left = candidate.slice();
+        let count = 0;
+        for (const code of codes) {
+          const at = left.indexOf(code);
+          if (at >= 0) {
+            left.splice(at, 1);
+            count += 1;
+          }
+        }
+        if (count > kept) {
+          kept = count;
+          best = candidate;
+        }
+      }
+      const left = (best || []).slice();
+      const missing = codes.filter((code) => {
+        const at = left.indexOf(code);
+        if (at < 0) return true;
+        left.splice(at, 1);
+        return false;
+      });
+      if (missing.length) found.push({ from: index + 1, cards: missing });
+    });
+    return found;
+  }
+
+  // The person's hand while the bots play: the final hand less the cards the person draws after.
+  function handDuring(index) {
+    const hand = run.state.view.hand.slice();
+    const later = run.steps.slice(index + 1).flat().concat(run.rest);
+    for (const entry of later) {
+      if (entry.seat !== 0) continue;
+      const got = entry.kind === "draw" ? [entry.card] : entry.kind === "claim" ? [entry.card, entry.penalty] : [];
+      for (const code of got) {
+        const at = code ? hand.indexOf(code) : -1;
+        if (at >= 0) hand.splice(at, 1);
+      }
+    }
+    return hand;
+  }
+
+  function start(state, table, events, hooks) {
+    stop();
+    if (pace() === "fast") return false;
+    const { steps, rest } = cut(events || []);
+    if (!steps.length) return false;
+    run = { state, steps, rest, at: 0, logged: 0, table: table || [], hooks, timer: null };
+    showStep();
+    return true;
+  }
+
+  function showStep() {
+    const step = run.steps[run.at];
+    let laid = [];
+    let taken = [];
+    let seat = null;
+    let moves = [];
+    for (const entry of step) {
+      if (entry.kind === "deal") run.table = [];
+      if (entry.kind !== "play") continue;
+      if (entry.table) {
+        taken = entry.seat === 0 ? [] : takenFrom(run.table, entry.table);
+        run.table = entry.table;
+      }
+      laid = entry.played;
+      seat = entry.seat;
+      moves = entry.moves || [];
+    }
+    run.hooks.addLog(step);
+    run.logged = run.at + 1;
+    window.ramiGame.showPlayers(run.state, seat);
+    const marked = taken.flatMap((group) => group.cards);
+    run.hooks.showBoard({ table: run.table, hand: handDuring(run.at) }, null, laid, marked);
+    run.hooks.showButtons(run.state);
+    const lines = step.filter((entry) => entry.text).map((entry) => entry.text);
+    if (moves.length) lines.push(t("Moves: {moves}", { moves: moves.join("; ") }));
+    for (const group of taken) {
+      lines.push(t("{cards} taken from meld {n}", { cards: T.cards(group.cards), n: group.from }));
+    }
+    const name = seat === null ? "" : run.state.players[seat].name;
+    lines.push(t("{name}'s turn ({n} of {total}): press Go on for the next.",
+      { name, n: run.at + 1, total: run.steps.length }));
+    window.ramiBoard.say(lines.join("\n"), "turn");
+    if (pace() === "slow") run.timer = setTimeout(next, SLOW_MS);
+  }
+
+  function next() {
+    if (!run) return;
+    clearTimeout(run.timer);
+    run.at += 1;
+    if (run.at < run.steps.length) showStep();
+    else finish();
+  }
+
+  // The rest at once: the log's remaining lines, then the game as it stands.
+  function finish() {
+    if (!run) return;
+    const done = run;
+    clearTimeout(done.timer);
+    run = null;
+    done.hooks.addLog(done.steps.slice(done.logged).flat().concat(done.rest));
+    window.ramiGame.settle(done.state);
+  }
+
+  function stop() {
+    if (run) clearTimeout(run.timer);
+    run = null;
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const menu = $("pace");
+    try {
+      const kept = window.localStorage.getItem(PACE_KEY);
+      if (kept && [...menu.options].some((option) => option.value === kept)) menu.value = kept;
+    } catch (error) { /* storage off */ }
+    menu.addEventListener("change", () => {
+      try {
+        window.localStorage.setItem(PACE_KEY, menu.value);
+      } catch (error) { /* kept for this visit */ }
+      if (menu.value === "fast") finish();
+      else if (run && menu.value === "slow") run.timer = setTimeout(next, SLOW_MS);
+      else if (run) clearTimeout(run.timer);
+    });
+  });
+
+  return { start, next, finish, stop, playing: () => run !== null, takenFrom };
+})();
