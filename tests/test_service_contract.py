@@ -1,4 +1,4 @@
-"""The service's contract (issue 17, service side) and its hostile-input bounds (issue 22):
+"""The service's contract and its hostile-input bounds:
 typed responses that /openapi.json describes exactly, one meld shape, every field present; the
 text notation under the card cap, bounded error bodies, HEAD, CORS, no slash redirects.
 
@@ -29,7 +29,7 @@ from rami.service.output import daily_json, solution_json
 from rami.service.testing import BackgroundServer, SchemaChecker
 
 DEMO_TEXT = "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 6H QH 8C 5D 5S KD / rami-chinois opened"
-#: The issue 17 example: a set marked with its kind, then a plain run.
+#: The contract's example: a set marked with its kind, then a plain run.
 MIXED = "set: 7H * * | 3S 4S 5S / 6S 9D / rami-chinois opened"
 
 
@@ -118,7 +118,7 @@ def test_every_operation_of_the_service_is_exercised(checker: SchemaChecker) -> 
 
 
 def test_a_solution_sends_one_meld_shape_and_every_field(server: str) -> None:
-    """Issue 17: ``[{"kind": "set", ...}, ["3S", ...]]`` mixed shapes; ``bounds`` only
+    """``[{"kind": "set", ...}, ["3S", ...]]`` mixed shapes; ``bounds`` only
     sometimes; no ``discard`` in the schema."""
     status, _, payload = http(server, "POST", "/solve", {"position": MIXED})
     body = json.loads(payload)
@@ -165,14 +165,14 @@ def test_solution_json_is_the_library_json_but_the_melds() -> None:
 
 
 def _big_text(cards: int) -> str:
-    """``cards`` cards in a text position (13,500 fit in 49.5 KB, as in issue 22)."""
+    """``cards`` cards in a text position (13,500 fit in 49.5 KB)."""
     deck = [f"{rank}{suit}" for suit in "SHDC" for rank in "A23456789TJQK"]
     return "- / " + " ".join(deck[i % 52] for i in range(cards))
 
 
 @pytest.mark.parametrize("path", ["/validate", "/solve", "/hint"])
 def test_the_text_notation_cannot_bypass_the_card_cap(server: str, path: str) -> None:
-    """Issue 22: 13,500 cards as text got a 422 with a 399 KB body on /solve and a 200 on
+    """13,500 cards as text got a 422 with a 399 KB body on /solve and a 200 on
     /validate."""
     text = _big_text(13_500)[: 60_000]
     status, _, payload = http(server, "POST", path, {"position": text})
@@ -197,7 +197,7 @@ def test_text_card_bound_is_an_upper_bound_cheap_and_close() -> None:
 
 
 def test_big_inputs_do_not_stall_the_event_loop(server: str) -> None:
-    """Issue 22: 8 clients sending such positions pushed /health from 5 ms to 1.9 s."""
+    """8 clients sending such positions pushed /health from 5 ms to 1.9 s."""
     text = _big_text(13_500)[:60_000]
     stop = threading.Event()
 

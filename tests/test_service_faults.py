@@ -1,4 +1,4 @@
-"""Hostile clients and faults (issue 22, the service part), against ``rami serve`` processes
+"""Hostile clients and faults against ``rami serve`` processes
 on free loopback ports (127.0.0.1 only): idle and slow sockets, short bodies, the connection
 cap, protocol errors, ``kill -9`` of the supervisor, and clients that leave mid-solve.
 
@@ -173,7 +173,7 @@ def small_server() -> Iterator[ServerProcess]:
 def test_silent_sockets_and_slow_senders_do_not_starve_the_server(
     default_server: ServerProcess, sockets: Any
 ) -> None:
-    """Issue 22: 256 silent sockets or 260 slow senders turned every request into a plain-text
+    """256 silent sockets or 260 slow senders turned every request into a plain-text
     503. Here 300 of each are held open while /health and /validate answer."""
     pool = sockets(default_server.port)
     pool.open(300)
@@ -218,7 +218,7 @@ def test_a_silent_socket_is_closed_after_the_header_deadline(
 
 
 def test_a_body_shorter_than_its_length_gets_a_408(default_server: ServerProcess) -> None:
-    """Issue 22: a body shorter than its Content-Length hung for ever."""
+    """a body shorter than its Content-Length hung for ever."""
     raw = (b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
            b"Content-Length: 100\r\n\r\n{\"position\":")
     status, headers, body, seconds = _request(default_server.port, raw, timeout=10)
@@ -240,7 +240,7 @@ def test_a_body_shorter_than_its_length_gets_a_408(default_server: ServerProcess
 )
 def test_protocol_errors_are_json(default_server: ServerProcess, raw: bytes,
                                   status: int) -> None:
-    """Issue 22: uvicorn's own errors were plain text."""
+    """uvicorn's own errors were plain text."""
     got, headers, body, _ = _request(default_server.port, raw)
     assert got == status
     assert headers["content-type"] == "application/json"
@@ -248,7 +248,7 @@ def test_protocol_errors_are_json(default_server: ServerProcess, raw: bytes,
 
 
 def test_post_with_a_slash_is_a_json_404_not_a_redirect(default_server: ServerProcess) -> None:
-    """Issue 22: POST /solve/ answered 307 with a Location built from the Host header."""
+    """POST /solve/ answered 307 with a Location built from the Host header."""
     status, headers, body, _ = _request(
         default_server.port,
         b"POST /solve/ HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\n"
@@ -259,7 +259,7 @@ def test_post_with_a_slash_is_a_json_404_not_a_redirect(default_server: ServerPr
 
 
 def test_x_forwarded_for_is_not_believed_by_default(default_server: ServerProcess) -> None:
-    """Issue 22: X-Forwarded-For was trusted. The client the app sees is the TCP peer: the
+    """X-Forwarded-For was trusted. The client the app sees is the TCP peer: the
     access log (which uvicorn writes from the ASGI client) never shows the forged address."""
     from rami.service.cli import uvicorn_config
     from rami.service.settings import Settings
@@ -314,7 +314,7 @@ def test_past_the_cap_with_every_request_under_way_the_answer_is_a_json_503(
 
 
 def test_kill_9_of_the_supervisor_ends_its_workers_and_a_restart_binds() -> None:
-    """Issue 22: with --workers 2, kill -9 of the main process left the workers serving, and a
+    """with --workers 2, kill -9 of the main process left the workers serving, and a
     restart failed with "Address already in use"."""
     with ServerProcess(workers=2) as first:
         port = first.port
@@ -346,7 +346,7 @@ def _big_solve_request(seed: int) -> bytes:
 
 
 def test_clients_that_leave_free_the_solver_for_the_next_request() -> None:
-    """Issue 22: work nobody waits for was not cancelled (later requests waited, then got a
+    """work nobody waits for was not cancelled (later requests waited, then got a
     503). Eight real solves queue on one solver process; their clients leave at once; the
     next request is answered without waiting for them."""
     env = {"RAMI_SERVICE_SOLVER_PROCESSES": "1"}

@@ -1,4 +1,4 @@
-"""The service fuzzed from its own OpenAPI document (issue 22), in process: schemathesis
+"""The service fuzzed from its own OpenAPI document, in process: schemathesis
 generates requests for every operation /openapi.json describes (valid ones and, in the
 negative phase, ones that break the schema), and every answer must be no 5xx, with a documented
 status, content type and body.
