@@ -23,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from rami.puzzles.attempts import Attempt
-from rami.puzzles.ratings import Ratings, next_puzzle
+from rami.puzzles.ratings import TIER_START, Ratings, next_puzzle, shipped_starts
 
 #: The simulated clock: day 0, and the time between two attempts.
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -111,15 +111,17 @@ class World:
 
 
 def play(world: World, rounds: int, *, seed: int = 0, tiers: Mapping[str, str] | None = None,
+         starts: Mapping[str, float] | None = None,
          record: Callable[[Attempt], Attempt] | None = None,
          choose: Callable[[Ratings, str, list[str]], str | None] = next_puzzle,
          checkpoints: Sequence[int] = ()) -> tuple[Ratings, list[dict[str, Any]]]:
     """Each round, every solver (in id order) attempts the puzzle ``choose`` offers (by
     default :func:`next_puzzle` on the ratings so far); ``record`` stores each attempt and
-    returns it numbered (default: numbered in order, kept in memory). The ratings, and the
+    returns it numbered (default: numbered in order, kept in memory). ``tiers`` and ``starts``
+    give the puzzles' starting ratings, as :class:`Ratings` takes them. The ratings, and the
     correlations after each round listed in ``checkpoints``."""
     rng = random.Random(f"rami-sim-play:{seed}")
-    ratings = Ratings(tiers=dict(tiers or {}))
+    ratings = Ratings(tiers=dict(tiers or {}), starts=None if starts is None else dict(starts))
     ids = sorted(world.difficulty)
     history: list[dict[str, Any]] = []
     clock = EPOCH
@@ -137,3 +139,48 @@ def play(world: World, rounds: int, *, seed: int = 0, tiers: Mapping[str, str] |
             history.append({"round": round_number, "attempts": ratings.attempts,
                             **world.correlations(ratings)})
     return ratings, history
+
+
+#: The starting ratings the experiment compares, and the truths it draws difficulties around.
+STARTS = ("tier", "model", "none")
+TRUTHS = ("tier", "between", "model")
+#: The spread (standard deviation) of a true difficulty around what its truth says.
+TRUTH_NOISE = 150.0
+
+
+def truth(puzzles: Sequence[Any], kind: str, seed: int = 0,
+          noise: float = TRUTH_NOISE) -> dict[str, float]:
+    """True difficulties of shipped puzzles (``puzzles``: records of
+    :mod:`rami.puzzles.record`) drawn around their tier's starting rating (``"tier"``), the
+    model's (``"model"``) or halfway between (``"between"``), plus Gaussian noise."""
+    if kind not in TRUTHS:
+        raise ValueError(f"a truth is one of {', '.join(TRUTHS)}, not {kind!r}")
+    rng = random.Random(f"rami-sim-truth:{kind}:{seed}")
+    model = shipped_starts()
+
+    def centre(puzzle: Any) -> float:
+        tier, rated = TIER_START[puzzle.tier], model[puzzle.id]
+        return {"tier": tier, "model": rated, "between": (tier + rated) / 2}[kind]
+
+    return {p.id: centre(p) + rng.gauss(0.0, noise) for p in puzzles}
+
+
+def compare_starts(puzzles: Sequence[Any], *, players: int = 200, rounds: int = 30,
+                   seed: int = 0) -> list[dict[str, Any]]:
+    """The experiment of docs/puzzles.md, "The simulated experiment": for each truth and each
+    kind of starting rating (the tiers', the model's, or 1500 for all: ``"none"``), the rank
+    correlations after 10 %, 50 % and 100 % of the rounds. Solvers' skills are uniform over
+    1000..2200."""
+    tiers = {p.id: p.tier for p in puzzles}
+    skills = World.spread(puzzles=0, players=players, seed=seed).skill
+    marks = sorted({max(1, rounds // 10), max(1, rounds // 2), rounds})
+    rows = []
+    for kind in TRUTHS:
+        world = World(truth(puzzles, kind, seed), skills)
+        for start in STARTS:
+            _, history = play(world, rounds, seed=seed,
+                              tiers=tiers if start == "tier" else {},
+                              starts=shipped_starts() if start == "model" else {},
+                              checkpoints=marks)
+            rows.append({"truth": kind, "start": start, "history": history})
+    return rows
