@@ -19,14 +19,17 @@ from rami.game import Claim, Draw, GameOptions, IllegalActionError, Play, make_b
 from rami.game.session import GameSession, NotAskedError
 from rami.game.state import View
 from rami.service import Settings, create_app
-from rami.service.games import GameStore
+from rami.service.game_store import GameStore
 from rami.service.testing import BackgroundServer, SchemaChecker
 
 
 @pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    with BackgroundServer(create_app(Settings(default_time_limit=5.0))) as running:
-        yield running.url
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    path = tmp_path_factory.mktemp("games") / "rami.db"
+    with pytest.MonkeyPatch.context() as patch:  # not the user's default database
+        patch.setenv("RAMI_SERVICE_GAMES_DB", str(path))
+        with BackgroundServer(create_app(Settings(default_time_limit=5.0))) as running:
+            yield running.url
 
 
 def call(base: str, path: str, body: Any = None, method: str | None = None) -> tuple[int, Any]:

@@ -12,14 +12,12 @@ What leaves the session is what seat 0 sees: :meth:`GameSession.to_json` is the 
 :class:`~rami.game.state.View` plus a log of the game as the table sees it (a card another
 player draws from the stock is never named; a reshuffle gives the new stock's size, never its
 order). Hands are shown only at the end of a round, when they are laid down to be counted.
-Each turn is also told as moves (:mod:`rami.game.turn_text`), and the log's sentences are
-written in the language asked (:mod:`rami.game.session_text`).
-
-A session is rebuilt from its record: :attr:`GameSession.journal` lists every action applied,
-the bots' and the person's (and ``{"action": "next"}`` for each round dealt after the first),
-and ``GameSession(rules, levels, seed, options, journal=...)`` applies them again without asking
-the bots: the same game, whichever process rebuilds it (a bot's solve cut by the wall clock
-could answer otherwise the second time).
+Each turn is told as moves (:mod:`rami.game.turn_text`), a bot's melds kept in the table's
+order (a meld keeps its number from turn to turn); the log's sentences are in the language
+asked (:mod:`rami.game.session_text`). :attr:`GameSession.journal` lists every action applied
+(the bots', the person's, ``{"action": "next"}`` for a round dealt), and ``GameSession(...,
+journal=...)`` replays it without asking the bots: the same game in any process (a bot's solve
+cut by the wall clock could answer otherwise).
 """
 
 from __future__ import annotations
@@ -52,7 +50,7 @@ from rami.game.scoring import game_after_round
 from rami.game.session_checks import discard_draw_problems
 from rami.game.session_text import entry_text
 from rami.game.state import CLAIM, DRAW, PLAY
-from rami.game.turn_text import move_texts, owners_after, took, turn_moves
+from rami.game.turn_text import in_table_order, move_texts, owners_after, took, turn_moves
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld
 from rami.rules import get_ruleset
@@ -180,6 +178,9 @@ class GameSession:
             assert bot is not None
             view = rnd.view()
             action = bot.act(view)
+            if isinstance(action, Play) and action.table:  # the table keeps its numbering
+                action = Play(in_table_order(action.table, rnd.state.table), action.played,
+                              action.discard)
             try:
                 self._apply(action, seat)
             except IllegalActionError as error:

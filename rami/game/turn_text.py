@@ -34,6 +34,14 @@ def turn_moves(before: Sequence[Meld], after: Sequence[Meld],
     return explain_moves(before, in_number_order(before, after), tuple(sorted(played)))
 
 
+def in_table_order(table: Sequence[Meld], before: Sequence[Meld]) -> tuple[Meld, ...]:
+    """``table`` in the order of the table ``before`` the turn: a meld kept, grown or cut keeps
+    its place, new melds come after (the numbers the moves give them)."""
+    from rami.solver.explain import in_number_order
+
+    return tuple(in_number_order(before, table))
+
+
 def discard_text(card: str, language: Language) -> str:
     """The last line of a turn with a discard (``card`` in English notation)."""
     return f"{'défaussez' if language is FRENCH else 'discard'} {localize_cards(card, language)}"
@@ -70,4 +78,5 @@ def owners_after(before: Sequence[Meld], after: Sequence[Meld], owners: Sequence
             for number in meld_numbers(before, after)]
 
 
-__all__ = ["bot_move_text", "discard_text", "move_texts", "owners_after", "took", "turn_moves"]
+__all__ = ["bot_move_text", "discard_text", "in_table_order", "move_texts", "owners_after",
+           "took", "turn_moves"]

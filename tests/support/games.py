@@ -1,0 +1,40 @@
+"""Playing ``/games`` over HTTP in tests: a request, and seat 0's answer by a beginner bot."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+from rami.game import Claim, Draw, make_bot
+from rami.game.state import View
+
+
+def call(base: str, path: str, body: Any = None, timeout: float = 60) -> tuple[int, Any]:
+    """GET ``path`` (POST ``body`` as JSON when given): (status, JSON answer)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method="GET" if body is None
+                                     else "POST", headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def answer(view: dict[str, Any], seed: int) -> tuple[str, dict[str, Any]]:
+    """What a beginner in seat 0 answers to ``view`` (a game's ``view``), as a request: (the
+    path's last part, the body)."""
+    action = make_bot("beginner", seed).act(View.from_json(view))
+    if isinstance(action, Draw):
+        return "draw", {"source": action.source}
+    if isinstance(action, Claim):
+        return "claim", {"take": action.take}
+    return "play", {"table": [[str(card) for card in meld.cards] for meld in action.table],
+                    "discard": None if action.discard is None else str(action.discard)}
+
+
+def next_request(game: dict[str, Any], seed: int) -> tuple[str, dict[str, Any]]:
+    """The request that answers what ``game`` asks (the next round at a round's end)."""
+    return ("next", {}) if game["phase"] == "round-over" else answer(game["view"], seed)

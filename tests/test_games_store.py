@@ -1,0 +1,368 @@
+"""Games as records: :class:`rami.game.session.GameSession` rebuilt from its journal,
+:class:`rami.game.game_db.GameDatabase` (the SQLite file ``/games`` keeps them in), the log's
+moves and languages, and the service's cache over the database (two apps on one file stand for
+two workers; tests/test_games_persist.py runs real servers)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.games import answer, call
+
+from rami.cards import Card
+from rami.game import Claim, Draw, GameOptions, make_bot
+from rami.game.game_db import (
+    GameDatabase,
+    GameDatabaseError,
+    GameTooLongError,
+    StaleGameError,
+)
+from rami.game.human_tell import turn_lines
+from rami.game.session import GameSession, ReplayError
+from rami.game.turn_text import took, turn_moves
+from rami.lang import ENGLISH, FRENCH
+from rami.melds import Meld
+from rami.puzzles.attempts import Attempt, AttemptStore
+from rami.service import Settings, create_app
+from rami.service.errors import ApiError
+from rami.service.game_store import GameStore
+from rami.service.testing import BackgroundServer, SchemaChecker
+from rami.solver.explain import replay_moves
+
+
+def drive(session: GameSession, seed: int, level: str = "beginner",
+          decisions: int | None = None) -> list[int]:
+    """Seat 0 played by a bot through the session's own calls (at most ``decisions`` answers);
+    the journal's length after each answer."""
+    me = make_bot(level, seed)
+    marks = []
+    while session.phase != "game-over" and (decisions is None or len(marks) < decisions):
+        if session.phase == "round-over":
+            session.next_round()
+        else:
+            action = me.act(session.round.view())
+            if isinstance(action, Draw):
+                session.draw(action.source)
+            elif isinstance(action, Claim):
+                session.claim(action.take)
+            else:
+                session.play([list(meld.cards) for meld in action.table], action.discard)
+        marks.append(len(session.journal))
+    return marks
+
+
+GAMES = [("rami-chinois", ["beginner", "confirmed"], 3), ("rami-51", ["confirmed"], 5),
+         ("rami-fou", ["beginner", "beginner"], 2), ("bfmania-30", ["expert"], 4)]
+
+
+@pytest.mark.parametrize(("rules", "levels", "seed"), GAMES)
+def test_a_session_replays_from_its_journal(rules: str, levels: list[str], seed: int) -> None:
+    options = GameOptions(max_rounds=2)
+    session = GameSession(rules, levels, seed, options)
+    marks = drive(session, seed + 10)
+    assert session.decisions == len(marks) and session.phase == "game-over"
+    assert session.journal.count({"action": "next"}) == len(session.rounds) - 1
+    for cut in (marks[0], marks[len(marks) // 2], marks[-1]):
+        rebuilt = GameSession(rules, levels, seed, options, journal=session.journal[:cut])
+        assert rebuilt.decisions == marks.index(cut) + 1
+        assert rebuilt.journal == session.journal[:cut]
+    rebuilt = GameSession(rules, levels, seed, options, journal=session.journal)
+    for language in (ENGLISH, FRENCH):
+        assert rebuilt.to_json(0, language) == session.to_json(0, language)
+
+
+def test_a_journal_that_does_not_replay_is_refused() -> None:
+    options = GameOptions(max_rounds=1)
+    over = GameSession("rami-51", ["beginner"], 5, options)
+    drive(over, 1)
+    with pytest.raises(ReplayError, match="left over"):  # an answer after the game's end
+        GameSession("rami-51", ["beginner"], 5, options,
+                    journal=[*over.journal, {"action": "draw", "source": "stock"}])
+    session = GameSession("rami-51", ["beginner"], 5)
+    drive(session, 1, decisions=6)
+    journal = list(session.journal)
+    with pytest.raises(ReplayError, match="expected 'draw'"):  # a round dealt mid-round
+        GameSession("rami-51", ["beginner"], 5, journal=[*journal, {"action": "next"}])
+    plays = [index for index, entry in enumerate(journal) if entry["action"] == "play"]
+    forged = [dict(entry) for entry in journal]
+    forged[plays[0]]["discard"] = "KH" if forged[plays[0]]["discard"] != "KH" else "2C"
+    with pytest.raises(ReplayError, match="refused"):
+        GameSession("rami-51", ["beginner"], 5, journal=forged)
+    with pytest.raises(ReplayError):
+        GameSession("rami-51", ["beginner"], 5, journal=[{"action": "dance"}])
+
+
+# ------------------------------------------------------------------------------ the log
+
+
+def _turns(session: GameSession) -> Iterator[tuple[list[Meld], dict[str, Any]]]:
+    """Each play entry of the log, with the table as it lay before it."""
+    table: list[Meld] = []
+    for entry in session.log:
+        if entry["kind"] == "deal":
+            table = []
+        if entry["kind"] != "play":
+            continue
+        yield table, entry
+        if entry["table"] is not None:
+            table = [Meld.of(map(Card.parse, cards)) for cards in entry["table"]]
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_a_turn_is_told_as_moves_numbered_as_the_table_before_it(seed: int) -> None:
+    session = GameSession("rami-chinois", ["confirmed"], seed, GameOptions(max_rounds=1))
+    drive(session, 7, "confirmed")
+    checked = moved = 0
+    for before, entry in _turns(session):
+        played = [Card.parse(card) for card in entry["played"]]
+        after = [Meld.of(map(Card.parse, cards)) for cards in entry["table"] or []]
+        sent = session.entry_json(entry)
+        if entry["table"] is None:
+            assert sent["moves"] == ([f"discard {entry['discard']}"] if entry["discard"] else [])
+            continue
+        # The moves, made on the table before, give the table after in its order: a meld keeps
+        # its number from turn to turn, new melds come after.
+        piles = replay_moves(before, entry["_moves"], played)
+        assert [piles[number] for number in sorted(piles)] == [meld.counts() for meld in after]
+        if entry["seat"] != 0:  # the same words as rami play prints for a bot's turn
+            lines = turn_lines(before, after, played, entry["discard"])
+            assert [line.split(". ", 1)[1] for line in lines] == sent["moves"]
+            assert not any("your hand" in move for move in sent["moves"])
+            moved += any(move.startswith("move ") for move in sent["moves"])
+        else:
+            assert sent["took"] == [] and any("from your hand" in m for m in sent["moves"])
+        checked += 1
+    assert checked >= 4 and moved >= 1
+
+
+def test_took_names_the_cards_a_bot_took_from_your_melds() -> None:
+    mine, theirs = Meld.parse("5H 6H 7H 8H"), Meld.parse("QS QD QC")
+    before = [mine, theirs]
+    # A bot moves 8H off your run and QC off its own set, and lays them with its hand cards.
+    after = [Meld.parse("5H 6H 7H"), Meld.parse("QS QD"), Meld.parse("8S 8D 8H"),
+             Meld.parse("QC QH QH")]
+    moves = turn_moves(before, after, [Card.parse(c) for c in ("8S", "8D", "QH", "QH")])
+    assert took(moves, [0, 1], 0) == [Card.parse("8H")]
+    assert took(moves, [1, 1], 0) == []
+    assert took(moves, [0, 0], 0) == sorted([Card.parse("8H"), Card.parse("QC")])
+    session = GameSession("rami-chinois", ["confirmed"], 5, GameOptions(max_rounds=1))
+    drive(session, 7, "confirmed")
+    taken = [entry for _, entry in _turns(session) if entry["took"]]
+    assert taken and all(entry["seat"] == 1 for entry in taken)
+    for entry in taken:  # each card taken was moved by a move of the turn
+        moved = " ".join(move for move in session.entry_json(entry)["moves"]
+                         if move.startswith(("move ", "split ")))
+        assert all(card in moved for card in entry["took"])
+
+
+def test_the_log_in_french() -> None:
+    session = GameSession("rami-51", ["confirmed"], 5, GameOptions(max_rounds=1))
+    drive(session, 3, decisions=40)
+    english = session.to_json(0)["events"]
+    french = session.to_json(0, FRENCH)["events"]
+    assert [{k: v for k, v in e.items() if k not in ("text", "moves")} for e in english] == \
+        [{k: v for k, v in e.items() if k not in ("text", "moves")} for e in french]
+    assert french[0]["text"].startswith("Manche 1 : ")
+    for en, fr in zip(english, french, strict=True):
+        assert en["text"] != fr["text"]
+        if en["kind"] == "draw" and en["card"]:
+            assert Card.parse(en["card"]).text(FRENCH) in fr["text"]
+        if en["kind"] == "play" and en["discard"]:
+            assert fr["moves"][-1] == f"défaussez {Card.parse(en['discard']).text(FRENCH)}"
+        assert not re.search(r"\b(draws?|lays?|discards?|from|the)\b", fr["text"]), fr["text"]
+
+
+# ------------------------------------------------------------------------------ the database
+
+
+def _record(database: GameDatabase, game_id: str, session: GameSession,
+            marks: list[int]) -> None:
+    database.create(game_id, "rami-51", list(session.levels), session.seed,
+                    {"target": None, "max_rounds": None}, session.journal[:marks[0]])
+
+
+def test_the_database_keeps_a_game_step_by_step(tmp_path: Path) -> None:
+    session = GameSession("rami-51", ["confirmed"], 5)
+    start = len(session.journal)
+    marks = [start, *drive(session, 2, decisions=8)]
+    path = tmp_path / "rami.db"
+    database = GameDatabase(path)
+    _record(database, "g1", session, marks)
+    assert database.decisions("g1") == 0 and database.decisions("nope") is None
+    for number in range(1, len(marks)):
+        database.append("g1", number, session.journal[marks[number - 1]:marks[number]])
+    with pytest.raises(StaleGameError) as stale:  # step 3 again: another process was first
+        database.append("g1", 3, [{"action": "draw", "source": "stock"}])
+    assert stale.value.decisions == 8
+    database.close()
+    record = GameDatabase(path).load("g1")  # opened again, as after a restart
+    assert record is not None and record.decisions == 8 and record.levels == ("confirmed",)
+    assert list(record.journal) == session.journal
+    rebuilt = GameSession(record.rules, record.levels, record.seed, journal=record.journal)
+    assert rebuilt.to_json(0) == session.to_json(0)
+    settings = sqlite3.connect(path)
+    assert settings.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert settings.execute("SELECT version FROM rami_formats WHERE part = 'games'"
+                            ).fetchone()[0] == 1
+
+
+def test_a_game_has_a_bounded_number_of_decisions(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import rami.game.game_db as game_db
+
+    monkeypatch.setattr(game_db, "MAX_DECISIONS", 2)
+    database = GameDatabase(tmp_path / "rami.db")
+    database.create("g", "rami-51", ["beginner"], 1, {}, [])
+    database.append("g", 1, [])
+    database.append("g", 2, [])
+    with pytest.raises(GameTooLongError):
+        database.append("g", 3, [])
+    assert database.decisions("g") == 2
+
+
+def test_games_and_puzzle_attempts_share_one_file(tmp_path: Path) -> None:
+    path = tmp_path / "rami.db"
+    attempts = AttemptStore(path)
+    games = GameDatabase(path)
+    games.create("g", "rami-51", ["beginner"], 1, {}, [])
+    attempt = attempts.record(Attempt("rc-0123456789", "player-01", True, 1200, 0, False, 0,
+                                      datetime.now(UTC)))
+    attempts.close()
+    games.close()
+    assert [a.id for a in AttemptStore(path, create=False).attempts()] == [attempt.id]
+    assert GameDatabase(path).count() == 1
+    with sqlite3.connect(path) as db:  # the attempts' own format is untouched
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def test_a_file_that_is_no_games_database_is_refused(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database at all, " * 100)
+    with pytest.raises(GameDatabaseError, match="not a usable games database"):
+        GameDatabase(text)
+    newer = tmp_path / "newer.db"
+    GameDatabase(newer).close()
+    with sqlite3.connect(newer) as db:
+        db.execute("UPDATE rami_formats SET version = 9 WHERE part = 'games'")
+    with pytest.raises(GameDatabaseError, match="format 9, newer"):
+        GameDatabase(newer)
+
+
+# ------------------------------------------------------------------------------ over HTTP
+
+
+@pytest.fixture(scope="module")
+def two(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Any, Any]]:
+    """Two apps on one games database, as two workers of a server."""
+    path = tmp_path_factory.mktemp("games") / "rami.db"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAMI_SERVICE_GAMES_DB", str(path))
+        first, second = create_app(Settings()), create_app(Settings())
+        with BackgroundServer(first) as one, BackgroundServer(second) as other:
+            yield one.url, other.url, first, second
+
+
+def test_any_worker_answers_any_game(two: tuple[str, str, Any, Any]) -> None:
+    one, other, first, second = two
+    status, game = call(one, "/games", {"rules": "rami-fou", "bots": ["beginner"] * 2,
+                                        "seed": 4, "max_rounds": 1})
+    assert status == 200, game
+    path = f"/games/{game['id']}"
+    urls = [other, one]
+    answered = 0
+    while game["phase"] != "game-over":
+        where, body = ("next", {}) if game["phase"] == "round-over" else \
+            answer(game["view"], answered)
+        status, game = call(urls[answered % 2], f"{path}/{where}", body)
+        assert status == 200, game
+        answered += 1
+    assert answered > 20
+    # Both apps give the same whole game, and it is the one the record replays to.
+    status, seen = call(one, f"{path}?since=0")
+    assert status == 200 and seen == call(other, f"{path}?since=0")[1]
+    session = first.state.games.database.load(game["id"])
+    assert session.decisions == answered
+    # Dropped from both caches (unused, or to make room): rebuilt from the record.
+    first.state.games.games.clear()
+    second.state.games.games.clear()
+    assert call(other, f"{path}?since=0") == (200, seen)
+
+
+def test_two_answers_at_once_the_second_stored_is_a_409(two: tuple[str, str, Any, Any]
+                                                        ) -> None:
+    one, other, first, second = two
+    _, game = call(one, "/games", {"rules": "rami-51", "bots": ["beginner"], "seed": 6})
+    game_id = game["id"]
+    assert call(other, f"/games/{game_id}")[0] == 200  # cached in both
+    store: GameStore = second.state.games
+    entry = store.games[game_id]
+    # The first app stores an answer while the second has already applied its own.
+    where, body = answer(game["view"], 0)
+    status, moved = call(one, f"/games/{game_id}/{where}", body)
+    assert status == 200, moved
+    start = len(entry.session.journal)
+    if where == "draw":
+        entry.session.draw(body["source"])
+    else:
+        entry.session.play([[Card.parse(card) for card in meld] for meld in body["table"]],
+                           body["discard"] and Card.parse(body["discard"]))
+    with pytest.raises(ApiError) as refused:
+        asyncio.run(store.commit(game_id, entry, start))
+    assert refused.value.status == 409 and game_id not in store.games
+    # The second app then answers from the stored game (the first answer).
+    status, seen = call(other, f"/games/{game_id}?since=0")
+    assert status == 200 and seen["events"] == call(one, f"/games/{game_id}?since=0")[1][
+        "events"]
+    assert first.state.games.database.decisions(game_id) == 1
+
+
+def test_the_language_of_the_log(two: tuple[str, str, Any, Any]) -> None:
+    one, other, _, _ = two
+    status, game = call(one, "/games", {"rules": "rami-51", "bots": ["confirmed"], "seed": 3,
+                                        "lang": "fr"})
+    assert status == 200 and game["events"][0]["text"] == "Manche 1 : vous commencez."
+    path = f"/games/{game['id']}"
+    status, played = call(other, f"{path}/play?lang=fr",
+                          {"table": [], "discard": game["view"]["hand"][0]})
+    assert status == 200 and played["events"][0]["text"].startswith("Vous ne posez rien, "
+                                                                     "défaussez ")
+    english = call(one, f"{path}?since=0")[1]["events"]
+    assert english[0]["text"] == "Round 1: You play first."
+    assert [e["text"] for e in call(one, f"{path}?since=0&lang=fr")[1]["events"]] == \
+        [e["text"] for e in call(other, f"{path}?since=0&lang=fr")[1]["events"]]
+    status, error = call(one, f"{path}?lang=de")
+    assert status == 422 and error["field"] == "query.lang"
+    status, error = call(one, "/games", {"lang": "xx"})
+    assert status == 422 and error["field"] == "lang"
+
+
+def test_the_events_match_the_openapi_document(two: tuple[str, str, Any, Any]) -> None:
+    one, _, _, _ = two
+    _, document = call(one, "/openapi.json")
+    checker = SchemaChecker(document)
+    status, game = call(one, "/games", {"rules": "rami-chinois", "bots": ["confirmed"],
+                                        "seed": 5, "max_rounds": 1})
+    kinds: Counter[str] = Counter()
+    for answered in range(200):
+        for event in game["events"]:
+            kinds[event["kind"]] += 1
+            assert set(event) <= set(document["components"]["schemas"]["EventOut"]
+                                     ["properties"])
+        if game["phase"] == "game-over":
+            break
+        where, body = answer(game["view"], answered)
+        status, game = call(one, f"/games/{game['id']}/{where}", body)
+        assert checker.check("post", f"/games/{game['id']}/{where}", status, game)
+    assert game["phase"] == "game-over"
+    assert {"deal", "draw", "play", "round-over", "game-over"} <= set(kinds)
+    plays = [e for e in call(one, f"/games/{game['id']}?since=0")[1]["events"]
+             if e["kind"] == "play"]
+    assert all(isinstance(e["moves"], list) and isinstance(e["took"], list) for e in plays)
