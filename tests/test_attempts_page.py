@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from rami.puzzles.attempts import AttemptStore
+from rami.puzzles.ratings import MODEL_DEVIATION, shipped_starts
 from rami.service.testing import LOOPBACK, free_port
 
 CHROMIUM = "/usr/bin/chromium"
@@ -103,8 +104,9 @@ def test_an_attempt_is_reported_and_the_ratings_shown(served: tuple[str, Path],
     view.wait_for_selector("#hand .card")
     view.wait_for_function("() => document.querySelector('#ratings')?.textContent"
                            ".includes('This puzzle')")
-    assert _ratings(view) == ("Your rating: 1500 \u00b1 350 \u00b7 This puzzle: 1200 \u00b1 350 "
-                              "(0 rated plays)")
+    start = round(shipped_starts()[EASY])  # the model of human solvers' starting rating
+    assert _ratings(view) == (f"Your rating: 1500 \u00b1 350 \u00b7 This puzzle: {start} "
+                              f"\u00b1 {round(MODEL_DEVIATION)} (0 rated plays)")
     # A wrong answer checked, then the solution shown: one attempt, reported at once.
     _press(view, "#hand .card[data-card='TH']")
     _press(view, ".meld[data-number='1'] .here")
