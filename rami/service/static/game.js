@@ -267,7 +267,7 @@
     const pile = view.discard_pile;
     const hasPile = state.discard_rule || pile.length > 0;
     $("discard-pile").hidden = !hasPile;
-    $("discard-row").hidden = !hasPile || pile.length === 0;
+    $("discard-row").hidden = !hasPile || pile.length < 2; // one card: the pile's top shows it
     const top = pile[pile.length - 1];
     $("discard-top").replaceChildren(...(top ? [cardImage(top)] : []));
     $("discard-count").textContent = t("discard {n}", { n: pile.length });

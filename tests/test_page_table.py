@@ -1,0 +1,385 @@
+"""The page as a player at the table uses it, in a real headless Chromium (as tests/test_page.py,
+whose server, browser and helpers these tests share).
+
+On a phone upright and on its side (touch): the table does not move when a card is tapped, the
+hand and the messages stay on screen above the action bar, every card and button leaves at least
+44 px to touch, and a meld's card places the selection there. On the desktop: every move is said
+in the status line, an address typed into the open tab (#game, a puzzle id) is followed, the
+solved puzzles are kept across reloads (marked when the solution was shown, and then not
+counted). In a game: the bots' turns one at a time, the running totals and the round's pause,
+the whole discard pile, rami fou's claim asked once the hand is shown, New game asked before a
+game in play is thrown away; and the page in French.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_page import (  # noqa: F401 (the fixtures are used by name)
+    EASY,
+    RUN,
+    SPLIT,
+    VIEWPORTS,
+    Page,
+    browser,
+    log_lines,
+    server,
+    set_pace,
+    start_game,
+)
+
+#: A phone on its side.
+LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "device_scale_factor": 2,
+             "is_mobile": True, "has_touch": True}
+VIEWPORTS.setdefault("landscape", LANDSCAPE)
+VIEWPORTS.setdefault("phone-fr", {**VIEWPORTS["phone"], "locale": "fr-FR"})
+#: The least a finger is given: a card's visible part, a button (px).
+TOUCH = 44
+
+
+@pytest.fixture
+def phone(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Page]:
+    opened = Page(browser, server, request.param)
+    opened.device = "phone"  # taps, as on the phone
+    yield opened
+    opened.close()
+    assert opened.errors == [], opened.errors
+
+
+def _box(page: Page, selector: str) -> dict[str, float]:
+    box = page.page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return dict(box)
+
+
+def _bar_top(page: Page) -> float:
+    return _box(page, ".actions")["y"]
+
+
+def _touch_widths(page: Page, selector: str) -> list[float]:
+    """The width a finger can touch of each card in `selector`: up to the next card's edge
+    (cards overlap in a meld), the whole card for the last one."""
+    widths: list[float] = page.page.eval_on_selector_all(selector, """cards => cards.map((c, i) => {
+        const box = c.getBoundingClientRect();
+        const next = cards[i + 1];
+        if (!next || next.parentElement !== c.parentElement) return box.width;
+        const after = next.getBoundingClientRect();
+        return after.top > box.top + 4 ? box.width : after.left - box.left;
+    })""")
+    return widths
+
+
+@pytest.mark.parametrize("phone", ["phone", "landscape"], indirect=True)
+def test_a_phone_table_that_keeps_still(phone: Page) -> None:
+    page = phone.open(EASY)  # TS TD TC | 7C 8C 9C TC / TH 6C 8C
+    view = page.page
+    height = view.evaluate("() => innerHeight")
+    # The hand and the messages on screen, above the action bar.
+    bar = _bar_top(page)
+    for selector in ("#hand", "#status"):
+        box = _box(page, selector)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= bar + 1, (selector, box, bar)
+    assert bar < height
+    table, hand = _box(page, "#table"), _box(page, "#hand")
+    page.press(page.card("TH"))
+    # Nothing moved: not the table, not the hand, not the card just tapped.
+    assert _box(page, "#table") == table and _box(page, "#hand") == hand
+    tapped = _box(page, page.card("TH"))
+    assert tapped["y"] >= 0 and tapped["y"] + tapped["height"] <= _bar_top(page)
+    assert page.status() == "Selected TH: now choose a meld (or New meld)."
+    # Touch targets: every card, Put here, every button of the bar.
+    assert min(_touch_widths(page, ".meld .card")) >= TOUCH
+    assert min(_touch_widths(page, "#hand .card")) >= TOUCH
+    here = _box(page, f"{page.meld(1)} .here")
+    assert here["width"] >= TOUCH and here["height"] >= TOUCH
+    heights = view.eval_on_selector_all(
+        ".actions button", "bs => bs.filter(b => b.offsetParent).map(b => b.offsetHeight)")
+    assert heights and min(heights) >= TOUCH
+    # A card of a meld takes the selection there.
+    page.press(page.card("TS", page.meld(1)))
+    assert page.meld_cards(1) == ["TS", "TH", "TD", "TC"]
+    assert page.status() == "TH to meld 1."
+    width = view.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= view.evaluate("() => innerWidth")
+
+
+def test_every_move_is_said_and_the_address_followed(browser: Any, server: str) -> None:
+    page = Page(browser, server, "desktop").open(EASY)
+    view = page.page
+    assert page.page.get_attribute("#status", "aria-live") == "polite"
+    page.press(page.card("7C", page.meld(2)))
+    page.press("#new-meld-zone")
+    assert page.status() == "7C to a new meld 3."
+    page.press(page.card("6C"))
+    page.press(page.card("8C"))
+    page.press(page.card("7C", page.meld(3)))  # a meld's card: the selection goes there
+    assert page.meld_cards(3) == ["6C", "7C", "8C"]
+    assert page.status() == "6C 8C to meld 3."
+    page.press("#undo")
+    assert page.status() == "Undone." and page.meld_cards(3) == ["7C"]
+    page.press(page.card("6C"))
+    page.press(page.card("7C", page.meld(3)))
+    page.press(page.card("8C"))  # a hand card: added to the selection, not moved
+    assert page.status() == "Selected 8C: now choose a meld (or New meld)."
+    # An address typed into the open tab.
+    view.evaluate("() => { location.hash = '#game'; }")
+    view.wait_for_selector("#game-start")
+    assert view.locator("#mode-game").get_attribute("aria-pressed") == "true"
+    view.evaluate(f"() => {{ location.hash = '#{SPLIT}'; }}")
+    view.wait_for_function("id => document.querySelector('.chip.id')?.textContent === id",
+                           arg=SPLIT)
+    assert view.locator("#mode-puzzle").get_attribute("aria-pressed") == "true"
+    assert view.is_visible("#check") and not view.is_visible("#game-start")
+    page.close()
+    assert page.errors == []
+
+
+def _chips(page: Page) -> list[str]:
+    chips: list[str] = page.page.locator("#tags .chip.solved").all_inner_texts()
+    return chips
+
+
+def _solve_easy(page: Page) -> str:
+    page.press(page.card("7C", page.meld(2)))
+    page.press("#new-meld-zone")
+    page.press(page.card("TH"))
+    page.put(1)
+    page.press(page.card("6C"))
+    page.press(page.card("8C"))
+    page.put(3)
+    return page.check()
+
+
+def test_solved_puzzles_are_kept(browser: Any, server: str) -> None:
+    page = Page(browser, server, "desktop").open(EASY)
+    view = page.page
+    assert _chips(page) == []
+    assert _solve_easy(page).startswith("Solved!")
+    assert _chips(page) == ["solved"]
+    view.reload()
+    view.wait_for_function("() => document.querySelector('.chip.solved')")
+    assert _chips(page) == ["solved"] and view.locator("#solved-count").inner_text() == "1 solved"
+    kept = json.loads(view.evaluate("() => localStorage.getItem('rami-solved')"))
+    assert kept[EASY]["hints"] == 0 and kept[EASY]["solution"] is False
+    # With a hint: marked so.
+    page.open(SPLIT)
+    page.press("#hint")
+    view.locator("#hints .hint").first.wait_for()
+    page.press(page.card("6D", page.meld(1)))
+    page.press("#split")
+    page.press(page.card("6D"))
+    page.put(2)
+    assert page.check().startswith("Solved!")
+    assert _chips(page) == ["solved with a hint"]
+    assert view.locator("#solved-count").inner_text() == "2 solved"
+    page.close()
+    assert page.errors == []
+    # Another browser: the solution shown, then checked: marked, and not counted as solved.
+    other = Page(browser, server, "desktop").open(EASY)
+    other.press("#show-solution")
+    other.page.locator("#replay-moves li").nth(2).wait_for()
+    for _ in range(3):
+        other.press("#step")
+    assert other.check().startswith("Solved, with the solution shown: not counted.")
+    assert _chips(other) == ["solution seen"]
+    assert other.page.locator("#solved-count").inner_text() == "0 solved"
+    other.close()
+    assert other.errors == []
+
+
+# ------------------------------------------------------------------------------ the game
+
+
+def _call(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        answer: dict[str, Any] = json.load(response)
+    return answer
+
+
+def _play_until(base: str, state: dict[str, Any], phases: tuple[str, ...]) -> dict[str, Any]:
+    """Seat 0's turns over HTTP (draw the stock, lay nothing, discard the card drawn) until the
+    game asks one of `phases`."""
+    for _ in range(400):
+        if state["phase"] in phases:
+            return state
+        game, view = f"/games/{state['id']}", state["view"]
+        if state["phase"] == "draw":
+            state = _call(base, f"{game}/draw", {"source": "stock"})
+        elif state["phase"] == "claim":
+            state = _call(base, f"{game}/claim", {"take": False})
+        elif state["phase"] == "round-over":
+            state = _call(base, f"{game}/next", {})
+        else:
+            table = [meld if isinstance(meld, list) else meld["cards"] for meld in view["table"]]
+            discard = (view["drawn"] or view["hand"][-1]) if state["discard_rule"] else None
+            state = _call(base, f"{game}/play", {"table": table, "discard": discard})
+    raise AssertionError(f"no {phases} in 400 answers")
+
+
+def _open_game(page: Page, game_id: str) -> dict[str, Any]:
+    """The page on a game dealt elsewhere (as a reload finds the tab's game)."""
+    view = page.page
+    view.goto(page.base + "/")
+    view.wait_for_selector("#hand .card")
+    view.evaluate("id => sessionStorage.setItem('rami-game', id)", game_id)
+    view.evaluate("() => { location.hash = '#game'; }")
+    view.wait_for_function("id => window.ramiGame.state()?.id === id", arg=game_id)
+    state: dict[str, Any] = view.evaluate("() => window.ramiGame.state()")
+    return state
+
+
+def _chip_totals(page: Page) -> list[str]:
+    texts: list[str] = page.page.locator(".player .totals").all_inner_texts()
+    return [text.rsplit("\u00b7", 1)[1].strip() for text in texts]
+
+
+def test_the_table_a_player_sees_and_the_round_s_pause(browser: Any, server: str) -> None:
+    page = Page(browser, server, "desktop")
+    view = page.page
+    dealt = _call(server, "/games", {"rules": "bfmania-30", "bots": ["beginner"], "seed": 3,
+                                     "max_rounds": 2})
+    played = _play_until(server, dealt, ("draw",))
+    while len(played["view"]["discard_pile"]) < 2:
+        played = _call(server, f"/games/{dealt['id']}/draw", {"source": "stock"})
+        played = _play_until(server, played, ("draw",))
+    state = _open_game(page, dealt["id"])
+    set_pace(page, "fast")
+    info = view.locator("#game-info").inner_text()
+    assert "Round 1" in info and "played first" in info and "game to 250" in info
+    pile = state["view"]["discard_pile"]
+    assert len(pile) >= 2 and view.eval_on_selector_all(
+        "#discard-row img", "is => is.map(i => i.dataset.card)") == pile
+    assert view.locator("#discard-top img").get_attribute("data-card") == pile[-1]
+    known = state["view"]["known"]
+    took = view.locator(".player .took")
+    assert took.count() == sum(1 for cards in known if cards)
+    # The round's end: the totals counted at once (not the deal's), and a pause.
+    over = _play_until(server, state, ("round-over",))
+    view.reload()
+    view.wait_for_function("() => window.ramiGame.state()?.phase === 'round-over'")
+    assert over["totals"] != over["view"]["scores"]  # what the chips showed before
+    assert _chip_totals(page) == [f"{total} pts" for total in over["totals"]]
+    assert view.is_visible("#round-summary") and view.is_visible("#next-round")
+    assert view.locator("#round-summary h3").inner_text() == "Round 1 over"
+    page.press("#next-round")
+    view.wait_for_function("() => window.ramiGame.state()?.view.round === 2")
+    assert "Round 2" in view.locator("#game-info").inner_text()
+    # Game over: the final totals; New game asks nothing then.
+    done = _play_until(server, view.evaluate("() => window.ramiGame.state()"), ("game-over",))
+    view.reload()
+    view.wait_for_function("() => window.ramiGame.state()?.phase === 'game-over'")
+    assert _chip_totals(page) == [f"{total} pts" for total in done["result"]["totals"]]
+    assert view.locator("#round-summary h3").inner_text() == "Game over"
+    page.press("#new-game")
+    view.wait_for_selector("#game-start")
+    assert not view.locator("#confirm-new").is_visible()
+    page.close()
+    assert page.errors == []
+
+
+def test_the_bots_turns_one_at_a_time(browser: Any, server: str) -> None:
+    page = Page(browser, server, "desktop")
+    view = page.page
+    state = start_game(page, pace="step")
+    assert state["phase"] == "play"
+    for code in RUN:
+        page.press(page.card(code))
+    page.press("#new-meld-zone")
+    page.press("#end-turn")
+    view.wait_for_function("() => !document.querySelector('#go-on').hidden")
+    after = view.evaluate("() => window.ramiGame.state()")
+    bot = next(entry for entry in after["events"] if entry["kind"] == "play" and entry["seat"])
+    # The bot's turn, told in the status line, with the table as it stood after it; the
+    # person's draw that follows is not shown yet, and nothing can be moved.
+    told = page.status()
+    assert bot["text"] in told and "P2 (beginner)'s turn (1 of 1): press Go on" in told
+    if bot.get("moves"):
+        assert "Moves: " + "; ".join(bot["moves"]) in told
+    assert view.locator("#hand .card").count() == 11
+    assert sorted(view.eval_on_selector_all(
+        "#table .card.fresh", "cs => cs.map(c => c.dataset.card)")) == sorted(bot["played"])
+    assert not view.is_visible("#end-turn")
+    assert not any(line.startswith("You draw") for line in log_lines(page)[-1:])
+    page.press("#go-on")
+    assert view.locator("#hand .card").count() == 12 and view.is_visible("#end-turn")
+    assert log_lines(page)[-1].startswith("You draw ")
+    # A card a bot took from a meld is pointed out (the tables before and after its turn).
+    taken = view.evaluate("() => window.ramiBots.takenFrom([['7C', '8C', '9C', 'TC'], "
+                          "['JD', 'JS', 'JH']], [['8C', '9C', 'TC'], ['JS', 'JH', 'JC'], "
+                          "['6C', '7C', '8C'], ['QD', 'KD', 'JD']])")
+    assert taken == [{"from": 1, "cards": ["7C"]}, {"from": 2, "cards": ["JD"]}]
+    page.close()
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("phone", ["phone"], indirect=True)
+def test_rami_fou_asks_the_claim_once_the_hand_is_shown(phone: Page) -> None:
+    view = phone.page
+    view.goto(phone.base + "/#game")
+    view.wait_for_function("() => document.querySelectorAll('#game-rules option').length > 3")
+    view.select_option("#game-rules", "rami-fou")
+    view.fill("#game-seed", "0")
+    set_pace(phone, "fast")
+    phone.press("#game-start")
+    view.wait_for_function("() => window.ramiGame.state() !== null")
+    state = view.evaluate("() => window.ramiGame.state()")
+    assert state["phase"] == "claim"
+    assert view.locator("#hand .card").count() == 13
+    assert phone.status() == ("Round 1: your 13 cards are dealt. Look at your hand, then press "
+                              "Go on.")
+    assert not view.is_visible("#claim-take") and view.is_visible("#go-on")
+    phone.press("#go-on")
+    assert view.is_visible("#claim-take") and view.is_visible("#claim-pass")
+    assert phone.status().startswith(f"Claim the {state['view']['claim_card']} ")
+    # A game in play: New game asks first.
+    phone.press("#new-game")
+    assert view.locator("#confirm-new").is_visible()
+    phone.press("#confirm-keep")
+    assert view.is_visible("#claim-take")
+
+
+def test_the_page_in_french(browser: Any, server: str) -> None:
+    page = Page(browser, server, "phone-fr")  # a browser that asks for French
+    page.device = "phone"
+    page.open(EASY)
+    view = page.page
+    assert view.evaluate("() => document.documentElement.lang") == "fr"
+    assert view.locator("#check").inner_text() == "V\u00e9rifier"
+    assert view.locator(f"{page.meld(1)} .kind").inner_text() == "s\u00e9rie"
+    assert view.locator(f"{page.meld(2)} .kind").inner_text() == "suite"
+    page.press(page.card("TH"))
+    assert page.status().startswith("Choisi : 10\u2665.")
+    assert view.locator(page.card("TH")).get_attribute("aria-label") == "10 de c\u0153ur, dans votre main"
+    page.press(page.card("TS", page.meld(1)))
+    assert page.status() == "10\u2665 dans la combinaison 1."
+    # Switched to English, and remembered.
+    view.select_option("#lang", "en")
+    assert view.evaluate("() => document.documentElement.lang") == "en"
+    assert view.locator("#check").inner_text() == "Check"
+    assert view.locator(f"{page.meld(1)} .kind").inner_text() == "set"
+    view.reload()
+    view.wait_for_selector("#hand .card")
+    assert view.evaluate("() => document.documentElement.lang") == "en"
+    view.select_option("#lang", "fr")
+    # A game in French: the page's words, the cards, and the service asked in French.
+    page.press("#mode-game")
+    view.wait_for_selector("#game-start")
+    assert view.locator("#game-start").inner_text() == "Distribuer"
+    assert view.locator("#game-level-1 option[value='beginner']").inner_text() == "d\u00e9butant"
+    view.select_option("#game-bots", "1")
+    view.select_option("#game-level-1", "beginner")
+    set_pace(page, "fast")
+    page.press("#game-start")
+    view.wait_for_function("() => window.ramiGame.state() !== null")
+    assert view.is_visible("#end-turn") and view.locator("#end-turn").inner_text() == "Finir le tour"
+    assert "Manche 1" in view.locator("#game-info").inner_text()
+    assert all("lang=fr" in url for url in page.requests if "/games" in url)
+    page.close()
+    assert page.errors == []
