@@ -33,7 +33,7 @@ from rami.puzzles.record import Puzzle, daily, daily_order
 #: Rated first attempts the database must hold before ratings choose the daily puzzle.
 MIN_RATED = 1000
 #: The ratings a daily puzzle is chosen among (inclusive), and the deviation a rating must be
-#: under (about ten rated attempts).
+#: under (seven to ten rated attempts or more).
 BAND = (1400.0, 1800.0)
 MAX_DEVIATION = 150.0
 

@@ -1,10 +1,12 @@
-"""``rami puzzle attempts`` and ``rami puzzle ratings``: the attempts database read back.
+"""``rami puzzle attempts`` and ``rami puzzle ratings``: the attempts database read back; and
+``rami puzzle start-ratings``, the puzzles' ratings before any attempt.
 
 Registered on the puzzle CLI by :mod:`rami.puzzles.cli`. ``attempts`` prints every attempt as a
 JSON line (:meth:`rami.puzzles.attempts.Attempt.to_json`); ``ratings`` prints the Glicko-2
 ratings of :mod:`rami.puzzles.ratings` (``--json``: :meth:`Ratings.summary`). Both open an
 existing database only: a missing or foreign file is bad input (exit 2, the JSON error under
-``--json``), never a traceback.
+``--json``), never a traceback. ``start-ratings`` writes the document of
+:func:`rami.puzzles.human_model.start_ratings` (what rami/data/start_ratings.json ships).
 """
 
 from __future__ import annotations
@@ -51,9 +53,9 @@ def ratings(
     db: DbOpt,
     pack: Annotated[
         str | None,
-        typer.Option("--pack", metavar="FILE", help="The puzzles' tiers (their ratings before "
-                     "any attempt) from this pack (default: the shipped packs).",
-                     show_default=False),
+        typer.Option("--pack", metavar="FILE", help="The puzzles' tiers from this pack "
+                     "(default: the shipped packs); a puzzle without a starting rating of the "
+                     "model of human solvers starts from its tier's.", show_default=False),
     ] = None,
     player: PlayerOpt = None,
     limit: Annotated[
