@@ -1,4 +1,4 @@
-"""One puzzle candidate, a pure function of its seed (NOTES.md, "Puzzles").
+"""One puzzle candidate, a pure function of its seed (docs/puzzles.md, "Generation").
 
 Draw a target final table in a small region of ranks and suits (so that runs and sets cross),
 take the hand from cards the target needs, then re-split the rest into a different starting

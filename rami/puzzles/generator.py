@@ -1,4 +1,4 @@
-"""Puzzle generation, backwards from a target final table (NOTES.md, "Puzzles").
+"""Puzzle generation, backwards from a target final table (docs/puzzles.md, "Generation").
 
 Each candidate is drawn from its seed (:func:`rami.puzzles.draw.candidate`) by a profile
 (:mod:`rami.puzzles.profiles`), then judged by :func:`rami.puzzles.evaluate.evaluate`; most

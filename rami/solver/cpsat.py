@@ -89,9 +89,9 @@ def pinned_solver(deterministic_limit: float, wall_limit: float | None = None) -
     """Rami fou's pinned slot models (:mod:`rami.solver.rearrange.pinned`): the stages' profile
     with the LP at level 2, which also linearises the pins' constraints. Measured on the 23
     rami fou suite positions with table jokers and 150 random ones (docs/benchmarks.md,
-    fourteenth session; the play value and the cards kept then still in two models): the
+    "Tried"; the play value and the cards kept then still in two models): the
     same values everywhere, CPU sums 0.71x and 0.83x, deterministic 0.59x and 0.65x. Level 2
-    on every stage was worse (twelfth session): only these models gain from it."""
+    on every stage was worse (the same table): only these models gain from it."""
     solver = stage_solver(deterministic_limit, wall_limit)
     solver.parameters.linearization_level = 2
     return solver

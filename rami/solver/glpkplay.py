@@ -14,7 +14,7 @@ objective's stage 1, whose table is stage 2's hint (CP-SAT's, with a bonus for t
 melds). Among equally good turns GLPK returns its own table, which may differ from CP-SAT's.
 cvxopt holds the GIL while GLPK runs (about 1 ms here).
 
-Measured (docs/benchmarks.md, "Speed, second round" and "Fifteenth session"): on tables of 20-40
+Measured (docs/benchmarks.md, "Tried"): on tables of 20-40
 cards this solves the stage in 0.6-1.2 ms at the median where CP-SAT's search took 4-7 ms, by
 cards and by points alike; past 55 cards CP-SAT is as fast or faster, hence
 :data:`SMALL_TABLE_CARDS`.

@@ -1,7 +1,7 @@
 """The max-play model (levels 1-2), built once per ruleset shape and re-bounded per position.
 
-Building a CP-SAT model through the Python API costs more than solving it on small tables
-(NOTES.md). This model holds every meld template and card type; a position only changes variable
+Building a CP-SAT model through the Python API costs more than solving it on small tables.
+This model holds every meld template and card type; a position only changes variable
 bounds, right-hand sides and objective coefficients, written straight into the model's proto.
 Templates the position cannot fill are bounded to zero rather than left out.
 """
@@ -95,8 +95,7 @@ class PlayModel:
         self.objective_joker_slot = position_of[self.play_jokers.index]
         # Template bonuses (see load) are appended after these terms and dropped again: even
         # at a coefficient of 0, objective terms for every template slowed max-play (20-60-card
-        # medians 1.13-1.24x the code before them, against 1.01-1.18x without; see
-        # docs/benchmarks.md, sixth session).
+        # medians 1.13-1.24x the code before them, against 1.01-1.18x without).
         self.base_terms = len(objective.vars)
         self.bonus_terms = 0
         self.model = model

@@ -144,7 +144,7 @@ def _swap_reals_into_joker_melds(drafts: list[_Draft]) -> None:
 
 
 def _absorb_jokers(melds: list[Meld], jokers: int, rules: Ruleset) -> list[Meld]:
-    """Place jokers that formed a meld of their own into melds with real cards (NOTES.md).
+    """Place jokers that formed a meld of their own into melds with real cards.
 
     Two or more jokers take a real card that its meld can spare and form a new run with it
     (``6H 6D 6C`` + 3 jokers: ``6H * *``, ``6D 6C *``); a single joker joins a meld with room.

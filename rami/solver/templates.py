@@ -1,4 +1,4 @@
-"""Meld templates: melds as tuples of card types, jokers pooled (NOTES.md).
+"""Meld templates: melds as tuples of card types, jokers pooled (docs/solver.md).
 
 A template names the card types a meld covers, in order for runs; whether each place holds a real
 card or a joker is decided separately, by counts. Free melds need only runs of 3-5 and sets of 3-4:

@@ -363,7 +363,7 @@ class TurnModel:
             # Decision 4: the new melds hold no joker the hand did not bring (a joker swapped
             # this turn goes to the hand or on an old meld). A new meld may copy an old one the
             # swapped joker grows (TS JS QS laid, 8S * added to the table's TS JS QS): decision 4
-            # judges such identical copies by the pairing that leaves an opening (issue 36).
+            # judges such identical copies by the pairing that leaves an opening.
             model.add(sum(self.window_jokers) <= self.played_jokers)
 
     def value(self) -> Any:

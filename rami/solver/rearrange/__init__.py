@@ -1,6 +1,6 @@
 """The CP-SAT rearrangement solver (rami chinois, rummikub, rami fou once opened).
 
-Model (docs/rules.md decisions 6 and 7; the notes in docs/benchmarks.md): integer counts of meld
+Model (docs/rules.md decisions 6 and 7; docs/solver.md): integer counts of meld
 templates over card *types*, jokers pooled as a count of jokers standing for each type. Levels
 are solved in two stages: first the least penalty / most cards (both folded into one exact
 integer objective, since the second level is bounded), then, with that value fixed, the most

@@ -11,7 +11,7 @@ jokers, decision 8's discard), and a turn it rejects is not used.
 
 Without it, such a position went through every pinned model: rami-fou-100[20] (it goes out by
 laying five cards in place) took 3.7 s of CPU, and takes 17 ms with it (docs/benchmarks.md,
-thirteenth session: rami-fou-100's median 91 -> 4 ms, 22 of its 24 positions answered here).
+"Tried": rami-fou-100's median 91 -> 4 ms, 22 of its 24 positions answered here).
 """
 
 from __future__ import annotations

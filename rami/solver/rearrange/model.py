@@ -90,7 +90,7 @@ class StageModel(SlotConstraints):
             for t in template.types:
                 cover[t].append(var)
         # With 3+ jokers a meld could be all jokers; stage 2 then tracks which places are real
-        # (levels 1-2 need not: such jokers can always join melds with real cards, NOTES.md).
+        # (levels 1-2 need not: such jokers can always join melds with real cards, realize.py).
         # The opening's jokers come from the hand alone, and the pure run it needs cannot take
         # them: with three or more, an all-joker meld would not merge away either.
         # ``exact``: every place real or joker, always (the alternatives' signatures need it).

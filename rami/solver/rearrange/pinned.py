@@ -48,7 +48,7 @@ def search_pinned(
 
     Max-play starts from the free relaxation's max-play turn alone: asking the free model for
     the most cards kept as well, for a table more likely to keep the pins, cost the bots' rami
-    fou positions more than it saved (docs/benchmarks.md, fifteenth session). Where the free
+    fou positions more than it saved (docs/benchmarks.md, "Tried"). Where the free
     turn's cards go down with nothing moved, that turn is the answer; else its pinned searches
     stop at the first table reaching the free ceiling.
     """
@@ -148,7 +148,7 @@ def _pinned_stages(
     The model's one objective holds both stages: the play value times ``scale``, more than any
     count of cards kept, plus the cards kept. Its optimum is the best play value and, at that
     value, the most cards kept: one model built and solved where a play-value model and a
-    keeper took two (docs/benchmarks.md, fourteenth and fifteenth sessions). Max-play folds
+    keeper took two (docs/benchmarks.md, "Tried"). Max-play folds
     too: the cards kept steer its search to tables the referee's matching accepts, and its
     answers move fewer cards. Where the referee rejects the table, the next attempt follows:
     running the keeper as well, for another table of the same values, cost more than it

@@ -28,7 +28,7 @@ class Lane:
     """A run of one suit matched to an original meld, as an interval of positions.
 
     ``cover[p]`` says the run holds position p; ``start[p]`` that it begins there. Cheaper for
-    CP-SAT than one boolean per possible run (NOTES.md: the LP is what proves optimality).
+    CP-SAT than one boolean per possible run (the LP relaxation is what proves optimality).
     """
 
     def __init__(self, model: cp_model.CpModel, name: str, suit: int, low: int, high: int):

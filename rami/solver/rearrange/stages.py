@@ -127,8 +127,8 @@ def search(
         clock.lap("search_ms")
         if min_moves:
             # Among the plays of the best value, prefer one keeping the table's own melds:
-            # stage 1's table is stage 2's hint, and stage 2 spends its time finding good
-            # tables, not proving them (NOTES.md). Measured on the 40- and 60-card suites
+            # stage 1's table is stage 2's hint, and a hint near the optimum halves stage 2's
+            # search (docs/benchmarks.md, "Tried"). Measured on the 40- and 60-card suites
             # (one interleaved run): medians 6-23% and sums of times 11-27% lower. A bonus of 1
             # per template used stays below one unit of the play value once that is scaled
             # past the most templates a table can hold.
