@@ -35,8 +35,9 @@ from rami.errors import RamiError, UnreadableFileError, quote
 BUSY_TIMEOUT = 10.0
 #: The format of the game tables (row "games" of rami_formats).
 SCHEMA_VERSION = 1
-#: Decisions of the person a game may hold (a long game of 100 rounds takes some 2,000).
-MAX_DECISIONS = 5_000
+#: Decisions of the person a game may hold: a round of rami 51 takes some 50 (106 in two rounds
+#: against a beginner), a game of 100 rounds (the most POST /games deals) some 5,000.
+MAX_DECISIONS = 20_000
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rami_formats (part TEXT PRIMARY KEY, version INTEGER NOT NULL);
