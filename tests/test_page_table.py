@@ -380,6 +380,54 @@ def test_the_page_in_french(browser: Any, server: str) -> None:
     view.wait_for_function("() => window.ramiGame.state() !== null")
     assert view.is_visible("#end-turn") and view.locator("#end-turn").inner_text() == "Finir le tour"
     assert "Manche 1" in view.locator("#game-info").inner_text()
+    assert log_lines(page)[0].startswith("Manche 1 : ")  # the service's log, in French
     assert all("lang=fr" in url for url in page.requests if "/games" in url)
+    page.close()
+    assert page.errors == []
+
+
+def _hint(page: Page) -> dict[str, Any]:
+    """Press Hint; the advice the service answered."""
+    with page.page.expect_response(lambda response: response.url.endswith("/hint")) as answer:
+        page.press("#game-hint")
+    advice: dict[str, Any] = answer.value.json()
+    page.page.wait_for_function(
+        "() => document.querySelector('#status').textContent.startsWith('Hint: ')")
+    return advice
+
+
+def test_a_hint_at_every_decision(browser: Any, server: str) -> None:
+    page = Page(browser, server, "desktop")
+    view = page.page
+    state = start_game(page)  # rami chinois: you hold a run, and play
+    assert state["phase"] == "play" and view.is_visible("#game-hint")
+    nudge = _hint(page)
+    assert nudge["phase"] == "play" and page.status() == f"Hint: {nudge['text']}"
+    _hint(page)
+    whole = _hint(page)  # the third: the whole turn, as moves, and a table to lay
+    assert whole["table"] and whole["moves"]
+    assert view.locator("#status .advice-moves li").all_inner_texts() == whole["moves"]
+    page.press("#play-hint")
+    laid = [meld for meld in view.evaluate("() => window.ramiBoard.table()") if meld]
+    assert sorted(map(sorted, laid)) == sorted(map(sorted, whole["table"]))
+    assert page.status() == "The hint is filled in: press End turn to play it."
+    page.press("#end-turn")  # the person plays it
+    view.wait_for_function("() => window.ramiGame.state().view.turn >= 2")
+    assert any(line.startswith("You lay ") for line in log_lines(page))
+    # At the draw (BFmania 30 lets you take the discard): the advised draw, played.
+    page.press("#new-game")
+    page.press("#confirm-throw")
+    view.wait_for_function("() => document.querySelectorAll('#game-rules option').length > 3")
+    view.select_option("#game-rules", "bfmania-30")
+    view.select_option("#game-bots", "1")
+    view.fill("#game-seed", "5")
+    page.press("#game-start")
+    view.wait_for_function("() => window.ramiGame.state()?.phase === 'draw'")
+    advice = _hint(page)
+    assert advice["phase"] == "draw" and advice["draw"] in ("stock", "discard")
+    page.press("#play-hint")
+    view.wait_for_function("() => window.ramiGame.state().phase === 'play'")
+    source = "discard pile" if advice["draw"] == "discard" else "stock"
+    assert log_lines(page)[-1].startswith("You ") and log_lines(page)[-1].endswith(f"{source}.")
     page.close()
     assert page.errors == []

@@ -2,8 +2,9 @@
 //
 // An answer of the server carries the events since the person's answer: the bots' draws and
 // turns, up to the next question. They are shown a bot's turn at a time, each with the table as
-// it stood after it (the play events carry the table when it changed), the cards it laid edged
-// in violet and the cards it took from a meld already on the table edged in red and named. The
+// it stood after it (the play events carry the table when it changed), its moves, the cards it
+// laid edged in violet and the cards it took out of melds you laid (the event's `took`) edged in
+// red and named. The
 // pace is the person's: step by step (Go on, or G, for the next), slow (a turn every 1.5 s; Go
 // on skips ahead) or fast (no replay: the table as it stands). The pace is kept in localStorage.
 "use strict";
@@ -111,7 +112,11 @@ window.ramiBots = (function () {
       if (entry.kind === "deal") run.table = [];
       if (entry.kind !== "play") continue;
       if (entry.table) {
-        taken = entry.seat === 0 ? [] : takenFrom(run.table, entry.table);
+        if (Array.isArray(entry.took)) {
+          taken = entry.took.length ? [{ from: null, cards: entry.took }] : [];
+        } else {
+          taken = entry.seat === 0 ? [] : takenFrom(run.table, entry.table);
+        }
         run.table = entry.table;
       }
       laid = entry.played;
@@ -127,7 +132,8 @@ window.ramiBots = (function () {
     const lines = step.filter((entry) => entry.text).map((entry) => entry.text);
     if (moves.length) lines.push(t("Moves: {moves}", { moves: moves.join("; ") }));
     for (const group of taken) {
-      lines.push(t("{cards} taken from meld {n}", { cards: T.cards(group.cards), n: group.from }));
+      lines.push(group.from === null ? t("{cards} taken from your melds", { cards: T.cards(group.cards) })
+        : t("{cards} taken from meld {n}", { cards: T.cards(group.cards), n: group.from }));
     }
     const name = seat === null ? "" : run.state.players[seat].name;
     lines.push(t("{name}'s turn ({n} of {total}): press Go on for the next.",

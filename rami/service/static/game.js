@@ -106,7 +106,7 @@
     const levels = [...document.querySelectorAll("#setup-form select.level")].slice(0, count)
       .map((select) => select.value === TARGET
         ? `elo:${Number($(select.id.replace("level", "elo")).value)}` : select.value);
-    const body = { rules: $("game-rules").value, bots: levels };
+    const body = { rules: $("game-rules").value, bots: levels, lang: T.lang() };
     const seed = $("game-seed").value.trim();
     if (seed) body.seed = parseInt(seed, 10);
     board().say(t("Dealing\u2026"));
