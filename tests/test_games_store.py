@@ -366,3 +366,44 @@ def test_the_events_match_the_openapi_document(two: tuple[str, str, Any, Any]) -
     plays = [e for e in call(one, f"/games/{game['id']}?since=0")[1]["events"]
              if e["kind"] == "play"]
     assert all(isinstance(e["moves"], list) and isinstance(e["took"], list) for e in plays)
+
+
+def test_which_database_the_games_go_to(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rami.service.game_store import database_path, open_database
+
+    for name in ("RAMI_SERVICE_GAMES_DB", "RAMI_SERVICE_DB"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    default = tmp_path / "state" / "rami" / "rami.db"
+    assert database_path() == str(default)
+    database = open_database(database_path())  # made with its folder
+    assert database is not None and default.is_file()
+    database.close()
+    monkeypatch.setenv("RAMI_SERVICE_DB", str(tmp_path / "attempts.db"))  # rami serve --db
+    assert database_path() == str(tmp_path / "attempts.db")
+    monkeypatch.setenv("RAMI_SERVICE_GAMES_DB", "memory")
+    assert database_path() is None and open_database(None) is None
+    # A default that cannot be made: memory only; a file named that cannot be used: an error.
+    monkeypatch.delenv("RAMI_SERVICE_GAMES_DB")
+    monkeypatch.delenv("RAMI_SERVICE_DB")
+    (tmp_path / "blocked").write_text("a file, not a folder")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "blocked"))
+    assert open_database(database_path()) is None
+    monkeypatch.setenv("RAMI_SERVICE_GAMES_DB", str(tmp_path / "blocked" / "rami.db"))
+    with pytest.raises(GameDatabaseError):
+        open_database(database_path())
+    with BackgroundServer(create_app(Settings())) as running:
+        status, error = call(running.url, "/games", {})
+        assert status == 503 and "games database is unavailable" in error["error"]
+
+
+def test_games_in_memory_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RAMI_SERVICE_GAMES_DB", "memory")
+    app = create_app(Settings())
+    with BackgroundServer(app) as running:
+        status, game = call(running.url, "/games", {"rules": "rami-51", "seed": 2})
+        assert status == 200 and app.state.games.database is None
+        assert call(running.url, f"/games/{game['id']}")[0] == 200
+        app.state.games.games.clear()  # dropped: gone
+        status, error = call(running.url, f"/games/{game['id']}")
+        assert status == 404 and "dropped" in error["error"]
