@@ -77,6 +77,44 @@ window.ramiBots = (function () {
     return found;
   }
 
+  // What the players and the piles were after each step: the answer's view with the events that
+  // came after that step undone (hand sizes, the discard pile, the stock's size). A reshuffle or
+  // a deal is not undone: before it, the view is the answer's.
+  function undo(view, events) {
+    const sizes = view.hand_sizes.slice();
+    let pile = view.discard_pile.slice();
+    let stock = view.stock_size;
+    for (const entry of events.slice().reverse()) {
+      if (entry.kind === "deal" || entry.kind === "reshuffle") return view;
+      const seat = entry.seat;
+      if (entry.kind === "play") {
+        sizes[seat] += entry.played.length + (entry.discard ? 1 : 0);
+        if (entry.discard) pile = pile.slice(0, -1);
+      } else if (entry.kind === "draw") {
+        sizes[seat] -= 1;
+        if (entry.source === "discard") pile = [...pile, entry.card];
+        else stock += 1;
+      } else if (entry.kind === "claim") {
+        sizes[seat] -= 2;
+        pile = [...pile, entry.card];
+        stock += 1;
+      }
+    }
+    return { ...view, hand_sizes: sizes, discard_pile: pile, stock_size: stock };
+  }
+
+  function stateAfter(index) {
+    const later = run.steps.slice(index + 1).flat().concat(run.rest);
+    const view = undo(run.state.view, later);
+    if (run.opened && view !== run.state.view) {
+      // Opened by now: before the answer, or laid cards since and open in the answer.
+      const laid = new Set(run.steps.slice(0, index + 1).flat()
+        .filter((entry) => entry.kind === "play" && entry.played.length).map((entry) => entry.seat));
+      view.opened = run.state.view.opened.map((now, seat) => run.opened[seat] || (now && laid.has(seat)));
+    }
+    return { ...run.state, view };
+  }
+
   // The person's hand while the bots play: the final hand less the cards the person draws after.
   function handDuring(index) {
     const hand = run.state.view.hand.slice();
@@ -92,12 +130,13 @@ window.ramiBots = (function () {
     return hand;
   }
 
-  function start(state, table, events, hooks) {
+  // `opened`: who had opened before the answer (null: not known, the answer's is shown).
+  function start(state, table, events, hooks, opened) {
     stop();
     if (pace() === "fast") return false;
     const { steps, rest } = cut(events || []);
     if (!steps.length) return false;
-    run = { state, steps, rest, at: 0, logged: 0, table: table || [], hooks, timer: null };
+    run = { state, steps, rest, at: 0, logged: 0, table: table || [], hooks, timer: null, opened };
     showStep();
     return true;
   }
@@ -125,19 +164,21 @@ window.ramiBots = (function () {
     }
     run.hooks.addLog(step);
     run.logged = run.at + 1;
-    window.ramiGame.showPlayers(run.state, seat);
+    const state = stateAfter(run.at);
+    window.ramiGame.showPlayers(state, seat);
+    window.ramiGame.showPiles(state, state.view);
     const marked = taken.flatMap((group) => group.cards);
     run.hooks.showBoard({ table: run.table, hand: handDuring(run.at) }, null, laid, marked);
     run.hooks.showButtons(run.state);
-    const lines = step.filter((entry) => entry.text).map((entry) => entry.text);
+    const name = seat === null ? "" : window.ramiGame.playerName(run.state, seat);
+    const lines = [t("{name}'s turn ({n} of {total}): press Go on for the next.",
+      { name, n: run.at + 1, total: run.steps.length })];
+    lines.push(...step.filter((entry) => entry.text).map((entry) => entry.text));
     if (moves.length) lines.push(t("Moves: {moves}", { moves: moves.join("; ") }));
     for (const group of taken) {
       lines.push(group.from === null ? t("{cards} taken from your melds", { cards: T.cards(group.cards) })
         : t("{cards} taken from meld {n}", { cards: T.cards(group.cards), n: group.from }));
     }
-    const name = seat === null ? "" : run.state.players[seat].name;
-    lines.push(t("{name}'s turn ({n} of {total}): press Go on for the next.",
-      { name, n: run.at + 1, total: run.steps.length }));
     window.ramiBoard.say(lines.join("\n"), "turn");
     if (pace() === "slow") run.timer = setTimeout(next, SLOW_MS);
   }

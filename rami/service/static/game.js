@@ -162,7 +162,8 @@
     $("game-bar").hidden = false;
     $("game-log-box").hidden = false;
     showNotes(state);
-    if (played && bots().start(state, played.table, played.events, { addLog, showBoard, showButtons })) {
+    const opened = before && before.id === state.id ? before.view.opened : null;
+    if (played && bots().start(state, played.table, played.events, { addLog, showBoard, showButtons }, opened)) {
       return;
     }
     addLog(state.events);
@@ -215,8 +216,11 @@
     list.scrollTop = list.scrollHeight;
   }
 
+  // A player's name in the page's language: You, or P2 (beginner) with the level's word.
   function playerName(state, seat) {
-    return seat === 0 ? t("You") : state.players[seat].name;
+    if (seat === 0) return t("You");
+    const level = state.players[seat].level;
+    return `P${seat + 1} (${LEVELS.includes(level) ? t(level) : level})`;
   }
 
   // One chip a player: cards in hand, opened, the running total (the game's totals, this round
@@ -232,7 +236,7 @@
         + (view.active[seat] ? "" : " out");
       chip.dataset.seat = seat;
       const name = document.createElement("strong");
-      name.textContent = player.name;
+      name.textContent = playerName(state, seat);
       const info = document.createElement("span");
       info.className = "small";
       const size = view.hand_sizes[seat];
@@ -274,8 +278,9 @@
     const row = $("discard-row");
     row.setAttribute("aria-label", t("The discard pile, top last"));
     row.replaceChildren(...pile.map(cardImage));
-    const first = state.players[view.first] ? playerName(state, view.first) : "";
-    const parts = [state.title, t("Round {n}", { n: view.round }), t("{name} played first", { name: first })];
+    const first = view.first === 0 ? t("You played first")
+      : t("{name} played first", { name: playerName(state, view.first) });
+    const parts = [state.title, t("Round {n}", { n: view.round }), first];
     if (view.target) parts.push(t("game to {n}", { n: view.target }));
     parts.push(t("seed {n}", { n: state.seed }));
     $("game-info").textContent = parts.join(" \u00b7 ");
@@ -300,7 +305,7 @@
     state.players.forEach((player, seat) => {
       const row = table.insertRow();
       if (last.winners.includes(seat)) row.className = "winner";
-      for (const text of [player.name, T.cards(last.hands[seat]) || "\u2014",
+      for (const text of [playerName(state, seat), T.cards(last.hands[seat]) || "\u2014",
         (last.scores[seat] > 0 ? "+" : "") + last.scores[seat], last.totals[seat]]) {
         row.insertCell().textContent = text;
       }
@@ -524,7 +529,7 @@
 
   window.ramiGame = {
     state: () => game, open, close, settle: (state) => settle(state), prompt: () => prompt(game),
-    showPlayers, showPiles, asked,
+    showPlayers, showPiles, asked, playerName,
   };
 
   document.addEventListener("DOMContentLoaded", start);

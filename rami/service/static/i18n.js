@@ -203,6 +203,7 @@ window.ramiText = (function () {
     "The discard pile, top last": "La d\u00e9fausse, le dessus en dernier",
     "Round {n}": "Manche {n}",
     "{name} played first": "{name} a jou\u00e9 en premier",
+    "You played first": "Vous avez jou\u00e9 en premier",
     "game to {n}": "partie en {n}",
     "seed {n}": "graine {n}",
     "Note: {note}.": "Note : {note}.",
