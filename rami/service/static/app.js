@@ -796,7 +796,8 @@
       title.textContent = t("Hint {n} of 3", { n: level });
       item.append(title, ...hintBody(result));
       box.appendChild(item);
-      say(title.textContent);
+      const moves = level === 3 && result.solution ? result.solution.moves : null;
+      say(`${title.textContent}: ${moves ? `${t("The whole turn:")} ${moves.map((m) => m.text).join("; ")}` : result.hint}`);
       $("hint").textContent = t(level < 3 ? "More hint" : "No more hints");
     } catch (error) {
       say(error.message, "bad");
