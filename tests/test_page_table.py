@@ -19,18 +19,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_page import (  # noqa: F401 (the fixtures are used by name)
-    EASY,
-    RUN,
-    SPLIT,
-    VIEWPORTS,
-    Page,
-    browser,
-    log_lines,
-    server,
-    set_pace,
-    start_game,
-)
+import test_page as shared
+from test_page import EASY, RUN, SPLIT, VIEWPORTS, Page, log_lines, set_pace, start_game
+
+#: The same fixtures as tests/test_page.py: a ``rami serve`` on loopback, Debian's Chromium.
+server = shared.server
+browser = shared.browser
 
 #: A phone on its side.
 LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "device_scale_factor": 2,
@@ -356,7 +350,8 @@ def test_the_page_in_french(browser: Any, server: str) -> None:
     assert view.locator(f"{page.meld(2)} .kind").inner_text() == "suite"
     page.press(page.card("TH"))
     assert page.status().startswith("Choisi : 10\u2665.")
-    assert view.locator(page.card("TH")).get_attribute("aria-label") == "10 de c\u0153ur, dans votre main"
+    assert view.locator(page.card("TH")).get_attribute("aria-label") \
+        == "10 de c\u0153ur, dans votre main"
     page.press(page.card("TS", page.meld(1)))
     assert page.status() == "10\u2665 dans la combinaison 1."
     # Switched to English, and remembered.
@@ -378,7 +373,8 @@ def test_the_page_in_french(browser: Any, server: str) -> None:
     set_pace(page, "fast")
     page.press("#game-start")
     view.wait_for_function("() => window.ramiGame.state() !== null")
-    assert view.is_visible("#end-turn") and view.locator("#end-turn").inner_text() == "Finir le tour"
+    assert view.is_visible("#end-turn")
+    assert view.locator("#end-turn").inner_text() == "Finir le tour"
     assert "Manche 1" in view.locator("#game-info").inner_text()
     assert log_lines(page)[0].startswith("Manche 1 : ")  # the service's log, in French
     assert all("lang=fr" in url for url in page.requests if "/games" in url)
