@@ -307,7 +307,7 @@ def _first_discard_choice(seed: int) -> GameSession:
 def test_rami_51_refuses_a_discard_that_cannot_be_laid() -> None:
     session = _first_discard_choice(0)
     before = session.to_json()
-    with pytest.raises(IllegalActionError, match="decision 10") as refused:
+    with pytest.raises(IllegalActionError, match="must be laid in the same turn") as refused:
         session.draw("discard")
     assert not isinstance(refused.value, NotAskedError)
     assert session.to_json() == before

@@ -47,7 +47,6 @@ from rami.game.moves import arrange_like
 from rami.game.presets import GameError, GameOptions, game_rules
 from rami.game.rounds import Round
 from rami.game.scoring import game_after_round
-from rami.game.session_checks import discard_draw_problems
 from rami.game.session_text import entry_text
 from rami.game.state import CLAIM, DRAW, PLAY
 from rami.game.turn_text import in_table_order, move_texts, owners_after, took, turn_moves
@@ -265,10 +264,12 @@ class GameSession:
         if source not in SOURCES:
             raise IllegalActionError([f"draw from 'stock' or 'discard', not {source!r}"],
                                      self.round.where)
-        problems = discard_draw_problems(self.round.view(), self.game.draw) \
-            if source == DISCARD else []
-        if problems:
-            raise IllegalActionError(problems, self.round.where)
+        if source == DISCARD:  # a draw no turn the referee accepts would follow is refused
+            from rami.game.advice import taking_problem
+
+            problem = taking_problem(self.round.view())
+            if problem is not None:
+                raise IllegalActionError([problem], self.round.where)
         self._apply(Draw(source), HUMAN)
         self._advance()
 
@@ -389,10 +390,7 @@ _ASKED = {
 
 
 def _counts(table: Sequence[Meld]) -> Counter[Card]:
-    counts: Counter[Card] = Counter()
-    for meld in table:
-        counts.update(meld.cards)
-    return counts
+    return Counter(card for meld in table for card in meld.cards)
 
 
 __all__ = ["GAME_OVER", "HUMAN", "NEXT", "ROUND_OVER", "GameSession", "NotAskedError",
