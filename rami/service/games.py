@@ -10,7 +10,8 @@ it is changed.
 
 Games are kept by :mod:`rami.service.game_store`: their records in a SQLite database (a
 decision is answered once it is stored), live sessions in a bounded cache of each worker; any
-worker answers for any game. ``POST /games/{id}/hint`` is in :mod:`rami.service.game_hint`.
+worker answers for any game. ``POST /games/{id}/hint`` answers with
+:func:`rami.game.advice.advise` and never changes the game.
 """
 
 from __future__ import annotations
