@@ -171,6 +171,8 @@ def test_the_log_in_french() -> None:
     assert [{k: v for k, v in e.items() if k not in ("text", "moves")} for e in english] == \
         [{k: v for k, v in e.items() if k not in ("text", "moves")} for e in french]
     assert french[0]["text"].startswith("Manche 1 : ")
+    bots = [fr["text"] for fr in french if fr.get("seat") == 1]
+    assert bots and all(text.startswith("P2 (confirmé) ") for text in bots)
     for en, fr in zip(english, french, strict=True):
         assert en["text"] != fr["text"]
         if en["kind"] == "draw" and en["card"]:

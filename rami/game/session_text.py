@@ -2,8 +2,8 @@
 
 The session logs each event as data (who, which cards, the round's reason and scores); the
 ``text`` of an entry is written here, in the language the person reads, when the log is sent.
-Cards are written in the language's notation (``KH``; in French ``R♥``); the bots' names are
-names and stay as they are; the person is "You" ("Vous").
+Cards are written in the language's notation (``KH``; in French ``R♥``); the person is "You"
+("Vous"), a bot "P2 (beginner)" ("P2 (débutant)").
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ HUMAN = 0
 
 _REASONS = {
     "out": ("a player went out", "un joueur est sorti"),
-    "stock": ("the stock ran out", "la pioche est épuisée"),
+    "stock": ("the stock ran out", "le talon est épuisé"),
     "cap": ("the turn cap was reached", "le nombre maximal de tours est atteint"),
     "blocked": ("nobody could play", "personne ne pouvait jouer"),
     "turn-limit": ("the engine's turn limit was reached",
@@ -31,8 +31,18 @@ def person_name(language: Language) -> str:
     return "Vous" if language is FRENCH else "You"
 
 
+#: The levels' words in French, as the page says them (a bot is "P2 (débutant)").
+_LEVELS_FR = {"beginner": "débutant", "intermediate": "intermédiaire", "confirmed": "confirmé"}
+
+
 def _names(names: Sequence[str], language: Language) -> list[str]:
-    return [person_name(language), *names[1:]]
+    """The players' names in ``language``: "You" ("Vous"), and each bot with its level's
+    word ("P2 (beginner)", "P2 (débutant)")."""
+    bots = list(names[1:])
+    if language is FRENCH:
+        for english, french in _LEVELS_FR.items():
+            bots = [name.replace(f"({english})", f"({french})") for name in bots]
+    return [person_name(language), *bots]
 
 
 def _cards(cards: Sequence[str], language: Language) -> str:
@@ -68,8 +78,8 @@ def entry_text(entry: dict[str, Any], names: Sequence[str], language: Language) 
     if kind == "reshuffle":
         size = entry["stock_size"]
         if fr:
-            return (f"La défausse (sauf sa carte du dessus) est mélangée en une nouvelle pioche "
-                    f"de {size} cartes.")
+            return (f"La défausse (sauf sa carte du dessus) est mélangée en un nouveau talon de "
+                    f"{size} cartes.")
         return (f"The discard pile (less its top) is shuffled into a new stock of {size} "
                 "cards.")
     seat = entry["seat"]
