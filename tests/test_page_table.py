@@ -332,11 +332,22 @@ def test_rami_fou_asks_the_claim_once_the_hand_is_shown(phone: Page) -> None:
     phone.press("#go-on")
     assert view.is_visible("#claim-take") and view.is_visible("#claim-pass")
     assert phone.status().startswith(f"Claim the {state['view']['claim_card']} ")
+    # The hint at the claim, played: the claim is answered as advised.
+    with view.expect_response(lambda response: response.url.endswith("/hint")) as answer:
+        phone.press("#game-hint")
+    advice = answer.value.json()
+    assert advice["phase"] == "claim" and advice["claim"] in (True, False)
+    phone.press("#play-hint")
+    view.wait_for_function("count => window.ramiGame.state().event_count > count",
+                           arg=state["event_count"])
+    answered = [entry for entry in view.evaluate("() => window.ramiGame.state().events")
+                if entry["kind"] == "claim" and entry["seat"] == 0]
+    assert bool(answered) == advice["claim"]
     # A game in play: New game asks first.
     phone.press("#new-game")
     assert view.locator("#confirm-new").is_visible()
     phone.press("#confirm-keep")
-    assert view.is_visible("#claim-take")
+    assert view.locator("#hand .card").count() and view.is_visible("#new-game")
 
 
 def test_the_page_in_french(browser: Any, server: str) -> None:
