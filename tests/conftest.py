@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import pytest
@@ -12,6 +13,15 @@ from rami.solver.solution import Solution
 #: schemathesis gives every test it generates the node id of their one function, and
 #: pytest-xdist runs one test per node id: under ``-n`` this file ran 1 of its 26 operations.
 SERIAL_ONLY = "test_service_fuzz.py"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _games_database(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Servers the tests start keep their games in a file of the test run, never in the
+    user's ``~/.local/state/rami/rami.db`` (docs/service.md, "Where games are kept"); a test
+    that names its own database still does."""
+    os.environ.setdefault("RAMI_SERVICE_GAMES_DB",
+                          str(tmp_path_factory.mktemp("games") / "rami.db"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
