@@ -1,4 +1,4 @@
-"""``rami puzzle attempts`` and ``rami puzzle ratings`` (rami.puzzles.ratings_cli): the database
+"""``rami puzzle attempts`` and ``rami puzzle ratings`` (rami.cli.puzzle_ratings): the database
 read back as JSON lines and as ratings; bad input a clear error and exit code 2, never a
 traceback."""
 

@@ -164,7 +164,7 @@ def test_new_profiles_generate_sound_puzzles_of_the_tier(tier: str, jokers: int)
 def test_cli_generate_profile(tmp_path) -> None:
     from typer.testing import CliRunner
 
-    from rami.puzzles.cli import puzzle_app
+    from rami.cli.puzzle import puzzle_app
 
     out = tmp_path / "p.jsonl"
     bad = CliRunner().invoke(puzzle_app, ["generate", "--profile", "legendary", "--out", str(out)])

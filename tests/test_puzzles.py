@@ -20,7 +20,7 @@ from rami.cards import parse_cards
 from rami.matching import cards_moved
 from rami.notation import parse_table, position_to_json
 from rami.puzzles.answers import check_answer, parse_answer
-from rami.puzzles.cli import puzzle_app
+from rami.cli.puzzle import puzzle_app
 from rami.puzzles.difficulty import NEAR_CAP, TIERS, melds_broken
 from rami.puzzles.evaluate import Rejected, evaluate, solutions_up_to, solve_goal
 from rami.puzzles.greedy import fits, greedy_play, lay_off

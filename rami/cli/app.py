@@ -21,7 +21,6 @@ from typer.core import TyperCommand, TyperGroup
 from rami import __version__
 from rami.cli.output import echo_json_error, fail, report_failure
 from rami.errors import EXIT_BAD_INPUT, RamiError, SolverBugError, shorten
-from rami.solver.solution import Objective
 
 
 def wants_json(args: Sequence[str]) -> bool:
@@ -144,22 +143,8 @@ PositionArg = Annotated[
         show_default=False,
     ),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
-ObjectiveOpt = Annotated[
-    Objective,
-    typer.Option(
-        "--objective",
-        help="What to maximise first: 'points' (least hand penalty) or 'cards' (most played).",
-        case_sensitive=False,
-    ),
-]
 #: Commands whose POSITION may start with '-' (an empty table: '- / 7H 8H 9H').
 POSITION_COMMAND: dict[str, Any] = {"cls": PositionCommand}
-
-TimeLimitOpt = Annotated[
-    float,
-    typer.Option("--time-limit", metavar="S", help="Seconds the solver may search."),
-]
 
 
 def _version(value: bool) -> None:

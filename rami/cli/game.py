@@ -15,7 +15,8 @@ from typing import Annotated, Any
 
 import typer
 
-from rami.cli.inputs import CliError, LangOpt
+from rami.cli.inputs import CliError
+from rami.cli.options import JsonOpt, LangOpt, OptionalRulesOpt, RulesOpt
 from rami.cli.output import echo_error, echo_json, echo_lines
 from rami.cli.scale import RayOpt
 from rami.errors import RamiError
@@ -23,12 +24,6 @@ from rami.lang import Language
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
-
-RulesOpt = Annotated[
-    str,
-    typer.Option("--rules", metavar="R", help="The preset, with options if any "
-                 "('rami-chinois[jokers=0]')."),
-]
 
 #: ``--target`` of ``rami simulate`` and ``rami play``.
 TargetOpt = Annotated[
@@ -84,7 +79,7 @@ def simulate(
     ] = None,
     target: TargetOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
-    json_output: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    json_output: JsonOpt = False,
     ray: RayOpt = None,
 ) -> None:
     """Play bots against each other; write the records and print wins, scores and Elo."""
@@ -163,11 +158,7 @@ def replay(
 
 
 def play(
-    rules: Annotated[
-        str | None, typer.Option("--rules", metavar="R", help="The preset, with options if any "
-                                 "('rami-chinois[jokers=0]').  [default: rami-chinois]",
-                                 show_default=False)
-    ] = None,
+    rules: OptionalRulesOpt = None,
     vs: Annotated[
         str | None, typer.Option("--vs", metavar="LEVEL[,LEVEL...]", help="The bots you play "
                                  "against, one per seat: beginner, novice, intermediate, "

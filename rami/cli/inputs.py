@@ -13,12 +13,10 @@ import math
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 from rami.errors import InvalidPositionError, RamiError, shorten
-from rami.lang import ENGLISH, LANG_VARIABLE, Language
+from rami.lang import ENGLISH, Language
 from rami.notation import json_value_kind, parse_position_any
 from rami.position import Position
 from rami.textfile import (
@@ -31,13 +29,6 @@ from rami.textfile import (
 )
 
 STDIN = "-"
-
-LangOpt = Annotated[
-    Language,
-    typer.Option("--lang", envvar=LANG_VARIABLE, case_sensitive=False,
-                 help="The cards' notation and the texts' language: 'en' (KH, TD) or 'fr' "
-                      "(R♥ or RC, 10♦ or 10K); default from RAMI_LANG, else en."),
-]
 
 #: The text notation never holds a dot, so a dotted word is a file name (``demo.txt``).
 _FILE_LIKE = re.compile(r"\S*\.[A-Za-z0-9]+")
@@ -167,7 +158,7 @@ _PUZZLE_ID = re.compile(r"rc-[0-9a-f]{10}")
 
 def _puzzle_source(puzzle_id: str) -> Source:
     """The position of a puzzle of the shipped pack (rami.puzzles), named by its id."""
-    from rami.puzzles.record import position_text
+    from rami.puzzles import position_text
 
     try:
         return Source(puzzle_id, position_text(puzzle_id), canonical=True)

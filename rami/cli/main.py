@@ -18,7 +18,8 @@ from rami.cli import game as game_commands
 from rami.cli import interrupt, lean, positions
 from rami.cli import match as match_command
 from rami.cli import review as review_commands
-from rami.cli.app import POSITION_COMMAND, JsonOpt, app
+from rami.cli.app import POSITION_COMMAND, app
+from rami.cli.options import JsonOpt
 from rami.cli.output import echo_json, echo_lines, reporting_errors
 from rami.cli.render import render
 from rami.cli.rules import preset_lines, presets_lines
@@ -110,7 +111,7 @@ app.command(**POSITION_COMMAND)(review_commands.review)
 
 
 def _add_puzzles() -> None:
-    from rami.puzzles.cli import puzzle_app
+    from rami.cli.puzzle import puzzle_app
 
     app.add_typer(puzzle_app, name="puzzle")
 

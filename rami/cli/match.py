@@ -12,7 +12,8 @@ from typing import Annotated, Any
 
 import typer
 
-from rami.cli.game import RulesOpt, _bad_input, _options
+from rami.cli.game import _bad_input, _options
+from rami.cli.options import JsonOpt, RulesOpt
 from rami.cli.output import echo_error, echo_json, echo_lines
 from rami.cli.scale import RayOpt, executor_for
 from rami.errors import RamiError
@@ -47,7 +48,7 @@ def match(
     ] = None,
     workers: Annotated[int, typer.Option("--workers", metavar="K", min=1, help="Processes "
                                          "playing the pairs (same report whatever K).")] = 1,
-    json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    json_output: JsonOpt = False,
     ray: RayOpt = None,
 ) -> None:
     """Play CANDIDATE against BASELINE on paired deals; say whether it is stronger."""

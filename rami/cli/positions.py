@@ -12,8 +12,9 @@ import typer
 from rami.cards import format_cards
 from rami.cli import interrupt
 from rami.cli import review as review_commands
-from rami.cli.app import JsonOpt, ObjectiveOpt, PositionArg, TimeLimitOpt
-from rami.cli.inputs import CliError, LangOpt, batch_lines, check_time_limit, load_position
+from rami.cli.app import PositionArg
+from rami.cli.inputs import CliError, batch_lines, check_time_limit, load_position
+from rami.cli.options import JsonOpt, LangOpt, NoMinMovesOpt, ObjectiveOpt, TimeLimitOpt
 from rami.cli.output import (
     INTERRUPTED,
     echo_error,
@@ -174,10 +175,7 @@ def solve(
     json_output: JsonOpt = False,
     objective: ObjectiveOpt = Objective.POINTS,
     time_limit: TimeLimitOpt = 10.0,
-    no_min_moves: Annotated[
-        bool,
-        typer.Option("--no-min-moves", help="Do not minimise the table cards moved (faster)."),
-    ] = False,
+    no_min_moves: NoMinMovesOpt = False,
     ray: RayOpt = None,
     top: Annotated[
         int,

@@ -9,20 +9,20 @@ solve.
 
 The commands live in modules of their own, registered here in the order ``--help`` lists them:
 
-* :mod:`rami.puzzles.pack_cli`: ``generate`` and ``mine``, which write a pack;
-* :mod:`rami.puzzles.check_cli`: ``check``, puzzles re-verified or an answer judged;
-* :mod:`rami.puzzles.show_cli`: ``show`` and ``daily``;
-* :mod:`rami.puzzles.ratings_cli`: ``attempts``, ``ratings`` and ``start-ratings``;
-* :mod:`rami.puzzles.cli_common`: what they share (options, error reporting, pack loading).
+* :mod:`rami.cli.puzzle_pack`: ``generate`` and ``mine``, which write a pack;
+* :mod:`rami.cli.puzzle_check`: ``check``, puzzles re-verified or an answer judged;
+* :mod:`rami.cli.puzzle_show`: ``show`` and ``daily``;
+* :mod:`rami.cli.puzzle_ratings`: ``attempts``, ``ratings`` and ``start-ratings``;
+* :mod:`rami.cli.puzzle_common`: what they share (options, error reporting, pack loading).
 """
 
 from __future__ import annotations
 
 import typer
 
-from rami.puzzles import check_cli, pack_cli, ratings_cli, show_cli
-from rami.puzzles.cli_common import EXIT_BAD_INPUT, EXIT_FAILED
-from rami.puzzles.show_cli import puzzle_json, puzzle_lines, puzzle_table
+from rami.cli import puzzle_check, puzzle_pack, puzzle_ratings, puzzle_show
+from rami.cli.puzzle_common import EXIT_BAD_INPUT, EXIT_FAILED
+from rami.cli.puzzle_show import puzzle_json, puzzle_lines, puzzle_table
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "puzzle_app", "puzzle_json", "puzzle_lines",
            "puzzle_table"]
@@ -39,11 +39,11 @@ puzzle_app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 
-puzzle_app.command()(pack_cli.generate)
-puzzle_app.command()(pack_cli.mine)
-puzzle_app.command()(check_cli.check)
-puzzle_app.command()(show_cli.show)
-puzzle_app.command()(show_cli.daily)
-puzzle_app.command()(ratings_cli.attempts)
-puzzle_app.command()(ratings_cli.ratings)
-puzzle_app.command("start-ratings")(ratings_cli.start_ratings)
+puzzle_app.command()(puzzle_pack.generate)
+puzzle_app.command()(puzzle_pack.mine)
+puzzle_app.command()(puzzle_check.check)
+puzzle_app.command()(puzzle_show.show)
+puzzle_app.command()(puzzle_show.daily)
+puzzle_app.command()(puzzle_ratings.attempts)
+puzzle_app.command()(puzzle_ratings.ratings)
+puzzle_app.command("start-ratings")(puzzle_ratings.start_ratings)

@@ -1,6 +1,6 @@
 """``rami puzzle check``: re-verify puzzles, or judge an answer to one.
 
-Registered on the puzzle CLI by :mod:`rami.puzzles.cli`. Without ``--answer`` every puzzle of
+Registered on the puzzle CLI by :mod:`rami.cli.puzzle`. Without ``--answer`` every puzzle of
 the pack is re-verified (:func:`rami.puzzles.recheck.verify`: legal, solvable, unique, metrics
 reproduce); with it, the answer (a final table or moves) is judged
 (:func:`rami.puzzles.answers.check_answer`). Exit 1 when a puzzle or the answer fails. OR-Tools
@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from rami.cli.options import JsonOpt
 from rami.cli.output import echo_json, echo_lines
-from rami.puzzles.cli_common import (
+from rami.cli.puzzle_common import (
     EXIT_FAILED,
     BadInput,
     FileOrId,
     IdOpt,
-    JsonOpt,
     answer_text,
     load,
     reporting,
@@ -28,7 +28,7 @@ from rami.puzzles.cli_common import (
 from rami.scale.progress import Progress
 
 if TYPE_CHECKING:
-    from rami.puzzles.record import Puzzle
+    from rami.puzzles import Puzzle
 
 
 def check(
@@ -53,7 +53,7 @@ def check(
                 raise BadInput(
                     f"{puzzles} holds {len(loaded)} puzzles: pick one with --id to check an answer"
                 )
-            from rami.puzzles.answers import read_answer
+            from rami.puzzles import read_answer
 
             given = read_answer(loaded[0], answer_text(answer))
     with reporting(json_output), solving(json_output):
@@ -64,7 +64,7 @@ def check(
 
 
 def _check_answer(puzzle: Puzzle, given: Any, json_output: bool) -> None:
-    from rami.puzzles.answers import check_answer
+    from rami.puzzles import check_answer
 
     verdict = check_answer(puzzle, given.table, given.numbers)
     if json_output:
@@ -79,8 +79,7 @@ def _check_answer(puzzle: Puzzle, given: Any, json_output: bool) -> None:
 
 
 def _verify_all(puzzles: list[Puzzle], json_output: bool) -> None:
-    from rami.puzzles.recheck import verify
-    from rami.puzzles.record import versions
+    from rami.puzzles import verify, versions
 
     failures = 0
     here = versions()

@@ -1,5 +1,5 @@
 """What the ``rami puzzle`` commands share: exit codes, choices and options, error reporting, and
-reading packs and answers (:mod:`rami.puzzles.cli` puts the commands together).
+reading packs and answers (:mod:`rami.cli.puzzle` puts the commands together).
 
 Packs and answers are read within the bounds of :mod:`rami.textfile`, JSON nested too deeply
 refused before decoding. Nothing here loads OR-Tools.
@@ -23,7 +23,7 @@ from rami.notation import MAX_JSON_DEPTH, json_depth
 from rami.textfile import MAX_POSITION_BYTES
 
 if TYPE_CHECKING:
-    from rami.puzzles.record import Puzzle
+    from rami.puzzles import Puzzle
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -89,7 +89,6 @@ IdOpt = Annotated[
     typer.Option("--id", metavar="ID", help="Pick one puzzle of the pack by its id.",
                  show_default=False),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 SolutionOpt = Annotated[
     bool,
     typer.Option("--solution",
@@ -119,7 +118,7 @@ def check_pack_file(spec: str) -> None:
 
 def load(spec: str, puzzle_id: str | None = None) -> list[Puzzle]:
     """The puzzles of a pack file or the shipped puzzle of an id; only ``puzzle_id`` if given."""
-    from rami.puzzles.record import load_puzzles
+    from rami.puzzles import load_puzzles
 
     check_pack_file(spec)
     puzzles = load_puzzles(spec)

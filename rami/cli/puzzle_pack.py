@@ -1,6 +1,6 @@
 """``rami puzzle generate`` and ``rami puzzle mine``: the commands that write a pack.
 
-Registered on the puzzle CLI by :mod:`rami.puzzles.cli`. ``generate`` draws and judges
+Registered on the puzzle CLI by :mod:`rami.cli.puzzle`. ``generate`` draws and judges
 candidates (:mod:`rami.puzzles.generator`); ``mine`` takes turns of simulated games
 (:mod:`rami.puzzles.mine`). Both write JSON lines to ``--out FILE`` as puzzles are found, on
 one or more processes (or Ray: ``--ray``). OR-Tools and the game load only inside the commands.
@@ -14,18 +14,18 @@ from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from rami.cli.options import JsonOpt, RulesOpt
 from rami.cli.output import echo_error, echo_json, echo_lines
-from rami.cli.scale import RayOpt, RetryLog, executor_for
-from rami.puzzles.cli_common import (
+from rami.cli.puzzle_common import (
     EXIT_FAILED,
     BadInput,
-    JsonOpt,
     KindChoice,
     PackOutOpt,
     TierChoice,
     plural,
     reporting,
 )
+from rami.cli.scale import RayOpt, RetryLog, executor_for
 from rami.scale.progress import Progress
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def generate(
     ray: RayOpt = None,
 ) -> None:
     """Generate sound puzzles (unique solution, rated) as JSON lines."""
-    from rami.puzzles.profiles import PROFILES
+    from rami.puzzles import PROFILES
 
     with reporting():
         if jokers not in (0, 4):
@@ -98,9 +98,8 @@ def generate(
         if profile is not None and profile not in PROFILES:
             raise BadInput(f"--profile must be one of {', '.join(PROFILES)}, got {profile!r}")
         _check_out(out, force)
-    from rami.puzzles.generator import SOLVER_BUG
-    from rami.puzzles.generator import generate as run_generation
-    from rami.puzzles.record import records_text
+    from rami.puzzles import SOLVER_BUG, records_text
+    from rami.puzzles import generate_puzzles as run_generation
 
     started = time.perf_counter()
     judged = 0
@@ -162,8 +161,7 @@ def mine(
                                        help="Games to play and mine.")] = 10,
     seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the games: game i "
                                       "is game i of 'rami simulate --seed S'.")] = 0,
-    rules: Annotated[str, typer.Option("--rules", metavar="R",
-                                       help="A rami-chinois preset string.")] = "rami-chinois",
+    rules: RulesOpt = "rami-chinois",
     players: Annotated[
         str, typer.Option("--players", metavar="L1,L2[,...]", help="The bots' levels, one per "
                           "seat: beginner, novice, intermediate, confirmed, expert (or elo:N).")
@@ -187,9 +185,8 @@ def mine(
     """Mine puzzles from simulated games: turns whose best play needs a rearrangement and is
     unique, each with the game and turn it came from."""
     from rami.game.presets import GameOptions
-    from rami.puzzles.mine import checked_simulation, mine_summary
-    from rami.puzzles.mine import mine as run_mining
-    from rami.puzzles.record import records_text
+    from rami.puzzles import checked_simulation, mine_summary, records_text
+    from rami.puzzles import mine_puzzles as run_mining
 
     with reporting(json_output):
         _check_out(out, force)

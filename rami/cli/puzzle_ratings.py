@@ -1,7 +1,7 @@
 """``rami puzzle attempts`` and ``rami puzzle ratings``: the attempts database read back; and
 ``rami puzzle start-ratings``, the puzzles' ratings before any attempt.
 
-Registered on the puzzle CLI by :mod:`rami.puzzles.cli`. ``attempts`` prints every attempt as a
+Registered on the puzzle CLI by :mod:`rami.cli.puzzle`. ``attempts`` prints every attempt as a
 JSON line (:meth:`rami.puzzles.attempts.Attempt.to_json`); ``ratings`` prints the Glicko-2
 ratings of :mod:`rami.puzzles.ratings` (``--json``: :meth:`Ratings.summary`). Both open an
 existing database only: a missing or foreign file is bad input (exit 2, the JSON error under
@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from rami.cli.options import JsonOpt
 from rami.cli.output import echo_json, echo_lines, reporting_errors
 from rami.errors import RamiError
 
@@ -34,7 +35,7 @@ def attempts(db: DbOpt, player: PlayerOpt = None) -> None:
     """Every puzzle attempt recorded, one JSON object per line, in the order stored."""
     import json
 
-    from rami.puzzles.attempts import AttemptStore
+    from rami.puzzles import AttemptStore
 
     with reporting_errors(False), AttemptStore(db, create=False) as store:
         stored = store.attempts(player=player)
@@ -43,7 +44,7 @@ def attempts(db: DbOpt, player: PlayerOpt = None) -> None:
 
 
 def _tiers(pack: str | None) -> dict[str, str]:
-    from rami.puzzles.record import read_pack, shipped_packs
+    from rami.puzzles import read_pack, shipped_packs
 
     puzzles = read_pack(pack) if pack else shipped_packs()
     return {puzzle.id: puzzle.tier for puzzle in puzzles}
@@ -61,14 +62,11 @@ def ratings(
     limit: Annotated[
         int, typer.Option("--limit", min=1, help="At most this many puzzles and players.")
     ] = 20,
-    json_output: Annotated[
-        bool, typer.Option("--json", help="Print JSON instead of text.")
-    ] = False,
+    json_output: JsonOpt = False,
 ) -> None:
     """Glicko-2 ratings of puzzles and players from first attempts (docs/puzzles.md,
     "Ratings"), highest first."""
-    from rami.puzzles.attempts import AttemptStore
-    from rami.puzzles.ratings import Ratings
+    from rami.puzzles import AttemptStore, Ratings
 
     with reporting_errors(json_output):
         try:
@@ -109,19 +107,16 @@ def start_ratings(
         typer.Option("--out", metavar="FILE", help="Write the ratings here (default: print "
                      "them).", show_default=False),
     ] = None,
-    json_output: Annotated[
-        bool, typer.Option("--json", help="Errors and the summary as JSON.")
-    ] = False,
+    json_output: JsonOpt = False,
 ) -> None:
     """Starting ratings from the model of human solvers (docs/puzzles.md, "Starting
     ratings"): a ladder of limited solvers attempts each puzzle; the JSON document that
     rami/data/start_ratings.json ships. Deterministic: the same pack, the same file."""
     import time
 
-    from rami.puzzles.cli_common import check_pack_file, reporting
-    from rami.puzzles.human_model import MODEL_VERSION, document_text
-    from rami.puzzles.human_model import start_ratings as rate
-    from rami.puzzles.record import read_pack, shipped_packs
+    from rami.cli.puzzle_common import check_pack_file, reporting
+    from rami.puzzles import MODEL_VERSION, document_text, read_pack, shipped_packs
+    from rami.puzzles import start_ratings as rate
 
     with reporting(json_output):
         if out is not None and not out.parent.is_dir():

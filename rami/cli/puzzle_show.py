@@ -1,6 +1,6 @@
 """``rami puzzle show`` and ``rami puzzle daily``: puzzles as text or as the JSON contract.
 
-Registered on the puzzle CLI by :mod:`rami.puzzles.cli`. Both print a puzzle spoiler-free (the
+Registered on the puzzle CLI by :mod:`rami.cli.puzzle`. Both print a puzzle spoiler-free (the
 JSON contract of docs/puzzles.md, :func:`rami.puzzles.record.public_json`) unless
 ``--solution`` asks for the answer. ``daily`` works offline: every machine gives the same
 puzzle for a day; with ``--db FILE`` today's puzzle follows :mod:`rami.puzzles.daily`.
@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from rami.cli.options import JsonOpt
 from rami.cli.output import echo_json, echo_lines
-from rami.puzzles.cli_common import (
+from rami.cli.puzzle_common import (
     BadInput,
     IdOpt,
-    JsonOpt,
     SolutionOpt,
     TierChoice,
     load,
@@ -28,7 +28,7 @@ from rami.puzzles.cli_common import (
 )
 
 if TYPE_CHECKING:
-    from rami.puzzles.record import Puzzle
+    from rami.puzzles import Puzzle
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -56,7 +56,7 @@ def puzzle_lines(puzzle: Puzzle, *, solution: bool = False) -> list[str]:
 
 def solution_lines(puzzle: Puzzle) -> list[str]:
     """The difficulty details, the solution's table and its moves (``--solution``)."""
-    from rami.puzzles.record import solution_json
+    from rami.puzzles import solution_json
 
     metrics = puzzle.metrics
     capped = puzzle.record["difficulty"].get("near_solutions_capped")
@@ -86,7 +86,7 @@ def puzzle_table(melds: list[Any]) -> list[str]:
 
 def puzzle_json(puzzle: Puzzle, *, solution: bool = False) -> dict[str, Any]:
     """The puzzle JSON contract (docs/puzzles.md): spoiler-free, the answer only when asked."""
-    from rami.puzzles.record import public_json, solution_json
+    from rami.puzzles import public_json, solution_json
 
     data = public_json(puzzle)
     if solution:
@@ -137,7 +137,7 @@ def _shown(puzzles: str | None, puzzle_id: str | None, theme: str | None,
     """The puzzles ``show`` prints: of the pack (default: the shipped one), the id, the tier
     and the theme asked for; BadInput when none is left."""
     if puzzles is None:
-        from rami.puzzles.record import shipped_pack
+        from rami.puzzles import shipped_pack
 
         loaded = list(shipped_pack())
         if puzzle_id is not None:
@@ -147,7 +147,7 @@ def _shown(puzzles: str | None, puzzle_id: str | None, theme: str | None,
     else:
         loaded = load(puzzles, puzzle_id)
     if theme is not None or tier is not None:
-        from rami.puzzles.record import select
+        from rami.puzzles import select
 
         loaded = select(loaded, tier=tier.value if tier is not None else None, theme=theme)
         if not loaded:
@@ -178,7 +178,7 @@ def daily(
     json_output: JsonOpt = False,
 ) -> None:
     """The puzzle of the day, from the shipped packs (works offline)."""
-    from rami.puzzles.record import daily as pick
+    from rami.puzzles import daily_puzzle as pick
 
     with reporting(json_output):
         today = date.today()
@@ -192,10 +192,7 @@ def daily(
 
 def _daily_with(db: Path, when: date, today: date) -> Puzzle:
     """The daily puzzle by the rules of :mod:`rami.puzzles.daily`, with this database."""
-    from rami.puzzles.attempts import AttemptStore
-    from rami.puzzles.daily import daily_with
-    from rami.puzzles.ratings import Ratings
-    from rami.puzzles.record import shipped_packs
+    from rami.puzzles import AttemptStore, Ratings, daily_with, shipped_packs
 
     puzzles = shipped_packs()
     with AttemptStore(db, create=False) as store:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from rami.cli import interrupt
-from rami.cli.inputs import CliError, LangOpt, check_time_limit, load_position
+from rami.cli.inputs import CliError, check_time_limit, load_position
+from rami.cli.options import JsonOpt, LangOpt, ObjectiveOpt, TimeLimitOpt
 from rami.cli.output import INTERRUPTED, echo_json, echo_lines, report_failure, reporting_errors
 from rami.errors import NotationError
 from rami.lang import Language
@@ -29,12 +30,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
-ObjectiveOpt = Annotated[
-    Objective,
-    typer.Option("--objective", case_sensitive=False,
-                 help="What the best turn maximises first: 'points' or 'cards'."),
-]
 
 
 def guarded(json_output: bool, work: Callable[[], T]) -> T:
@@ -155,12 +150,7 @@ def review(
     ] = None,
     json_output: JsonOpt = False,
     objective: ObjectiveOpt = Objective.POINTS,
-    time_limit: Annotated[
-        float,
-        typer.Option("--time-limit", metavar="S",
-                     help="Seconds the solver may search for the best turn (each turn with "
-                          "--game)."),
-    ] = 10.0,
+    time_limit: TimeLimitOpt = 10.0,
     lang: LangOpt = Language.EN,
 ) -> None:
     """Review a turn played: legal or not, how it compares with the best turn, the key move it
