@@ -300,7 +300,7 @@ def test_the_solution_step_by_step(page: Page) -> None:
     page.open(EASY)
     page.press("#show-solution")
     steps = page.page.locator("#replay-moves li")
-    steps.nth(0).wait_for()
+    steps.nth(0).wait_for(state="attached")  # on a phone the status line says the step
     assert steps.all_inner_texts() == ["move 7C from meld 2 to meld 3",
                                        "add TH from your hand to meld 1",
                                        "add 6C 8C from your hand to meld 3"]

@@ -99,6 +99,13 @@ def test_a_phone_table_that_keeps_still(phone: Page) -> None:
     assert page.status() == "TH to meld 1."
     width = view.evaluate("() => document.documentElement.scrollWidth")
     assert width <= view.evaluate("() => innerWidth")
+    # The solution's steps: the meld each one changes is in view, above the hand.
+    page.press("#reset")
+    page.press("#show-solution")
+    view.wait_for_selector("#replay-moves li", state="attached")
+    page.press("#step")  # move 7C from meld 2 to meld 3
+    meld, dock = _box(page, page.meld(3)), _box(page, ".dock")
+    assert meld["y"] >= 0 and meld["y"] + meld["height"] <= dock["y"] + 1, (meld, dock)
 
 
 def test_every_move_is_said_and_the_address_followed(browser: Any, server: str) -> None:

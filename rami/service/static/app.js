@@ -880,6 +880,9 @@
     replay.active = false;
     if (moveTo(target, uids)) replay.step = before + 1;
     replay.active = true;
+    // The meld the step changed, in view and clear of the hand docked below (its scroll margin).
+    const changed = document.querySelector(`.meld[data-number="${whereIs(uids[0])}"]`);
+    if (changed) changed.scrollIntoView({ block: "nearest" });
     updateReplay();
     const words = { n: replay.step, total: replay.moves.length, move: move.text };
     if (replay.step === replay.moves.length) {
