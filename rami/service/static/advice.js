@@ -13,6 +13,7 @@ window.ramiAdvice = (function () {
   const t = T.t;
 
   let asked = { key: null, level: 0 };
+  let advised = null; // {advice, game, act}: what Play the hint plays
 
   function decision(game) {
     return `${game.id}:${game.view.round}:${game.view.turn}:${game.phase}`;
@@ -43,30 +44,23 @@ window.ramiAdvice = (function () {
     show(answer, game, act);
   }
 
+  // The advice's words (at level 3 they list the turn's moves) in the status line, and Play the
+  // hint in the action bar when the advice says what to do.
   function show(advice, game, act) {
-    const status = $("status");
     window.ramiBoard.say(t("Hint: {text}", { text: advice.text }), "hint");
-    if (advice.moves && advice.moves.length) {
-      const list = document.createElement("ol");
-      list.className = "advice-moves";
-      for (const move of advice.moves) {
-        const item = document.createElement("li");
-        item.textContent = move;
-        list.appendChild(item);
-      }
-      status.appendChild(list);
-    }
     const playable = (advice.phase === "draw" && advice.draw)
       || (advice.phase === "claim" && advice.claim !== null && advice.claim !== undefined)
       || (advice.phase === "play" && advice.table);
-    if (!playable) return;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.id = "play-hint";
-    button.className = "ghost play-hint";
-    button.textContent = t("Play the hint");
-    button.addEventListener("click", () => play(advice, game, act));
-    status.appendChild(button);
+    advised = playable ? { advice, game, act } : null;
+    $("play-hint").hidden = !playable;
+  }
+
+  function playAdvised() {
+    if (!advised) return;
+    const { advice, game, act } = advised;
+    advised = null;
+    $("play-hint").hidden = true;
+    play(advice, game, act);
   }
 
   function play(advice, game, act) {
@@ -80,5 +74,14 @@ window.ramiAdvice = (function () {
     }
   }
 
-  return { ask, reset: () => { asked = { key: null, level: 0 }; $("game-hint").textContent = t("Hint"); } };
+  function reset() {
+    asked = { key: null, level: 0 };
+    advised = null;
+    $("game-hint").textContent = t("Hint");
+    $("play-hint").hidden = true;
+  }
+
+  document.addEventListener("DOMContentLoaded", () => $("play-hint").addEventListener("click", playAdvised));
+
+  return { ask, reset };
 })();

@@ -15,7 +15,7 @@
   const LEVELS = ["beginner", "novice", "intermediate", "confirmed", "expert"];
   const TARGET = "elo"; // the level option asking a bot by a target Elo, sent as elo:N
   const ACTIONS = ["draw-stock", "draw-discard", "claim-take", "claim-pass", "discard", "end-turn",
-    "next-round", "go-on", "game-hint"];
+    "next-round", "go-on", "game-hint", "play-hint"];
 
   let game = null; // the last answer of the server (GET /games/{id})
   let busy = false;
@@ -338,6 +338,7 @@
     set("next-round", phase === "round-over");
     set("go-on", playing || looking);
     set("game-hint", ["draw", "claim", "play"].includes(phase));
+    if (phase !== "draw" && phase !== "claim" && phase !== "play") set("play-hint", false);
     set("new-game", true);
     $("stock-pile").disabled = phase !== "draw";
     $("discard-pile").disabled = !(phase === "draw" && view.draws.includes("discard"));
