@@ -388,9 +388,16 @@ def test_the_page_in_french(browser: Any, server: str) -> None:
     assert view.locator("#game-level-1 option[value='beginner']").inner_text() == "d\u00e9butant"
     view.select_option("#game-bots", "1")
     view.select_option("#game-level-1", "beginner")
+    view.fill("#game-seed", str(shared.SEED))  # your hand holds a jack, a queen and a king
     set_pace(page, "fast")
     page.press("#game-start")
     view.wait_for_function("() => window.ramiGame.state() !== null")
+    # A king drawn with the French letter (the server's picture, its letters redrawn).
+    king = f"#hand .card[data-card='{RUN[-1]}'] img"
+    assert RUN[-1].startswith("K")
+    view.wait_for_function("s => document.querySelector(s)?.src.startsWith('blob:')", arg=king)
+    drawn = view.evaluate("s => fetch(document.querySelector(s).src).then(r => r.text())", king)
+    assert ">R</text>" in drawn and ">K</text>" not in drawn and "roi de" in drawn
     assert view.is_visible("#end-turn")
     assert view.locator("#end-turn").inner_text() == "Finir le tour"
     assert "Manche 1" in view.locator("#game-info").inner_text()

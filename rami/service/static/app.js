@@ -53,10 +53,6 @@
     return T.cardName(code);
   }
 
-  function cardUrl(code) {
-    return `/svg/cards/${isJoker(code) ? "joker" : code}.svg`;
-  }
-
   function meldCards(meld) {
     // A meld of the JSON position: a list of cards, or {"kind", "cards"}.
     return Array.isArray(meld) ? meld : meld.cards;
@@ -336,7 +332,8 @@
     button.setAttribute("aria-pressed", String(isSelected));
     button.setAttribute("aria-label", `${cardName(card.code)}, ${place}`);
     const image = document.createElement("img");
-    image.src = cardUrl(card.code);
+    image.dataset.card = card.code;
+    T.cardSrc(image, card.code);
     image.alt = "";
     image.draggable = false;
     button.appendChild(image);

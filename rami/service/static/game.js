@@ -258,9 +258,9 @@
 
   function cardImage(code) {
     const image = document.createElement("img");
-    image.src = `/svg/cards/${code === "*" ? "joker" : code}.svg`;
     image.alt = T.card(code);
     image.dataset.card = code;
+    T.cardSrc(image, code);
     return image;
   }
 
