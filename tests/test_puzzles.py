@@ -17,10 +17,10 @@ from typer.testing import CliRunner
 
 from rami import parse_position
 from rami.cards import parse_cards
+from rami.cli.puzzle import puzzle_app
 from rami.matching import cards_moved
 from rami.notation import parse_table, position_to_json
 from rami.puzzles.answers import check_answer, parse_answer
-from rami.cli.puzzle import puzzle_app
 from rami.puzzles.difficulty import NEAR_CAP, TIERS, melds_broken
 from rami.puzzles.evaluate import Rejected, evaluate, solutions_up_to, solve_goal
 from rami.puzzles.greedy import fits, greedy_play, lay_off
@@ -513,7 +513,7 @@ def _answer(puzzle: Puzzle, text: str):
 
 
 @pytest.mark.parametrize(("moves", "message"), [
-    ("add 9S to 2", "move 1 ('add 9S to 2'): the hand does not hold 9S"),
+    ("add 9S to 2", "move 1 ('add 9S to 2'): your hand does not hold 9S"),
     ("add 8C to 3; move 5C from 2 to 3", "move 2 ('move 5C from 2 to 3'): meld 2 does not hold"),
     ("split 2 after QS", "meld 2 (QS QD QC) is not a run"),
     ("split 1 after 9H", "9H is the last card of meld 1"),
@@ -521,11 +521,11 @@ def _answer(puzzle: Puzzle, text: str):
     ("lay 5S 5D as meld 2", "meld 2 exists already"),
     ("add 8C to 3; frobnicate 3", "move 2 ('frobnicate 3'): unknown move 'frobnicate'"),
     ("move 5C from 3", "move 1 ('move 5C from 3'): not understood"),
-    ("add 8C to 3; add 8C to 3", "move 2 ('add 8C to 3'): the hand does not hold 8C"),
+    ("add 8C to 3; add 8C to 3", "move 2 ('add 8C to 3'): your hand does not hold 8C"),
 ])
 def test_moves_errors_name_the_move(moves: str, message: str) -> None:
+    from rami.moves import MoveError
     from rami.puzzles.answers import read_answer
-    from rami.puzzles.moves import MoveError
 
     with pytest.raises(MoveError, match=None) as caught:
         read_answer(_puzzle(DEMO), moves)

@@ -124,3 +124,58 @@ def test_every_module_is_under_400_lines():
     offenders = long_modules(paths)
     assert not offenders, (f"{len(offenders)} module(s) of {MODULE_LINES} lines or more, to "
                            f"split by concept: " + ", ".join(offenders))
+
+
+def test_no_library_room_imports_the_cli():
+    """The library is used by the CLI, never the other way round: no module outside
+    ``rami.cli`` imports it (a lazy import counts)."""
+    graph = import_graph()
+    offenders = sorted(f"{module} -> {target}" for module, targets in graph.items()
+                       if not module.startswith("rami.cli") for target in targets
+                       if target == "rami.cli" or target.startswith("rami.cli."))
+    assert "rami.cli.puzzle" in graph  # the puzzle commands are in the CLI package
+    assert not offenders, offenders
+
+
+def test_the_cli_uses_the_puzzles_public_names_only():
+    """``rami.cli`` takes from the puzzles room what ``rami.puzzles`` exports, never a module of
+    it (so the room's modules can change without the CLI knowing)."""
+    graph = import_graph()
+    offenders = sorted(f"{module} -> {target}" for module, targets in graph.items()
+                       if module.startswith("rami.cli") for target in targets
+                       if target.startswith("rami.puzzles."))
+    assert any("rami.puzzles" in graph[module] for module in graph if module.startswith("rami.cli"))
+    assert not offenders, offenders
+
+
+#: The options several commands share: each is declared once, in rami/cli/options.py.
+SHARED_OPTIONS = {"--json": 1, "--lang": 1, "--objective": 1, "--no-min-moves": 1,
+                  "--time-limit": 1, "--rules": 2}
+
+
+def option_declarations(paths: list[Path]) -> dict[str, list[str]]:
+    """Where each ``typer.Option("--flag", ...)`` is declared: flag -> the files, once a call."""
+    found: dict[str, list[str]] = {}
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "Option" and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)):
+                found.setdefault(node.args[0].value, []).append(path.name)
+    return found
+
+
+def test_the_declaration_finder_counts_each_call(tmp_path):
+    one, two = tmp_path / "one.py", tmp_path / "two.py"
+    one.write_text('import typer\nA = typer.Option("--json", help="x")\n')
+    two.write_text('import typer\nB = typer.Option("--json")\nC = typer.Option("--out")\n')
+    assert option_declarations([one, two]) == {"--json": ["one.py", "two.py"],
+                                               "--out": ["two.py"]}
+
+
+def test_a_shared_option_is_declared_once():
+    declared = option_declarations(sorted(PACKAGE.rglob("*.py")))
+    assert "--top" in declared  # the options were read
+    for flag, count in SHARED_OPTIONS.items():
+        assert declared.get(flag) == ["options.py"] * count, (flag, declared.get(flag))

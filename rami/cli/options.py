@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from rami.lang import LANG_VARIABLE, Language
-from rami.solver.solution import Objective
+from rami.solver.api import Objective
 
 __all__ = ["RULES_HELP", "JsonOpt", "LangOpt", "NoMinMovesOpt", "ObjectiveOpt",
            "OptionalRulesOpt", "RulesOpt", "TimeLimitOpt"]

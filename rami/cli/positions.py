@@ -27,10 +27,10 @@ from rami.cli.scale import RayOpt
 from rami.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, RamiError, exit_code
 from rami.lang import Language
 from rami.position import Position, hand_penalty
-from rami.solver.solution import Objective
+from rami.solver.api import Objective
 
 if TYPE_CHECKING:
-    from rami.solver.solution import Solution
+    from rami.solver.api import Solution
 
 
 def _yes_no(flag: bool) -> str:

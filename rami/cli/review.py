@@ -20,7 +20,7 @@ from rami.cli.options import JsonOpt, LangOpt, ObjectiveOpt, TimeLimitOpt
 from rami.cli.output import INTERRUPTED, echo_json, echo_lines, report_failure, reporting_errors
 from rami.errors import NotationError
 from rami.lang import Language
-from rami.solver.solution import Objective
+from rami.solver.api import Objective
 
 if TYPE_CHECKING:
     from rami.cards import Card
