@@ -81,7 +81,7 @@ def test_work_table_moves_and_undo() -> None:
     ("move 8H from 2 to 1", "meld 2 does not hold 8H"),
     ("split 1 after 9H", "no card after 9H"),
     ("swap KD in 2", "no joker"),
-    ("lay KD as meld 2", "new meld is number 4"),
+    ("lay KD as meld 2", "a new meld is number 4"),
 ])
 def test_work_table_refuses_what_is_not_there(line: str, message: str) -> None:
     rules = get_ruleset("rami-chinois")

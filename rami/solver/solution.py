@@ -1,4 +1,5 @@
-"""What the solver answers: a :class:`Solution` with its :class:`Move` list (value types only).
+"""What the solver answers: a :class:`Solution` with its :class:`Move` list (value types only;
+:class:`Move` and :class:`MoveKind` are the move language's, :mod:`rami.moves`).
 
 A leaf module: every backend builds these and every front end (CLI, service, hints, pictures)
 reads them, so it imports nothing from the solver.
@@ -7,13 +8,14 @@ reads them, so it imports nothing from the solver.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum, StrEnum
+from enum import Enum
 from typing import Any
 
 from rami.cards import Card
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld
-from rami.phrases import leading_phrase, translate, turn_note
+from rami.moves import Move, MoveKind
+from rami.phrases import leading_phrase, turn_note
 from rami.position import Position
 
 
@@ -27,52 +29,6 @@ class Objective(Enum):
 class Status(Enum):
     OPTIMAL = "optimal"
     FEASIBLE = "feasible"
-
-
-class MoveKind(StrEnum):
-    """What a move does (a string enum: ``move.kind == "lay"`` holds)."""
-
-    LAY = "lay"  # new meld from the hand
-    ADD = "add"  # hand cards onto a meld
-    MOVE = "move"  # table cards from one meld to another
-    SPLIT = "split"  # a run cut in two, the upper part a new meld
-    SHIFT = "shift"  # a run's jokers slide to stand for other cards (nothing else changes)
-    REPLACE = "replace"  # a hand card takes a joker's place (rami fou)
-    SWAP = "swap"  # a hand card takes a joker's place, the joker goes on (BFmania, Café)
-    DISCARD = "discard"  # the card that ends the turn
-
-    @property
-    def touches_table(self) -> bool:
-        """Takes cards out of a meld already on the table."""
-        return self in (MoveKind.MOVE, MoveKind.SPLIT, MoveKind.REPLACE, MoveKind.SWAP)
-
-
-@dataclass(frozen=True)
-class Move:
-    """One step a person can do at the table; meld numbers are 1-based, new melds numbered on."""
-
-    kind: MoveKind
-    cards: tuple[Card, ...]
-    source: int | None
-    target: int | None
-    text: str
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", MoveKind(self.kind))
-
-    def said(self, language: Language = ENGLISH) -> str:
-        """The move as a person reads it, in ``language``."""
-        return translate(self.text, language)
-
-    def to_json(self, language: Language = ENGLISH) -> dict[str, Any]:
-        """Cards in the contract's codes whatever the language; ``text`` in ``language``."""
-        return {
-            "kind": self.kind.value,
-            "cards": [str(card) for card in self.cards],
-            "from": self.source,
-            "to": self.target,
-            "text": self.said(language),
-        }
 
 
 @dataclass(frozen=True)
@@ -143,3 +99,6 @@ class Solution:
 def meld_out(meld: Meld) -> dict[str, Any]:
     """The one shape a meld is sent in: ``{"kind": "run" | "set", "cards": [...]}``."""
     return {"kind": meld.kind.value, "cards": [str(card) for card in meld.cards]}
+
+
+__all__ = ["Move", "MoveKind", "Objective", "Solution", "Status", "meld_out"]
