@@ -531,7 +531,8 @@
       hand.appendChild(done);
     }
     const count = board.hand.length;
-    $("penalty").textContent = !count ? "" : t(`{n} card${count === 1 ? "" : "s"}${mode === "puzzle" ? " left" : ""}`, { n: count });
+    const cardsLeft = count === 1 ? "{n} card left" : "{n} cards left";
+    $("penalty").textContent = !count ? "" : t(mode === "puzzle" ? cardsLeft : count === 1 ? "{n} card" : "{n} cards", { n: count });
     $("undo").disabled = !history.length;
     updateTargets();
     if (focused) {
