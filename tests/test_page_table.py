@@ -316,6 +316,23 @@ def test_the_bots_turns_one_at_a_time(browser: Any, server: str) -> None:
                           "['JD', 'JS', 'JH']], [['8C', '9C', 'TC'], ['JS', 'JH', 'JC'], "
                           "['6C', '7C', '8C'], ['QD', 'KD', 'JD']])")
     assert taken == [{"from": 1, "cards": ["7C"]}, {"from": 2, "cards": ["JD"]}]
+    # A bot's turn that took cards out of your melds (the event's took): edged in red, named.
+    view.evaluate("""() => {
+        const state = window.ramiGame.state();
+        const board = window.ramiBoard;
+        const event = {kind: 'play', round: 1, seat: 1, text: 'P2 (beginner) lays 9C.',
+                       played: ['9C'], table: [['8C', '9C', 'TC'], ['6C', '7C', '9C']],
+                       took: ['7C'], moves: ['move 7C from 1 to 2']};
+        window.ramiBots.start(state, [['7C', '8C', '9C', 'TC']], [event], {
+            addLog: () => {}, showButtons: () => {},
+            showBoard: (position, drawn, laid, taken) => board.load(position, drawn, laid, taken),
+        });
+    }""")
+    assert view.eval_on_selector_all("#table .card.taken", "cs => cs.map(c => c.dataset.card)") \
+        == ["7C"]
+    assert "7C taken from your melds" in page.status()
+    assert "Moves: move 7C from 1 to 2" in page.status()
+    view.evaluate("() => window.ramiBots.finish()")
     page.close()
     assert page.errors == []
 
