@@ -12,12 +12,13 @@ from rami.position import Position
 from rami.rules import Ruleset
 from rami.solver.counts import CardCounts
 from rami.solver.cpsat import Clock, Expr
+from rami.solver.rearrange.credit import CreditConstraints
 from rami.solver.rearrange.pieces import PieceConstraints
 from rami.solver.rearrange.slots import Lane, Slot, slot_options, stood_for_types
 from rami.solver.templates import Template, type_at
 
 
-class SlotConstraints(PieceConstraints):
+class SlotConstraints(PieceConstraints, CreditConstraints):
     """The slots of stage 2 (see the package docstring) and rami fou's pins and matching cuts,
     as methods of :class:`rami.solver.rearrange.model.StageModel`."""
 
@@ -221,79 +222,6 @@ class SlotConstraints(PieceConstraints):
             )
             away_elsewhere = sum(var for host, var in self.away_places if host is not slot)
             self.model.add(total - jokers_here - staying_elsewhere - away_elsewhere >= freed)
-
-    def _freed_joker_credit(self) -> Expr:
-        """Kept cards the slots miss, so that ``kept`` stays a relaxation of decision 7 where
-        pins hold the slots to decision 5's matching.
-
-        Pins are judged on the matching sharing the most real cards (the slots); cards moved
-        are counted on the one keeping the most cards, jokers included (``* TC JC QC KC`` to
-        ``QC KC *`` and ``8C 9C TC JC``: pins judge the second piece, cards moved the first, 2
-        not 3). Take the second closest to the first: each part of their difference keeps more
-        cards but no more real ones, so it gains at most the jokers its originals keep in
-        their new melds beyond their slots, and each original in it gains at most what its
-        cards outside its slot could keep elsewhere, less what the slot keeps. (Jokers are
-        alike: an original keeps as many as it and the meld both hold.) The credit is the
-        smaller of the two sums.
-
-        A run's jokers kept away from its slot in another piece (decision 5, revised) leave the
-        slot too. They need the credit only where the slots must be the referee's matching: a
-        joker freed, a set's pinned jokers, or matching cuts (``matching_cuts``). Elsewhere the
-        slots may be decision 7's own matching, which judges those pins just as well.
-        """
-        if not self.pinned or self.pinned_whole or not self.pins or not self.credited:
-            return 0
-        model = self.model
-        jokers_on_table = sum(self.joker_for)
-        joker_gains = []
-        joker_gain_of: dict[int, Expr] = {}
-        away_credited = self.matching_cuts or any(
-            self.position.table[slot.original].kind is MeldKind.SET for slot, _, _ in self.pins
-        )
-        any_freed: Expr = 1
-        if not away_credited:
-            any_freed = model.new_bool_var("anyfreed")
-            model.add(any_freed <= sum(freed for _, freed, _ in self.pins))
-        for slot, freed, jokers_here in self.pins:
-            in_slot = self._at_most(jokers_here, slot.jokers, f"js{slot.original}")
-            elsewhere = self._at_most(
-                jokers_on_table - jokers_here, slot.jokers, f"jx{slot.original}"
-            )
-            joker_gain_of[slot.original] = elsewhere - in_slot
-            gain = self._positive_part(elsewhere - in_slot, slot.jokers, f"jg{slot.original}")
-            # The slot holds its staying jokers: it loses at most those freed and those away.
-            away = model.new_int_var(0, slot.jokers, f"ja{slot.original}")
-            model.add(away <= slot.jokers - self.staying[slot.original] - freed)
-            model.add(away <= slot.jokers * any_freed)
-            model.add(gain <= freed + away)
-            joker_gains.append(gain)
-        gains = []
-        for slot in self.slots:
-            if not slot.lanes and not slot.sets:
-                continue
-            real = len(self.position.table[slot.original].real_cards)
-            real_here = sum(slot.real_at[t] for t in slot.real_types if t in slot.real_at)
-            gain = real - 2 * real_here + joker_gain_of.get(slot.original, 0)
-            bound = real + slot.jokers
-            gains.append(self._positive_part(gain, bound, f"g{slot.original}"))
-        credit = model.new_int_var(0, sum(slot.jokers for slot, _, _ in self.pins), "credit")
-        model.add(credit <= sum(joker_gains))
-        model.add(credit <= sum(gains))
-        return credit
-
-    def _at_most(self, expr: Expr, cap: int, name: str) -> cp_model.IntVar:
-        var = self.model.new_int_var(0, cap, name)
-        self.model.add_min_equality(var, [expr, cap])
-        return var
-
-    def _positive_part(self, expr: Expr, bound: int, name: str) -> cp_model.IntVar:
-        """A variable at most ``max(expr, 0)`` (``expr`` <= ``bound``): the credit only needs
-        an upper bound."""
-        var = self.model.new_int_var(0, bound, name)
-        positive = self.model.new_bool_var(f"{name}pos")
-        self.model.add(var <= bound * positive)
-        self.model.add(var <= expr + 3 * bound * (1 - positive))
-        return var
 
     def add_matching_cuts(self, originals: set[int]) -> bool:
         """Say that the slots of ``originals`` are matched as the referee's matching is (it
