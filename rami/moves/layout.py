@@ -25,13 +25,13 @@ class Layout:
     """The melds by number (``piles[n - 1]``, in the order the cards were put there) and the
     hand; :meth:`apply` gives the layout after one more move."""
 
-    rules: Ruleset
+    rules: Ruleset | None  # None: moves that name their cards only (no pile laid out)
     original: tuple[Meld, ...]
     piles: tuple[tuple[Card, ...], ...]
     hand: tuple[Card, ...]
 
     @classmethod
-    def start(cls, rules: Ruleset, table: Sequence[Meld], hand: Iterable[Card]) -> Layout:
+    def start(cls, rules: Ruleset | None, table: Sequence[Meld], hand: Iterable[Card]) -> Layout:
         return cls(rules, tuple(table), tuple(meld.cards for meld in table), tuple(hand))
 
     def apply(self, move: Move) -> tuple[Layout, Move]:
@@ -62,6 +62,12 @@ class Layout:
                 hand[joker] += 1
             pile.extend(cards)
             return self._with(piles, hand), move
+        return self._moved(piles, hand, move)
+
+    def _moved(self, piles: list[list[Card]], hand: Counter[Card],
+               move: Move) -> tuple[Layout, Move]:
+        """Cards from the hand or a meld to a meld."""
+        cards = move.cards
         if move.source is None:
             _take_from_hand(hand, cards)
         else:
@@ -81,10 +87,12 @@ class Layout:
     def _split(self, piles: list[list[Card]], hand: Counter[Card],
                move: Move) -> tuple[Layout, Move]:
         pile = self._pile(piles, move.source)
-        assert move.source is not None and move.after is not None
-        meld = laid_out(pile, self.rules, self._before(move.source))
+        assert move.source is not None
+        if move.after is None:  # the solver's split names the cards it cuts off
+            return self._moved(piles, hand, move)
+        meld = laid_out(pile, self._rules(), self._before(move.source))
         cards, cut_after = meld.cards, move.after
-        if meld.kind is not MeldKind.RUN or run_start(meld, self.rules) is None:
+        if meld.kind is not MeldKind.RUN or run_start(meld, self._rules()) is None:
             raise MoveError(f"meld {move.source} ({format_cards(cards)}) is not a run: only a "
                             "run is split")
         if cut_after not in cards:
@@ -126,12 +134,17 @@ class Layout:
         piles.append([])
         return target
 
+    def _rules(self) -> Ruleset:
+        if self.rules is None:
+            raise TypeError("a layout without rules lays out no pile")
+        return self.rules
+
     def _before(self, number: int) -> Meld | None:
         return self.original[number - 1] if number <= len(self.original) else None
 
     def numbered(self) -> list[tuple[int, Meld]]:
         """The melds as they lie now, each with its number (empty ones left out)."""
-        return [(number, laid_out(pile, self.rules, self._before(number)))
+        return [(number, laid_out(pile, self._rules(), self._before(number)))
                 for number, pile in enumerate(self.piles, start=1) if pile]
 
     def table(self) -> tuple[Meld, ...]:

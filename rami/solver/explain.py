@@ -15,7 +15,7 @@ from rami.cards import Card, format_cards
 from rami.errors import SolverBugError
 from rami.matching import match_melds
 from rami.melds import Meld, MeldKind
-from rami.solver.solution import Move, MoveKind
+from rami.moves import Layout, Move, MoveKind
 
 
 def in_number_order(before: Sequence[Meld], after: Sequence[Meld]) -> list[Meld]:
@@ -151,21 +151,9 @@ def explain_moves(
 def replay_moves(
     before: Sequence[Meld], moves: Sequence[Move], hand: Sequence[Card]
 ) -> dict[int, Counter[Card]]:
-    """Apply moves to the old table; returns the cards of each non-empty meld by number."""
-    piles: dict[int, Counter[Card]] = {i + 1: meld.counts() for i, meld in enumerate(before)}
-    in_hand = Counter(hand)
+    """Apply moves to the old table (:class:`rami.moves.Layout`); returns the cards of each
+    non-empty meld by number (MoveError: a move whose cards are not where it says)."""
+    layout = Layout.start(None, before, hand)
     for move in moves:
-        taken = Counter(move.cards)
-        if move.source is None:
-            if taken - in_hand:
-                raise ValueError(f"{move.text}: the hand does not hold {format_cards(move.cards)}")
-            in_hand -= taken
-        else:
-            pile = piles.get(move.source, Counter())
-            if taken - pile:
-                raise ValueError(f"{move.text}: meld {move.source} does not hold those cards")
-            piles[move.source] = pile - taken
-        if move.target is None:
-            raise ValueError(f"{move.text}: a move needs a target meld")
-        piles[move.target] = piles.get(move.target, Counter()) + taken
-    return {number: pile for number, pile in piles.items() if +pile}
+        layout, _ = layout.apply(move)
+    return {number: Counter(pile) for number, pile in enumerate(layout.piles, start=1) if pile}
