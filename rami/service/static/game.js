@@ -173,6 +173,7 @@
   // The game as it stands after the answer (and after the bots' turns were shown).
   function settle(state) {
     const view = state.view;
+    if (window.ramiAdvice) window.ramiAdvice.reset(); // a new decision: its hints from level 1
     if (state.phase !== "claim") looked = `${state.id}:${view.round}`;
     showPlayers(state);
     showPiles(state, view);

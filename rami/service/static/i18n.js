@@ -113,6 +113,7 @@ window.ramiText = (function () {
     "check your table (puzzles)": "v\u00e9rifier votre table (probl\u00e8mes)",
     "in a game: discard the selected card / end the turn": "en partie : d\u00e9fausser la carte choisie / finir le tour",
     "in a game: draw from the stock": "en partie : piocher dans le talon",
+    "in a game: go on (the bots' next turn)": "en partie : continuer (le tour suivant des robots)",
 
     // ------------------------------------------------------------ the board (app.js)
     "run": "suite",
