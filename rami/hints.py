@@ -4,8 +4,8 @@ Pure functions of a :class:`rami.solver.api.Solution`: nothing here solves, prin
 solver engine. Three hint levels, each telling more than the one before:
 
 1. what is achievable ("You can play all 6 cards.", "You can shed 37 points (play 4 of 6 cards).");
-2. the first key move: the first move that takes cards from a meld on the table (a split or a
-   move), or else the first move;
+2. the first key move: the first move that takes cards from a meld on the table (a split, a
+   move, a joker replaced or swapped, as :mod:`rami.review` counts it), or else the first move;
 3. the full solution, the same report as ``rami solve``.
 """
 
@@ -16,18 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from rami.cards import format_cards
 from rami.lang import ENGLISH, FRENCH, Language
-from rami.matching import match_melds
-from rami.melds import Meld
 from rami.phrases import plural
 
 if TYPE_CHECKING:
     from rami.solver.api import Move, Solution
 
 LEVELS = (1, 2, 3)
-
-#: Move kinds that rearrange the table even when the engine leaves ``source`` empty.
-TABLE_MOVE_KINDS = frozenset({"split", "move", "take", "join", "merge", "swap", "replace"})
-
 
 @dataclass(frozen=True)
 class Hint:
@@ -85,25 +79,6 @@ def heading(key: str, language: Language, count: int | str | None = None) -> str
     return text + (" :" if language is FRENCH else ":")
 
 
-def numbered_table(solution: Solution) -> list[tuple[int, Meld]]:
-    """The new table with the meld numbers the moves use, in that order.
-
-    A meld keeps the number of the old meld matched to it (decision 7); new melds are numbered
-    on from the old table's count.
-    """
-    before = solution.position.table
-    numbers = [0] * len(solution.table)
-    for index, target in enumerate(match_melds(before, solution.table)):
-        if target >= 0:
-            numbers[target] = index + 1
-    next_number = len(before) + 1
-    for index, number in enumerate(numbers):
-        if not number:
-            numbers[index] = next_number
-            next_number += 1
-    return sorted(zip(numbers, solution.table, strict=True), key=lambda item: item[0])
-
-
 def solution_lines(solution: Solution, language: Language = ENGLISH) -> list[str]:
     """The human report of a solution, one line per item, plain text (the CLI may colour it)."""
     status = solution.status.value
@@ -122,7 +97,7 @@ def solution_lines(solution: Solution, language: Language = ENGLISH) -> list[str
     melds = plural(len(solution.table), "meld", language, "combinaison")
     lines.append(heading("new table", language, melds))
     if solution.table:
-        table = numbered_table(solution)
+        table = solution.numbered_table()
         width = len(str(table[-1][0]))
         lines.extend(f"  {number:>{width}}. {meld.text(language)}" for number, meld in table)
     else:
@@ -205,15 +180,12 @@ def _achievable_in_french(
     return f"Vous pouvez {'ouvrir et ' if opens else ''}{phrase}."
 
 
-def touches_table(move: Move) -> bool:
-    """Does this move take cards from a meld already on the table (a split or a move)?"""
-    return move.source is not None or move.kind in TABLE_MOVE_KINDS
-
-
 def key_move(solution: Solution) -> tuple[int, Move] | None:
-    """Index and move of the first move that touches the table, else the first move."""
+    """Index and move of the first move that takes cards from a meld on the table
+    (:attr:`rami.moves.MoveKind.touches_table`: a move, a split, a joker replaced or swapped; a
+    joker sliding in its run takes none), else the first move."""
     for index, move in enumerate(solution.moves):
-        if touches_table(move):
+        if move.kind.touches_table:
             return index, move
     if solution.moves:
         return 0, solution.moves[0]

@@ -16,7 +16,7 @@ from rami.cards import parse_cards
 from rami.cli import inputs, output
 from rami.cli import rules as rules_text
 from rami.cli.main import app
-from rami.hints import make_hint, numbered_table, solution_lines
+from rami.hints import make_hint, solution_lines
 from rami.melds import Meld
 from rami.notation import parse_position, parse_table
 from rami.rules import PRESETS
@@ -855,7 +855,7 @@ def test_numbered_table_follows_the_old_melds() -> None:
         "7H 8H 9H | QS QD QC / 9S 9D 9C / opened", "9S 9D 9C | QS QD QC | 7H 8H 9H",
         "9S 9D 9C", "", (LAY,), 27, 0,
     )
-    numbered = numbered_table(solution)
+    numbered = solution.numbered_table()
     assert [(number, str(meld)) for number, meld in numbered] == [
         (1, "7H 8H 9H"), (2, "QS QD QC"), (3, "9S 9D 9C"),
     ]

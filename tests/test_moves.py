@@ -98,3 +98,21 @@ def test_every_move_the_solver_writes_reads_back_and_replays_to_its_table() -> N
         layout, done = layout.apply(read)
         assert isinstance(done, Move) and done.target == move.target
     assert sorted(map(str, layout.table())) == sorted(map(str, solution.table))
+
+
+def test_hint_2_and_the_review_agree_that_a_joker_slide_takes_no_card_from_the_table() -> None:
+    from dataclasses import replace
+
+    from rami.hints import key_move
+    from rami.review import missed_move
+    from rami.solver.api import solve
+
+    solution = solve(parse_position("5S 6S 7S * | QS QD QC / 4S 9H 9D 9C / rami-chinois"))
+    slide = parse_move("in meld 1, slide the joker to stand for 8S (not 3S)")
+    add = parse_move("add 4S from your hand to meld 1")
+    take = parse_move("move QS from meld 2 to meld 3")
+    best = replace(solution, moves=(slide, add, take))
+    assert key_move(best) == (2, take)
+    assert missed_move(best, ()) == take
+    alone = replace(solution, moves=(slide, add))
+    assert key_move(alone) == (0, slide)

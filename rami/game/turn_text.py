@@ -72,7 +72,7 @@ def owners_after(before: Sequence[Meld], after: Sequence[Meld], owners: Sequence
     """Who laid each meld of ``after`` (in its order): a meld matched to one of ``before``
     (decision 7's matching, as the moves number them) keeps its owner in ``owners``; a new
     meld is ``player``'s, who made the turn."""
-    from rami.solver.explain import meld_numbers
+    from rami.moves import meld_numbers
 
     return [owners[number - 1] if number <= len(before) else player
             for number in meld_numbers(before, after)]

@@ -1,8 +1,10 @@
 """Library objects to the service's response bodies (:mod:`rami.service.schemas`).
 
-The library's ``to_json`` forms are the command line's; the service sends the same data with
-one meld shape everywhere, ``{"kind": "run" | "set", "cards": [...]}``, and every field of its
-response models present (null where it does not apply).
+The library's ``to_json`` forms are the command line's and the service's: a solution is
+:meth:`Solution.to_json` as it is, a meld :func:`rami.solver.solution.meld_out` (``{"kind": "run"
+| "set", "cards": [...]}``, the one shape the service sends). A position is
+:func:`rami.notation.position_to_json` with its melds in that shape and ``taken_discard`` always
+there (null where it does not apply).
 """
 
 from __future__ import annotations
@@ -12,44 +14,32 @@ from typing import TYPE_CHECKING, Any
 
 from rami.hints import make_hint
 from rami.lang import ENGLISH, Language
+from rami.solver.solution import meld_out
 
 if TYPE_CHECKING:
-    from rami.melds import Meld
     from rami.position import Position
     from rami.puzzles.record import Puzzle
     from rami.solver.api import Solution
 
-def meld_json(meld: Meld) -> dict[str, Any]:
-    return {"kind": meld.kind.value, "cards": [str(card) for card in meld.cards]}
-
 
 def solution_json(solution: Solution, language: Language = ENGLISH) -> dict[str, Any]:
-    """``Solution.to_json()`` with melds as objects, ``discard`` and ``bounds`` always there."""
-    data = solution.to_json(language)
-    data["table"] = [meld_json(meld) for meld in solution.table]
-    data.setdefault("discard", None if solution.discard is None else str(solution.discard))
-    data["bounds"] = dict(data["bounds"]) if data.get("bounds") else None
-    return data
+    """:meth:`Solution.to_json` (melds as objects, ``discard`` and ``bounds`` always there)."""
+    return solution.to_json(language)
 
 
 def hint_json(solution: Solution, level: int, language: Language = ENGLISH) -> dict[str, Any]:
-    """``Hint.to_json()``; level 3 carries the solution as :func:`solution_json` gives it."""
-    data = make_hint(solution, level, language).to_json()
-    if "solution" in data:
-        data["solution"] = solution_json(solution, language)
-    return data
+    """``Hint.to_json()`` (level 3 carries :meth:`Solution.to_json`)."""
+    return make_hint(solution, level, language).to_json()
 
 
 def position_json(position: Position) -> dict[str, Any]:
-    return {
-        "rules": position.rules.option_string,
-        "table": [meld_json(meld) for meld in position.table],
-        "hand": [str(card) for card in position.hand],
-        "opened": position.opened,
-        "taken_discard": (
-            None if position.taken_discard is None else str(position.taken_discard)
-        ),
-    }
+    """:func:`rami.notation.position_to_json`, melds as objects, ``taken_discard`` always."""
+    from rami.notation import position_to_json
+
+    data = position_to_json(position)
+    data["table"] = [meld_out(meld) for meld in position.table]
+    data.setdefault("taken_discard", None)
+    return data
 
 
 def daily_json(day: date, puzzle: Puzzle) -> dict[str, Any]:

@@ -22,7 +22,6 @@ from rami.service.inputs import (
     parse_cards_field,
     parse_melds_field,
 )
-from rami.service.output import meld_json, solution_json
 
 router = APIRouter()
 
@@ -98,9 +97,7 @@ def review_job(position: Position, table: Any, played: Any, discard: Any, object
 
     result = review(position, table, played, discard, objective=objective,
                     time_limit=time_limit)
-    data = result.to_json(Language(language))
-    data["best"] = solution_json(result.best, Language(language))
-    return data
+    return result.to_json(Language(language))
 
 
 def alternatives_job(position: Position, top: int, objective: str, min_moves: bool,
@@ -109,10 +106,7 @@ def alternatives_job(position: Position, top: int, objective: str, min_moves: bo
 
     found = solve_top(position, top, objective=objective, min_moves=min_moves,
                       time_limit=time_limit)
-    data = found.to_json(Language(language))
-    for item, solution in zip(data["solutions"], found.solutions, strict=True):
-        item["table"] = [meld_json(meld) for meld in solution.table]
-    return data
+    return found.to_json(Language(language))
 
 
 _ERRORS: dict[int | str, dict[str, Any]] = {

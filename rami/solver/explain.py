@@ -1,8 +1,8 @@
 """Moves a person can follow at the table to go from the old table to the new one.
 
-Melds are numbered as the player sees them: the old table's melds 1..n keep their numbers (the
-new meld matched to each, decision 7), new melds are numbered on from n+1. Replaying the moves
-on the old table gives the new one (``replay_moves``).
+Melds are numbered as the player sees them (:func:`rami.moves.meld_numbers`): the old table's
+melds 1..n keep their numbers (the new meld matched to each, decision 7), new melds are numbered
+on from n+1. Replaying the moves on the old table gives the new one (``replay_moves``).
 """
 
 from __future__ import annotations
@@ -13,30 +13,13 @@ from collections.abc import Sequence
 import rami.phrases as phrases
 from rami.cards import Card, format_cards
 from rami.errors import SolverBugError
-from rami.matching import match_melds
 from rami.melds import Meld, MeldKind
-from rami.moves import Layout, Move, MoveKind
+from rami.moves import Layout, Move, MoveKind, meld_numbers, numbered
 
 
 def in_number_order(before: Sequence[Meld], after: Sequence[Meld]) -> list[Meld]:
     """The new table listed in the order of the numbers the move list gives its melds."""
-    numbers = meld_numbers(before, after)
-    return [meld for _, meld in sorted(zip(numbers, after, strict=True), key=lambda x: x[0])]
-
-
-def meld_numbers(before: Sequence[Meld], after: Sequence[Meld]) -> list[int]:
-    """The number each meld after the turn goes by in the move list."""
-    matched = match_melds(before, after)
-    numbers = [0] * len(after)
-    for index, target in enumerate(matched):
-        if target >= 0:
-            numbers[target] = index + 1
-    next_number = len(before) + 1
-    for index in range(len(after)):
-        if not numbers[index]:
-            numbers[index] = next_number
-            next_number += 1
-    return numbers
+    return [meld for _, meld in numbered(before, after)]
 
 
 def _span(meld: Meld) -> str:
@@ -157,3 +140,6 @@ def replay_moves(
     for move in moves:
         layout, _ = layout.apply(move)
     return {number: Counter(pile) for number, pile in enumerate(layout.piles, start=1) if pile}
+
+
+__all__ = ["explain_moves", "in_number_order", "meld_numbers", "replay_moves"]

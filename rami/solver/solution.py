@@ -14,7 +14,7 @@ from typing import Any
 from rami.cards import Card
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld
-from rami.moves import Move, MoveKind
+from rami.moves import Move, MoveKind, numbered
 from rami.phrases import leading_phrase, turn_note
 from rami.position import Position
 
@@ -56,6 +56,11 @@ class Solution:
     #: The wall clock of the time limit, not CP-SAT's deterministic limit, ended the search (a
     #: loaded machine): the answer may differ from one run to the next.
     stopped_by_clock: bool = False
+
+    def numbered_table(self) -> list[tuple[int, Meld]]:
+        """The new table with the numbers its melds go by in :attr:`moves`, in that order (the
+        old table's melds keep theirs, new melds are numbered on)."""
+        return numbered(self.position.table, self.table)
 
     @property
     def cards_played(self) -> int:

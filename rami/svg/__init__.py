@@ -146,7 +146,7 @@ def marked_table(
     the referee matches them, whose numbers the move list uses), None when it stayed. Between
     identical copies the move list says which one came from the hand.
     """
-    from rami.solver.explain import meld_numbers
+    from rami.moves import meld_numbers
 
     before = (position or solution.position).table
     after = solution.table

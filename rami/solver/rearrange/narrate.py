@@ -7,10 +7,11 @@ from dataclasses import replace
 import rami.phrases as phrases
 from rami.cards import JOKER, format_cards
 from rami.melds import Meld, MeldKind, joker_cards
+from rami.moves import meld_numbers
 from rami.position import Position
 from rami.rules import TableJoker
 from rami.solver.answer import build_solution
-from rami.solver.explain import explain_moves, in_number_order, meld_numbers
+from rami.solver.explain import explain_moves, in_number_order
 from rami.solver.rearrange.slots import stood_for_types
 from rami.solver.rearrange.stages import Turn
 from rami.solver.solution import Move, MoveKind, Objective, Solution
