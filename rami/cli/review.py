@@ -78,7 +78,7 @@ def solve_top_command(position: Position, top: int, objective: Objective, time_l
                       min_moves: bool, json_output: bool,
                       language: Language = Language.EN) -> None:
     """What ``rami solve POSITION --top K`` does."""
-    from rami.solver.alternatives import solve_top
+    from rami import solve_top
 
     with reporting_errors(json_output):
         found = guarded(json_output, lambda: solve_top(
@@ -166,8 +166,8 @@ def review(
         _review_games(game, json_output, time_limit, lang)
         return
     assert position is not None and table is not None
+    from rami import review as review_turn
     from rami.cards import Card
-    from rami.review import review as review_turn
 
     with reporting_errors(json_output):
         before = load_position(position, language=lang)
