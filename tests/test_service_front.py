@@ -84,15 +84,19 @@ def _workers(front: int) -> list[int]:
     return sorted(found)
 
 
-def _sockets(pid: int) -> int:
-    """The sockets process ``pid`` has open."""
-    count = 0
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
-            count += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
-        except OSError:
-            continue
-    return count
+def _unix_sockets(directory: str, *, listening: bool) -> dict[str, str]:
+    """The Unix sockets of the workers in ``directory`` (Linux /proc/net/unix): their
+    listening sockets, or their ends of the connections to them (accepted or still in the
+    listening socket's queue), each with the path it carries."""
+    with open("/proc/net/unix", encoding="ascii", errors="replace") as table:
+        rows = [line.split() for line in table.read().splitlines()[1:]]
+    return {row[0]: row[7] for row in rows if len(row) > 7 and row[7].startswith(directory)
+            and bool(int(row[3], 16) & 0x10000) is listening}
+
+
+def _cmdline(pid: int) -> bytes:
+    with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+        return cmdline.read()
 
 
 def _in_threads(port: int, requests: list[bytes]) -> tuple[list[threading.Thread], list[Any]]:
@@ -111,12 +115,20 @@ def _in_threads(port: int, requests: list[bytes]) -> tuple[list[threading.Thread
 
 
 def _two_workers(running: ServerProcess) -> list[int]:
+    """The two workers of ``running``, once both listen."""
     assert running.pid is not None
     deadline = time.monotonic() + 30
-    while len(workers := _workers(running.pid)) < 2:
+    while len(workers := _workers(running.pid)) < 2 or len(
+            _unix_sockets(_directory(workers[0]), listening=True)) < 2:
         assert time.monotonic() < deadline, "the workers did not start"
         time.sleep(0.05)
+    time.sleep(0.2)  # the front sees them ready
     return workers
+
+
+def _directory(worker: int) -> str:
+    """The directory of the worker's socket (on its command line)."""
+    return os.path.dirname(_cmdline(worker).split(b"\0")[-3].decode())
 
 
 def _restarted(running: ServerProcess, gone: list[int]) -> list[int]:
@@ -155,41 +167,54 @@ def test_a_worker_killed_during_a_burst_of_solves_loses_no_request() -> None:
     assert b"ended (signal SIGKILL): starting another" in running.log
 
 
-def test_a_game_action_caught_by_a_worker_s_death_gets_a_503_others_are_sent_again() -> None:
-    """Both workers are stopped (SIGSTOP) while the front hands them requests, then killed:
-    the game action, which may have been done, is answered 503 with Retry-After and the error
-    JSON; the idempotent requests are answered by the restarted workers."""
-    with ServerProcess(workers=2) as running:
+def test_a_game_action_caught_by_a_worker_s_death_gets_a_503_a_solve_is_sent_again() -> None:
+    """Both workers are stopped (SIGSTOP) while the front hands them three requests: the
+    first and third go to one worker (the least busy, then the least recently used), the second
+    to the other. The first worker is killed, the other resumed: the game action, which may
+    have been done, is answered 503 with Retry-After and the error JSON; the validation is sent
+    again to the other worker, which answers it and the second request."""
+    # Connections to workers are kept for 0.05 s: each request goes on a new one.
+    with ServerProcess(workers=2, env={"RAMI_SERVICE_KEEP_ALIVE_TIMEOUT": "0.1"}) as running:
         workers = _two_workers(running)
-        assert running.pid is not None
         for pid in workers:
             os.kill(pid, signal.SIGSTOP)
-        before = _sockets(running.pid)
+        time.sleep(0.2)
+        directory = _directory(workers[0])
+        before = _unix_sockets(directory, listening=False)
+        requests = [_post("/games", {}),
+                    b"GET /rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                    _post("/validate", {"position": DEMO})]
+        threads: list[threading.Thread] = []
+        results: list[Any] = []
         try:
-            threads, results = _in_threads(running.port, [
-                _post("/games", {}),
-                b"GET /rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-                _post("/validate", {"position": DEMO}),
-            ])
-            # The front has passed them on (a client socket and a worker socket each): they
-            # wait in the stopped workers' sockets.
-            deadline = time.monotonic() + 20
-            while _sockets(running.pid) < before + 6:
-                assert time.monotonic() < deadline, "the front did not pass the requests on"
-                time.sleep(0.02)
+            for count, raw in enumerate(requests, 1):
+                more, answers = _in_threads(running.port, [raw])
+                threads += more
+                results += [answers]
+                deadline = time.monotonic() + 20  # the front passes it on
+                while len(new := set(_unix_sockets(directory, listening=False)) - set(before)
+                          ) < count:
+                    assert time.monotonic() < deadline, "the front did not pass it on"
+                    time.sleep(0.02)
+                if count == 1:
+                    first = _unix_sockets(directory, listening=False)[new.pop()].encode()
+            time.sleep(0.1)  # the request follows the connection at once
+            victim = next(pid for pid in workers if first in _cmdline(pid))
         finally:
             for pid in workers:
-                os.kill(pid, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL if pid == victim else signal.SIGCONT)
         for thread in threads:
             thread.join(timeout=60)
-        (game, game_headers, game_body), rulesets, validate = results
+        (game, game_headers, game_body), rulesets, validate = (r[0] for r in results)
         assert game == 503 and game_headers["retry-after"] == "1", results[0]
         assert game_headers["content-type"] == "application/json"
         assert set(game_body) == {"error", "field", "problems"}
         assert "ended before answering" in game_body["error"]
         assert rulesets[0] == 200 and any(p["name"] == "rami-chinois" for p in rulesets[2])
         assert validate[0] == 200 and validate[2]["valid"] is True
-        _restarted(running, workers)
+        _restarted(running, [victim])
+    assert running.log.count(b"sent again to another") == 1
+    assert running.log.count(b"answered 503") == 1
 
 
 def test_sigterm_answers_the_request_under_way_ends_every_process_and_frees_the_port() -> None:

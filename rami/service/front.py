@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import h11
 
-from rami.service.front_forward import Answer, WorkerBroken, exchange, idempotent
+from rami.service.front_forward import Answer, Links, WorkerBroken, exchange, idempotent
 from rami.service.front_http import ClientConnection, error_answer, raw_error
 from rami.service.protocol import connection_cap
 from rami.service.settings import Settings
@@ -71,6 +71,7 @@ class Slot:
     ready: bool = False
     inflight: int = 0
     used: int = 0
+    links: Links | None = None
 
 
 class Front:
@@ -104,6 +105,9 @@ class Front:
         directory = tempfile.mkdtemp(prefix="rami-serve-")
         self.slots = [Slot(index, os.path.join(directory, f"worker-{index}.sock"))
                       for index in range(self.workers)]
+        max_idle = min(self.settings.keep_alive_timeout, self.settings.header_timeout) / 2
+        for slot in self.slots:
+            slot.links = Links(slot.path, max_idle)
         keepers = [asyncio.create_task(self._keep(slot)) for slot in self.slots]
         server = await asyncio.start_server(self._accept, sock=sock, backlog=2048)
         try:
@@ -174,6 +178,8 @@ class Front:
                     slot.ready = await _accepts(slot.path)
                 await asyncio.sleep(POLL_EVERY if slot.ready else PROBE_EVERY)
             slot.ready = False
+            assert slot.links is not None
+            slot.links.clear()
             if self.stopping:
                 return
             log.warning("Server worker %d (pid %d) ended (%s): starting another", slot.index,
@@ -186,7 +192,7 @@ class Front:
         there is one); None when none is ready within :data:`WORKER_WAIT` seconds."""
         deadline = asyncio.get_running_loop().time() + WORKER_WAIT
         while True:
-            ready = [slot for slot in self.slots if slot.ready]
+            ready = [slot for slot in self.slots if slot.ready and _alive(slot)]
             choice = [slot for slot in ready if slot is not failed] or ready
             if choice:
                 slot = min(choice, key=lambda slot: (slot.inflight, slot.used))
@@ -211,10 +217,12 @@ class Front:
             if slot is None:
                 break
             slot.inflight += 1
+            assert slot.links is not None
             try:
-                return await exchange(slot.path, request, headers, body, client)
+                return await exchange(slot.links, request, headers, body, client)
             except WorkerBroken as broken:
                 slot.ready = False  # probed again, or restarted if it ended
+                slot.links.clear()
                 failed = slot
                 what = f"{request.method.decode()} {request.target.decode('latin-1')[:80]}"
                 if broken.committed:

@@ -11,7 +11,6 @@ comes, past :data:`RESPONSE_BUFFER` bytes).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -78,30 +77,84 @@ class Sink(Protocol):
     async def more(self, data: bytes) -> None: ...
 
 
-async def exchange(path: str, request: h11.Request, headers: list[tuple[bytes, bytes]],
+@dataclass(eq=False)
+class _Link:
+    """One connection to a worker, kept open between requests."""
+
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    conn: h11.Connection
+    since: float = 0.0
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+class Links:
+    """The idle connections to one worker, kept for the next requests (a new connection costs
+    both processes a connect, an accept and a close). One idle longer than ``max_idle`` (less
+    than the worker's own keep-alive and header deadlines) is closed instead of reused."""
+
+    def __init__(self, path: str, max_idle: float, keep: int = 32) -> None:
+        self.path = path
+        self.max_idle = max_idle
+        self.keep = keep
+        self.idle: list[_Link] = []
+
+    async def get(self) -> _Link:
+        now = asyncio.get_running_loop().time()
+        while self.idle:
+            link = self.idle.pop()
+            if (now - link.since < self.max_idle and not link.writer.is_closing()
+                    and not link.reader.at_eof()):
+                return link
+            link.close()
+        reader, writer = await asyncio.open_unix_connection(self.path)
+        return _Link(reader, writer, h11.Connection(h11.CLIENT))
+
+    def put(self, link: _Link) -> None:
+        if len(self.idle) >= self.keep:
+            link.close()
+            return
+        link.conn.start_next_cycle()
+        link.since = asyncio.get_running_loop().time()
+        self.idle.append(link)
+
+    def clear(self) -> None:
+        while self.idle:
+            self.idle.pop().close()
+
+
+async def exchange(links: Links, request: h11.Request, headers: list[tuple[bytes, bytes]],
                    body: bytes, sink: Sink) -> Answer:
-    """Send ``request`` (with ``headers`` and ``body``) to the worker listening on ``path``;
-    its answer, whole unless longer than :data:`RESPONSE_BUFFER` (then ``streamed``)."""
+    """Send ``request`` (with ``headers`` and ``body``) to the worker of ``links``; its answer,
+    whole unless longer than :data:`RESPONSE_BUFFER` (then ``streamed``)."""
     try:
-        reader, writer = await asyncio.open_unix_connection(path)
+        link = await links.get()
     except OSError as error:  # nothing was sent: any request may go to another worker
         raise WorkerBroken(sent=False) from error
-    conn = h11.Connection(h11.CLIENT)
-    reading = _AnswerReader(reader, conn, sink)
+    conn = link.conn
+    reading = _AnswerReader(link.reader, conn, sink)
     try:
-        writer.write(conn.send(h11.Request(method=request.method, target=request.target,
-                                           headers=headers)))
-        if body:
-            writer.write(conn.send(h11.Data(data=body)))
-        writer.write(conn.send(h11.EndOfMessage()))
-        await writer.drain()
-        return await reading.answer()
+        link.writer.write(b"".join((
+            conn.send(h11.Request(method=request.method, target=request.target,
+                                  headers=headers)) or b"",
+            (conn.send(h11.Data(data=body)) or b"") if body else b"",
+            conn.send(h11.EndOfMessage()) or b"",
+        )))
+        await link.writer.drain()
+        answer = await reading.answer()
     except (OSError, h11.ProtocolError, EOFError) as error:
+        link.close()
         raise WorkerBroken(sent=True, committed=reading.streamed) from error
-    finally:
-        writer.close()
-        with contextlib.suppress(OSError):
-            await writer.wait_closed()
+    except BaseException:  # cancelled (the client left): the worker sees it leave too
+        link.close()
+        raise
+    if answer.close or conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
+        link.close()
+    else:
+        links.put(link)
+    return answer
 
 
 class _AnswerReader:

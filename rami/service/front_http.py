@@ -277,35 +277,42 @@ class ClientConnection:
 
     async def send(self, answer: Answer) -> None:
         """Write a whole answer (h11 frames it; ``close`` ends the connection after it)."""
-        await self.start(answer)
-        self._write(h11.EndOfMessage())
+        self._write(self._head(answer), h11.EndOfMessage())
         await self._drain()
 
     async def start(self, answer: Answer) -> None:
         """Write the head and the body so far of an answer (the rest comes in :meth:`more`)."""
+        self._write(self._head(answer))
+        await self._drain()
+
+    def _head(self, answer: Answer) -> list[h11.Event]:
         headers = list(answer.headers)
         if answer.close or self.front.stopping:
             headers.append((b"connection", b"close"))
-        self._write(h11.Response(status_code=answer.status, reason=answer.reason,
-                                 headers=headers))
+        events: list[h11.Event] = [h11.Response(status_code=answer.status, reason=answer.reason,
+                                                headers=headers)]
         if answer.body:
-            self._write(h11.Data(data=answer.body))
-        await self._drain()
+            events.append(h11.Data(data=answer.body))
+        return events
 
     async def more(self, data: bytes) -> None:
         self._write(h11.Data(data=data))
         await self._drain()
 
-    def _write(self, event: h11.Event) -> None:
+    def _write(self, *events: h11.Event | list[h11.Event]) -> None:
+        """Write these events in one piece (one system call, one segment when small)."""
         if self.closed:
             return
+        data = bytearray()
         try:
-            data = self.conn.send(event)
+            for item in events:
+                for event in item if isinstance(item, list) else [item]:
+                    data += self.conn.send(event) or b""
         except h11.LocalProtocolError:
             self.close()
             return
         if data:
-            self.writer.write(data)
+            self.writer.write(bytes(data))
 
     async def _drain(self) -> None:
         if self.closed:
