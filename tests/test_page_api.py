@@ -176,6 +176,10 @@ def test_hints_of_a_puzzle_id(url: str) -> None:
     assert "Moves (3):" in third["hint"] and third["level"] == 3
     status, bad, _ = get(url, f"/puzzles/{EASY}/hint?level=4")
     assert status == 422 and bad["field"].endswith("level")
+    status, french, _ = get(url, f"/puzzles/{EASY}/hint?level=2&lang=fr")
+    assert status == 200 and french["hint"] != second["hint"] and "7♣" in french["hint"]
+    status, bad, _ = get(url, f"/puzzles/{EASY}/hint?lang=de")
+    assert status == 422 and bad["field"].endswith("lang")
 
 
 def test_check_answers_given_as_moves(url: str) -> None:

@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import Field
 
 from rami.errors import NotationError
+from rami.lang import Language
 from rami.puzzles import record
 from rami.puzzles.themes import THEMES
 from rami.service.schemas import ErrorOut, _Out
@@ -56,7 +57,7 @@ _BY_ID: dict[int | str, dict[str, Any]] = {
 
 #: A puzzle id in a path. The pattern is what makes ``/puzzles/{puzzle_id}`` unambiguous:
 #: ``/puzzles/themes`` (and ``daily``, ``next``, ``ratings``) are other operations, and an
-#: unconstrained string would document them as puzzle ids (issue 36, found by the long fuzz).
+#: unconstrained string would document them as puzzle ids (the long service fuzz found it).
 PuzzleId = Annotated[str, PathParam(
     pattern=f"^{record.PUZZLE_ID.pattern}$",
     description="A puzzle id: rc- and 10 hex digits",
@@ -186,8 +187,11 @@ async def get_hint(
     puzzle_id: PuzzleId,
     level: Annotated[int, Query(ge=1, le=3, description="1 what is achievable, 2 the first key "
                                                         "move, 3 the whole turn")] = 1,
+    lang: Annotated[Literal["en", "fr"], Query(description="The language of the hint's "
+                                                           "text")] = "en",
 ) -> JSONResponse:
-    """A hint for the puzzle's position, as ``rami hint PUZZLE-ID --level N`` gives it."""
+    """A hint for the puzzle's position, as ``rami hint PUZZLE-ID --level N --lang L`` gives
+    it."""
     from rami.hints import make_hint
 
     puzzle = await _puzzle(request, puzzle_id)
@@ -196,7 +200,7 @@ async def get_hint(
     solution = await request.app.state.pool.run(  # in a solver process: it must pickle
         _solve, puzzle.position, time_limit, deadline=settings.deadline(time_limit)
     )
-    return JSONResponse({"id": puzzle.id, **make_hint(solution, level).to_json()})
+    return JSONResponse({"id": puzzle.id, **make_hint(solution, level, Language(lang)).to_json()})
 
 
 def _solve(position: Any, time_limit: float) -> Any:
