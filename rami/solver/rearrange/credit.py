@@ -66,7 +66,9 @@ class CreditConstraints:
           there at most what one meld other than its slot holds of its types and jokers
           (:meth:`_one_meld_gain`); where that meld is another original's slot, that original
           is in a chain too (its slot's meld is M-matched to another original, so not to it).
-          An original outside the chains gains nothing: ``member`` off, it counts 0.
+          An original outside the chains gains nothing: ``member`` off, it counts 0. Without
+          matching cuts an original without jokers counts where its bound is positive, in a
+          chain or not (cheaper to search: the first pinned model, docs/benchmarks.md).
 
         A run's jokers kept away from its slot in another piece (decision 5, revised) leave the
         slot too. They need the credit only where the slots must be the referee's matching: a
@@ -85,6 +87,10 @@ class CreditConstraints:
             if slot.original not in member  # matched by no slot: all it holds
         ]
         for slot in live:
+            if not self.matching_cuts and slot.original not in joker_gains:
+                card_credit.append(self._positive_part(
+                    self._card_gain(slot, 0), len(slot.real_types), f"g{slot.original}"))
+                continue
             inside = member[slot.original]
             jokers: Expr = 0
             in_meld = None
