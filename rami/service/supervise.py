@@ -34,7 +34,10 @@ def bind_socket(host: str, port: int, *, retry_seconds: float = 5.0) -> socket.s
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     deadline = time.monotonic() + retry_seconds
     while True:
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # IPPROTO_TCP named: asyncio sets TCP_NODELAY only on accepted sockets that say TCP
+        # (with protocol 0, Nagle held an answer's body until the client's delayed ACK, 40 ms
+        # on Linux, whenever the head and the body went out in two writes).
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((host, port))
