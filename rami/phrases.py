@@ -1,10 +1,12 @@
 """The phrase book: every sentence the solver says about a turn, in English and in French.
 
-The solver writes its moves in English through :meth:`Phrase.say` (the contract's ``text``), and
-:func:`translate` turns any such sentence into another language: each English template is also
-the pattern that reads it back, so a sentence and its translation cannot drift apart. Card
-fields are written in the language's notation (``3H..9H`` becomes ``3♥..9♥``); number fields
-stay as they are.
+The solver writes its moves in English through :meth:`Phrase.say` (the contract's ``text``): the
+sentence is a :class:`Said`, which keeps the phrase's key and its fields, so a move
+(:class:`rami.moves.Move`) is said in another language from them (:func:`say_in`), never read
+back. Card fields are written in the language's notation (``3H..9H`` becomes ``3♥..9♥``); number
+fields stay as they are. :func:`translate` reads back a note the solver built by joining
+sentences (``no card of the hand can be played, discard KD``): each English template is also
+the pattern that reads it.
 """
 
 from __future__ import annotations
@@ -25,8 +27,22 @@ if TYPE_CHECKING:
 _NUMBER_FIELDS = frozenset({"source", "target", "points"})
 
 
+class Said(str):
+    "''A sentence of the book in English that keeps the key of its phrase and its fields.''"
+
+    key: str
+    fields: tuple[tuple[str, object], ...]
+
+    def __new__(cls, text: str, key: str = "", fields: tuple[tuple[str, object], ...] = ()
+                ) -> Said:
+        said = super().__new__(cls, text)
+        said.key, said.fields = key, fields
+        return said
+
+
 @dataclass(frozen=True)
 class Phrase:
+    key: str
     english: str
     french: str
     pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
@@ -40,61 +56,111 @@ class Phrase:
         object.__setattr__(self, "pattern", re.compile("".join(parts)))
 
     def say(self, language: Language = ENGLISH, **fields: object) -> str:
-        """The sentence in ``language``; card fields are given in canonical English."""
+        """The sentence in ``language`` (in English a :class:`Said`); card fields are given in
+        canonical English."""
         if language is ENGLISH:
-            return self.english.format(**fields)
+            return Said(self.english.format(**fields), self.key, tuple(fields.items()))
         return self.french.format(**{
             name: value if name in _NUMBER_FIELDS else localize_cards(str(value), language)
             for name, value in fields.items()
         })
 
 
-LAY = Phrase("lay {cards} from your hand as meld {target}",
-             "posez {cards} de votre main comme combinaison {target}")
-ADD = Phrase("add {cards} from your hand to meld {target}",
-             "ajoutez {cards} de votre main à la combinaison {target}")
-SPLIT = Phrase("split {run} (meld {source}) after {cut}: {piece} becomes meld {target}",
-               "coupez {run} (combinaison {source}) après {cut} : {piece} devient la "
-               "combinaison {target}")
-MOVE = Phrase("move {cards} from meld {source} to meld {target}",
-              "déplacez {cards} de la combinaison {source} vers la combinaison {target}")
-SLIDE_JOKER = Phrase("in meld {target}, slide the joker to stand for {now} (not {was})",
-                     "dans la combinaison {target}, faites glisser le joker pour qu'il "
-                     "remplace {now} (et non plus {was})")
-SLIDE_JOKERS = Phrase("in meld {target}, slide the jokers to stand for {now} (not {was})",
-                      "dans la combinaison {target}, faites glisser les jokers pour qu'ils "
-                      "remplacent {now} (et non plus {was})")
-REPLACE_JOKER = Phrase("put {card} from your hand in place of the joker in meld {target}",
-                       "mettez {card} de votre main à la place du joker dans la combinaison "
-                       "{target}")
-SWAP_TO_HAND = Phrase("put {card} in place of the joker in meld {target}: the joker goes to "
-                      "your hand",
-                      "mettez {card} à la place du joker dans la combinaison {target} : le "
-                      "joker va dans votre main")
-SWAP_AND_RELAY = Phrase("put {card} in place of the joker in meld {target}: lay the joker "
-                        "again this turn",
-                        "mettez {card} à la place du joker dans la combinaison {target} : "
-                        "reposez le joker pendant ce tour")
-DISCARD = Phrase("discard {card} to end your turn", "défaussez {card} pour finir votre tour")
-DISCARD_GOING_OUT = Phrase("discard {card}: your hand is empty, you go out",
-                           "défaussez {card} : votre main est vide, vous sortez")
-EMPTY_HAND = Phrase("the hand is empty", "la main est vide")
-NO_PURE_RUN = Phrase("no opening possible: the hand holds no pure run (3+ in a row, no joker)",
-                     "pas d'ouverture possible : la main n'a pas de suite pure (3 cartes "
-                     "qui se suivent ou plus, sans joker)")
-NO_OPENING_POINTS = Phrase("no opening possible: the hand cannot make {points} points of melds",
-                           "pas d'ouverture possible : la main ne fait pas {points} points de "
-                           "combinaisons")
-NO_OPENING_POINTS_PURE = Phrase("no opening possible: the hand cannot make {points} points of "
-                                "melds with a pure run",
-                                "pas d'ouverture possible : la main ne fait pas {points} points "
-                                "de combinaisons avec une suite pure")
-NOT_OPENING = Phrase("the hand could open but does not this turn",
-                     "la main pourrait ouvrir mais n'ouvre pas ce tour-ci")
-NOTHING_PLAYABLE = Phrase("no card of the hand can be played",
-                          "aucune carte de la main ne peut être jouée")
-NOTHING_IN_TIME = Phrase("no play found within the time limit",
-                         "aucun coup trouvé dans le temps imparti")
+LAY = Phrase(
+    "lay",
+    "lay {cards} from your hand as meld {target}",
+    "posez {cards} de votre main comme combinaison {target}",
+)
+ADD = Phrase(
+    "add",
+    "add {cards} from your hand to meld {target}",
+    "ajoutez {cards} de votre main à la combinaison {target}",
+)
+SPLIT = Phrase(
+    "split",
+    "split {run} (meld {source}) after {cut}: {piece} becomes meld {target}",
+    "coupez {run} (combinaison {source}) après {cut} : {piece} devient la combinaison {target}",
+)
+MOVE = Phrase(
+    "move",
+    "move {cards} from meld {source} to meld {target}",
+    "déplacez {cards} de la combinaison {source} vers la combinaison {target}",
+)
+SLIDE_JOKER = Phrase(
+    "slide_joker",
+    "in meld {target}, slide the joker to stand for {now} (not {was})",
+    "dans la combinaison {target}, faites glisser le joker pour qu'il remplace {now} (et non plus "
+    "{was})",
+)
+SLIDE_JOKERS = Phrase(
+    "slide_jokers",
+    "in meld {target}, slide the jokers to stand for {now} (not {was})",
+    "dans la combinaison {target}, faites glisser les jokers pour qu'ils remplacent {now} (et non "
+    "plus {was})",
+)
+REPLACE_JOKER = Phrase(
+    "replace_joker",
+    "put {card} from your hand in place of the joker in meld {target}",
+    "mettez {card} de votre main à la place du joker dans la combinaison {target}",
+)
+SWAP_TO_HAND = Phrase(
+    "swap_to_hand",
+    "put {card} in place of the joker in meld {target}: the joker goes to your hand",
+    "mettez {card} à la place du joker dans la combinaison {target} : le joker va dans votre main",
+)
+SWAP_AND_RELAY = Phrase(
+    "swap_and_relay",
+    "put {card} in place of the joker in meld {target}: lay the joker again this turn",
+    "mettez {card} à la place du joker dans la combinaison {target} : reposez le joker pendant ce "
+    "tour",
+)
+DISCARD = Phrase(
+    "discard",
+    "discard {card} to end your turn",
+    "défaussez {card} pour finir votre tour",
+)
+DISCARD_GOING_OUT = Phrase(
+    "discard_going_out",
+    "discard {card}: your hand is empty, you go out",
+    "défaussez {card} : votre main est vide, vous sortez",
+)
+EMPTY_HAND = Phrase(
+    "empty_hand",
+    "the hand is empty",
+    "la main est vide",
+)
+NO_PURE_RUN = Phrase(
+    "no_pure_run",
+    "no opening possible: the hand holds no pure run (3+ in a row, no joker)",
+    "pas d'ouverture possible : la main n'a pas de suite pure (3 cartes qui se suivent ou plus, "
+    "sans joker)",
+)
+NO_OPENING_POINTS = Phrase(
+    "no_opening_points",
+    "no opening possible: the hand cannot make {points} points of melds",
+    "pas d'ouverture possible : la main ne fait pas {points} points de combinaisons",
+)
+NO_OPENING_POINTS_PURE = Phrase(
+    "no_opening_points_pure",
+    "no opening possible: the hand cannot make {points} points of melds with a pure run",
+    "pas d'ouverture possible : la main ne fait pas {points} points de combinaisons avec une "
+    "suite pure",
+)
+NOT_OPENING = Phrase(
+    "not_opening",
+    "the hand could open but does not this turn",
+    "la main pourrait ouvrir mais n'ouvre pas ce tour-ci",
+)
+NOTHING_PLAYABLE = Phrase(
+    "nothing_playable",
+    "no card of the hand can be played",
+    "aucune carte de la main ne peut être jouée",
+)
+NOTHING_IN_TIME = Phrase(
+    "nothing_in_time",
+    "no play found within the time limit",
+    "aucun coup trouvé dans le temps imparti",
+)
 
 PHRASES: tuple[Phrase, ...] = (
     LAY, ADD, SPLIT, MOVE, SLIDE_JOKER, SLIDE_JOKERS, REPLACE_JOKER, SWAP_TO_HAND,
@@ -103,8 +169,17 @@ PHRASES: tuple[Phrase, ...] = (
 )
 
 
+#: The book by key.
+BOOK: dict[str, Phrase] = {phrase.key: phrase for phrase in PHRASES}
+
+
+def say_in(key: str, fields: Sequence[tuple[str, object]], language: Language) -> str:
+    "''The phrase ``key`` said with ``fields`` in ``language``.''"
+    return BOOK[key].say(language, **dict(fields))
+
+
 def phrase_of(text: str) -> tuple[Phrase, dict[str, str]] | None:
-    """The phrase an English sentence was said with, and its fields (None: not in the book)."""
+    "''The phrase an English sentence was said with, and its fields (None: not in the book).''"
     for phrase in PHRASES:
         match = phrase.pattern.fullmatch(text)
         if match is not None:
@@ -130,6 +205,8 @@ def translate(text: str, language: Language) -> str:
     keeps its words, its cards written in ``language``."""
     if language is ENGLISH:
         return text
+    if isinstance(text, Said) and text.key:
+        return say_in(text.key, text.fields, language)
     found = phrase_of(text)
     if found is None:
         return localize_cards(text, language)
@@ -188,7 +265,7 @@ def turn_note(
 
 
 def why_nothing(position: Position) -> str:
-    """Why a turn plays no card (in English: the book translates it)."""
+    "''Why a turn plays no card (in English: the book translates it).''"
     if not position.hand:
         return EMPTY_HAND.say()
     if not position.opened:
@@ -216,5 +293,5 @@ def _why_not_opening(position: Position) -> str:
     return NOT_OPENING.say()
 
 
-__all__ = ["PHRASES", "Phrase", "leading_phrase", "phrase_of", "plural", "translate", "turn_note",
-           "why_nothing"]
+__all__ = ["BOOK", "PHRASES", "Phrase", "Said", "leading_phrase", "phrase_of", "plural", "say_in",
+           "translate", "turn_note", "why_nothing"]

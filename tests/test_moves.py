@@ -89,8 +89,9 @@ def test_every_move_the_solver_writes_reads_back_and_replays_to_its_table() -> N
     from rami.solver.api import solve
 
     position = parse_position("3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 5S 6H QH 5D KD 8C"
-                              " / rami-chinois")
+                              " / rami-chinois opened")
     solution = solve(position)
+    assert {MoveKind.SPLIT, MoveKind.MOVE} <= {move.kind for move in solution.moves}
     layout = Layout.start(position.rules, position.table, position.hand)
     for move in solution.moves:
         read = parse_move(move.text)
@@ -116,3 +117,25 @@ def test_hint_2_and_the_review_agree_that_a_joker_slide_takes_no_card_from_the_t
     assert missed_move(best, ()) == take
     alone = replace(solution, moves=(slide, add))
     assert key_move(alone) == (0, slide)
+
+
+def test_a_move_is_said_in_french_from_its_phrase_never_read_back() -> None:
+    import pickle
+    from dataclasses import replace
+
+    from rami.lang import FRENCH
+    from rami.phrases import BOOK
+    from rami.solver.api import solve
+
+    solution = solve(parse_position("3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 5S 6H QH 5D KD"
+                                    " 8C / rami-chinois opened"))
+    assert {move.phrase for move in solution.moves} >= {"split", "move", "add"}
+    for move in solution.moves:
+        phrase = BOOK[move.phrase]
+        assert move.text == phrase.say(**dict(move.fields))
+        assert move.said(FRENCH) == phrase.say(FRENCH, **dict(move.fields))
+        # The French comes from the phrase and its fields, not from the English text.
+        assert replace(move, text="(changed)").said(FRENCH) == move.said(FRENCH)
+        assert pickle.loads(pickle.dumps(move)).said(FRENCH) == move.said(FRENCH)
+    typed = parse_move("add QH to 2")
+    assert typed.phrase == "" and typed.said(FRENCH) == "add D♥ to 2"
