@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from rami.cards import format_cards
 from rami.lang import ENGLISH, FRENCH, Language
-from rami.phrases import plural
+from rami.phrases import plural, word
 
 if TYPE_CHECKING:
     from rami.solver.api import Move, Solution
@@ -39,38 +39,6 @@ def _cards_or_none(cards: tuple[Any, ...], language: Language = ENGLISH) -> str:
     if not cards:
         return "aucune" if language is FRENCH else "none"
     return format_cards(cards, language)
-
-
-#: The report's fixed words; English first, then French (docs/notation.md, "French").
-_WORDS: dict[str, tuple[str, str]] = {
-    "status": ("Status", "Statut"),
-    "optimal": ("optimal", "optimal"),
-    "feasible": ("feasible", "non prouvé"),
-    "objective": ("objective", "objectif"),
-    "points": ("points", "points"),
-    "cards": ("cards", "cartes"),
-    "not minimised": ("cards moved not minimised", "cartes déplacées non minimisées"),
-    "not proved": ("Not proved optimal: the time limit stopped the search.",
-                   "Optimalité non prouvée : la limite de temps a arrêté la recherche."),
-    "bounds": ("Proved bounds", "Bornes prouvées"),
-    "note": ("Note", "Note"),
-    "new table": ("New table", "Nouvelle table"),
-    "empty": ("(empty)", "(vide)"),
-    "played": ("Cards played", "Cartes jouées"),
-    "hand left": ("Hand left", "Main restante"),
-    "penalty": ("Penalty", "Pénalité"),
-    "opens": ("Opens this turn.", "Vous ouvrez ce tour-ci."),
-    "moved": ("Cards moved", "Cartes déplacées"),
-    "moves": ("Moves", "Coups"),
-    "no move": ("(none: nothing can be played)", "(aucun : rien ne peut être joué)"),
-    "key move": ("Key move", "Coup clé"),
-}
-
-
-def word(key: str, language: Language = ENGLISH) -> str:
-    """One of the report's fixed words in ``language``."""
-    english, french = _WORDS[key]
-    return french if language is FRENCH else english
 
 
 def heading(key: str, language: Language, count: int | str | None = None) -> str:

@@ -1,4 +1,5 @@
-"""The phrase book: every sentence the solver says about a turn, in English and in French.
+"""The phrase book: every sentence the solver says about a turn, in English and in French, and
+the fixed words of its report (:data:`WORDS`) and of the review's grades (:data:`GRADE_WORDS`).
 
 The solver writes its moves in English through :meth:`Phrase.say` (the contract's ``text``): the
 sentence is a :class:`Said`, which keeps the phrase's key and its fields, so a move
@@ -178,6 +179,47 @@ def say_in(key: str, fields: Sequence[tuple[str, object]], language: Language) -
     return BOOK[key].say(language, **dict(fields))
 
 
+#: The fixed words of ``rami solve``'s report and the hints: English, French.
+WORDS: dict[str, tuple[str, str]] = {
+    "status": ("Status", "Statut"),
+    "optimal": ("optimal", "optimal"),
+    "feasible": ("feasible", "non prouvé"),
+    "objective": ("objective", "objectif"),
+    "points": ("points", "points"),
+    "cards": ("cards", "cartes"),
+    "not minimised": ("cards moved not minimised", "cartes déplacées non minimisées"),
+    "not proved": ("Not proved optimal: the time limit stopped the search.",
+                   "Optimalité non prouvée : la limite de temps a arrêté la recherche."),
+    "bounds": ("Proved bounds", "Bornes prouvées"),
+    "note": ("Note", "Note"),
+    "new table": ("New table", "Nouvelle table"),
+    "empty": ("(empty)", "(vide)"),
+    "played": ("Cards played", "Cartes jouées"),
+    "hand left": ("Hand left", "Main restante"),
+    "penalty": ("Penalty", "Pénalité"),
+    "opens": ("Opens this turn.", "Vous ouvrez ce tour-ci."),
+    "moved": ("Cards moved", "Cartes déplacées"),
+    "moves": ("Moves", "Coups"),
+    "no move": ("(none: nothing can be played)", "(aucun : rien ne peut être joué)"),
+    "key move": ("Key move", "Coup clé"),
+}
+
+#: The grades as a person reads them: English, French.
+GRADE_WORDS: dict[str, tuple[str, str]] = {
+    "best": ("best", "meilleur coup"),
+    "good": ("good", "bon coup"),
+    "inaccuracy": ("inaccuracy", "imprécision"),
+    "mistake": ("mistake", "erreur"),
+    "blunder": ("blunder", "gaffe"),
+}
+
+
+def word(key: str, language: Language = ENGLISH) -> str:
+    """One of the report's fixed words (:data:`WORDS`) in ``language``."""
+    english, french = WORDS[key]
+    return french if language is FRENCH else english
+
+
 def phrase_of(text: str) -> tuple[Phrase, dict[str, str]] | None:
     "''The phrase an English sentence was said with, and its fields (None: not in the book).''"
     for phrase in PHRASES:
@@ -293,5 +335,5 @@ def _why_not_opening(position: Position) -> str:
     return NOT_OPENING.say()
 
 
-__all__ = ["BOOK", "PHRASES", "Phrase", "Said", "leading_phrase", "phrase_of", "plural", "say_in",
-           "translate", "turn_note", "why_nothing"]
+__all__ = ["BOOK", "GRADE_WORDS", "PHRASES", "WORDS", "Phrase", "Said", "leading_phrase",
+           "phrase_of", "plural", "say_in", "translate", "turn_note", "why_nothing", "word"]

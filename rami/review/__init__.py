@@ -20,7 +20,7 @@ from rami.errors import NotationError
 from rami.lang import ENGLISH, FRENCH, Language
 from rami.melds import Meld
 from rami.notation import parse_position_any
-from rami.phrases import plural
+from rami.phrases import GRADE_WORDS, plural
 from rami.position import EMPTY, Position, hand_penalty, parse_table
 from rami.referee import TurnVerdict, validate_turn
 from rami.solver.solution import Move, MoveKind, Objective, Solution, Status
@@ -162,16 +162,6 @@ class Review:
             "missed": self.missed.to_json(language) if self.missed is not None else None,
             "grades": {name: most for name, most in GRADES},
         }
-
-
-#: The grades as a person reads them: English, French.
-GRADE_WORDS: dict[str, tuple[str, str]] = {
-    "best": ("best", "meilleur coup"),
-    "good": ("good", "bon coup"),
-    "inaccuracy": ("inaccuracy", "imprécision"),
-    "mistake": ("mistake", "erreur"),
-    "blunder": ("blunder", "gaffe"),
-}
 
 
 def _points_lost_text(lost: int, language: Language = ENGLISH) -> str:

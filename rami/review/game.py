@@ -16,9 +16,9 @@ from typing import Any
 from rami.errors import RamiError
 from rami.game.actions import Play
 from rami.lang import ENGLISH, FRENCH, Language
-from rami.phrases import plural
+from rami.phrases import GRADE_WORDS, plural
 from rami.position import Position
-from rami.review import GRADE_NAMES, GRADE_WORDS, Review, review
+from rami.review import GRADE_NAMES, Review, review
 
 
 @dataclass(frozen=True)
