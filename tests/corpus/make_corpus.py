@@ -4,10 +4,13 @@
     .venv/bin/python tests/corpus/make_corpus.py replay            # every case, compare
     .venv/bin/python tests/corpus/make_corpus.py replay --sample 200
     .venv/bin/python tests/corpus/make_corpus.py counts            # cases per kind/preset/lang
+    .venv/bin/python tests/corpus/make_corpus.py rerecord ID... --why "..."  # some cases anew
 
 ``replay`` exits 1 listing the cases whose output changed (the first difference of each), 0 when
 every case gives what was recorded. Record only at a commit whose answers are known good: the
-header keeps the commit.
+header keeps the commit. ``rerecord`` runs the named cases again and keeps their new output, for
+a change of answer found intended (a solver answer with the same objective values): the header
+lists each case rerecorded, at which commit and why.
 """
 
 from __future__ import annotations
@@ -55,9 +58,7 @@ def record(path: Path) -> None:
             print(f"{number}/{len(cases)} recorded", file=sys.stderr)
     header = {"corpus": "rami answers", "commit": commit, "cases": len(cases),
               "counts": counts(cases)}
-    with gzip.open(path, "wt", encoding="utf-8", compresslevel=9) as handle:
-        for item in (header, *cases):
-            handle.write(json.dumps(item, ensure_ascii=False, sort_keys=True) + "\n")
+    _write(path, header, cases)
     print(f"{len(cases)} cases recorded at {header['commit'][:10]} into {path} "
           f"(drawn in {drawn - started:.1f} s, run in {time.perf_counter() - drawn:.1f} s, "
           f"{path.stat().st_size // 1024} KiB)")
@@ -90,14 +91,39 @@ def replay(path: Path, count: int | None) -> int:
     return 1 if changed else 0
 
 
+def rerecord(path: Path, ids: list[str], why: str) -> None:
+    header, cases = load_corpus(path)
+    known = {case["id"] for case in cases}
+    if not why or not ids or any(name not in known for name in ids):
+        raise SystemExit("rerecord: give the ids of recorded cases and --why")
+    for case in cases:
+        if case["id"] in ids:
+            print(difference(case, got := run_case(case)))
+            case.update(got)
+    header.setdefault("rerecorded", []).extend(
+        {"id": name, "commit": _commit(), "why": why} for name in ids)
+    _write(path, header, cases)
+
+
+def _write(path: Path, header: dict[str, Any], cases: list[dict[str, Any]]) -> None:
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=9) as handle:
+        for item in (header, *cases):
+            handle.write(json.dumps(item, ensure_ascii=False, sort_keys=True) + "\n")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("record", "replay", "counts"))
+    parser.add_argument("command", choices=("record", "replay", "counts", "rerecord"))
+    parser.add_argument("ids", nargs="*", help="rerecord: the cases' ids")
+    parser.add_argument("--why", default="", help="rerecord: why the new output is right")
     parser.add_argument("--sample", type=int, default=None, help="replay this many cases only")
     parser.add_argument("--path", type=Path, default=CORPUS)
     options = parser.parse_args()
     if options.command == "record":
         record(options.path)
+        return 0
+    if options.command == "rerecord":
+        rerecord(options.path, options.ids, options.why)
         return 0
     if options.command == "counts":
         header, cases = load_corpus(options.path)
