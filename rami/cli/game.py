@@ -47,7 +47,7 @@ def _levels(text: str, option: str) -> tuple[str, ...]:
 
 
 def _options(rules: str, rounds: int | None, target: int | None) -> Any:
-    from rami.game.presets import GameOptions, game_rules
+    from rami.game import GameOptions, game_rules
     from rami.rules import get_ruleset
 
     ruleset = get_ruleset(rules)

@@ -184,7 +184,7 @@ def mine(
 ) -> None:
     """Mine puzzles from simulated games: turns whose best play needs a rearrangement and is
     unique, each with the game and turn it came from."""
-    from rami.game.presets import GameOptions
+    from rami.game import GameOptions
     from rami.puzzles import checked_simulation, mine_summary, records_text
     from rami.puzzles import mine_puzzles as run_mining
 
