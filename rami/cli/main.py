@@ -92,8 +92,9 @@ def serve(
     ] = None,
     db: Annotated[
         str | None,
-        typer.Option("--db", metavar="FILE", help="Keep the puzzle attempts in this SQLite file "
-                     "(made if new) and rate from them; without it nothing is recorded."),
+        typer.Option("--db", metavar="FILE", help="Keep the puzzle attempts and the games in this "
+                     "SQLite file (made if new); without it attempts are not recorded and games "
+                     "go to ~/.local/state/rami/rami.db (RAMI_SERVICE_GAMES_DB overrides it)."),
     ] = None,
 ) -> None:
     """Serve the solver, hints and referee as an HTTP JSON API (docs/service.md)."""
