@@ -351,3 +351,19 @@ def test_the_service_refuses_a_mix_up_naming_it(server: str) -> None:
     assert status == 422 and "reads as English notation" in data["error"]
     status, data = post_json(server + "/solve", {"position": "- / 7H", "lang": "de"})
     assert status == 422 and data["field"] == "lang"
+
+
+def test_a_note_is_said_from_the_reason_the_solution_keeps_not_read_back() -> None:
+    from dataclasses import replace
+
+    from rami.phrases import why_nothing
+
+    checked = 0
+    for text in SAYING_EVERYTHING:
+        solution = solve(parse_position(text))
+        if solution.played or not solution.message.startswith(why_nothing(solution.position)):
+            continue
+        kept = replace(solution, reason="", message="(not read)")
+        assert kept.note(FRENCH) == solution.note(FRENCH)
+        checked += 1
+    assert checked >= 2

@@ -56,6 +56,10 @@ class Solution:
     #: The wall clock of the time limit, not CP-SAT's deterministic limit, ended the search (a
     #: loaded machine): the answer may differ from one run to the next.
     stopped_by_clock: bool = False
+    #: Why the turn plays nothing, as the solver said it (a sentence of the phrase book, said in
+    #: every language from its phrase; "": :func:`rami.phrases.why_nothing` says it from the
+    #: position). None: not kept, the note's English is read back.
+    reason: str | None = None
 
     def numbered_table(self) -> list[tuple[int, Meld]]:
         """The new table with the numbers its melds go by in :attr:`moves`, in that order (the
@@ -70,7 +74,10 @@ class Solution:
         """``message`` in ``language``."""
         if language is ENGLISH:
             return self.message
-        reason = None if self.played else leading_phrase(self.message) or self.message
+        if self.played or self.reason is not None:
+            reason = self.reason or None
+        else:
+            reason = leading_phrase(self.message) or self.message
         return turn_note(self.position, self.played, self.hand, self.penalty_after, self.opened,
                          self.discard, reason, language)
 
