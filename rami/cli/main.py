@@ -96,12 +96,19 @@ def serve(
                      "SQLite file (made if new); without it attempts are not recorded and games "
                      "go to ~/.local/state/rami/rami.db (RAMI_SERVICE_GAMES_DB overrides it)."),
     ] = None,
+    front: Annotated[
+        bool | None,
+        typer.Option("--front/--no-front", help="With --workers above 1, a front process owns "
+                     "the port and answers every request even when a worker dies (the default; "
+                     "RAMI_SERVE_NO_FRONT=1 turns it off). --no-front: uvicorn's own workers."),
+    ] = None,
 ) -> None:
     """Serve the solver, hints and referee as an HTTP JSON API (docs/service.md)."""
     from rami.service.cli import serve as run_server  # FastAPI and uvicorn load only here
 
     run_server(host=host, port=port, workers=workers, cors_origins=cors_origin,
-               docs=docs or None, forwarded_allow_ips=forwarded_allow_ips, db=db)
+               docs=docs or None, forwarded_allow_ips=forwarded_allow_ips, db=db,
+               front=front)
 
 
 app.command()(game_commands.simulate)
