@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rami.cards import JOKER, Card, format_cards, localize_cards, parse_cards, sort_cards
 from rami.errors import InvalidPositionError, Loc, NotationError, UnknownRulesetError, quote
@@ -55,6 +56,19 @@ class Position:
 
     def __str__(self) -> str:
         return format_position(self)
+
+    def summary_json(self) -> dict[str, Any]:
+        """What ``rami validate --json`` and ``POST /validate`` say of a position beside its
+        verdict (cards in the contract's codes)."""
+        return {
+            "position": str(self),
+            "rules": self.rules.option_string,
+            "melds": len(self.table),
+            "table_cards": self.table_size,
+            "hand_cards": len(self.hand),
+            "opened": self.opened,
+            "hand_penalty": hand_penalty(self.hand, self.rules, self.opened),
+        }
 
     def __repr__(self) -> str:
         return f"Position.parse({str(self)!r})"

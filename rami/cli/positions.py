@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -41,20 +41,6 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _summary(position: Position) -> dict[str, Any]:
-    """The JSON summary of ``rami validate`` (its cards in the contract's codes)."""
-    table_cards = position.table_size
-    return {
-        "position": str(position),
-        "rules": position.rules.option_string,
-        "melds": len(position.table),
-        "table_cards": table_cards,
-        "hand_cards": len(position.hand),
-        "opened": position.opened,
-        "hand_penalty": hand_penalty(position.hand, position.rules, position.opened),
-    }
-
-
 def validate(
     position: PositionArg, json_output: JsonOpt = False, lang: LangOpt = Language.EN
 ) -> None:
@@ -64,7 +50,7 @@ def validate(
         return
     with reporting_errors():
         parsed = load_position(position, language=lang)
-    info = _summary(parsed)
+    info = parsed.summary_json()
     hand = f"{_plural(info['hand_cards'], 'card')}: {format_cards(parsed.hand, lang)}"
     lines = [
         "Valid position",
@@ -93,7 +79,7 @@ def _validate_json(position: str, lang: Language) -> None:
         )
         raise typer.Exit(code) from None
     problems = parsed.problems(lang)
-    echo_json({"valid": not problems, "problems": problems, **_summary(parsed)})
+    echo_json({"valid": not problems, "problems": problems, **parsed.summary_json()})
     if problems:
         raise typer.Exit(EXIT_BAD_INPUT)
 

@@ -23,7 +23,6 @@ import rami.service.schemas as schemas
 from rami import __version__
 from rami.errors import UnknownRulesetError
 from rami.lang import Language
-from rami.position import hand_penalty
 from rami.referee import validate_turn
 from rami.rules import PRESETS, get_ruleset
 from rami.service.errors import ApiError, install_error_handlers, log
@@ -192,7 +191,7 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         language = Language(request.lang)
         position = parse_position_field(request.position, language=language)
         problems = position.problems(language)
-        return {"valid": not problems, "problems": problems, **_summary(position)}
+        return {"valid": not problems, "problems": problems, **position.summary_json()}
 
     @app.post(
         "/solve", response_model=schemas.SolutionOut, tags=["solver"],
@@ -265,18 +264,6 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
     app.include_router(__import__("rami.service.games", fromlist=["router"]).router)  # /games
     app.include_router(__import__("rami.service.review", fromlist=["router"]).router)  # /review
     return app
-
-
-def _summary(position: Position) -> dict[str, Any]:
-    return {
-        "position": str(position),
-        "rules": position.rules.option_string,
-        "melds": len(position.table),
-        "table_cards": position.table_size,
-        "hand_cards": len(position.hand),
-        "opened": position.opened,
-        "hand_penalty": hand_penalty(position.hand, position.rules, position.opened),
-    }
 
 
 def app_from_env() -> FastAPI:
