@@ -171,11 +171,17 @@ def loads_json(text: str, what: str = "JSON") -> Any:
         raise NotationError(f"malformed {what}: {error}") from None
 
 
+def meld_out(meld: Meld) -> dict[str, Any]:
+    """The one shape an answer sends a meld in: ``{"kind": "run" | "set", "cards": [...]}``."""
+    return {"kind": meld.kind.value, "cards": [str(card) for card in meld.cards]}
+
+
 def meld_to_json(meld: Meld) -> list[str] | dict[str, Any]:
-    cards = [str(card) for card in meld.cards]
+    """A meld in a position's JSON: its cards, marked with its kind only where they alone
+    would not say it."""
     if meld.needs_kind_marker:
-        return {"kind": meld.kind.value, "cards": cards}
-    return cards
+        return meld_out(meld)
+    return [str(card) for card in meld.cards]
 
 
 def _cards_from_json(

@@ -1,7 +1,7 @@
 """Library objects to the service's response bodies (:mod:`rami.service.schemas`).
 
 The library's ``to_json`` forms are the command line's and the service's: a solution is
-:meth:`Solution.to_json` as it is, a meld :func:`rami.solver.solution.meld_out` (``{"kind": "run"
+:meth:`Solution.to_json` as it is, a meld :func:`rami.notation.meld_out` (``{"kind": "run"
 | "set", "cards": [...]}``, the one shape the service sends). A position is
 :func:`rami.notation.position_to_json` with its melds in that shape and ``taken_discard`` always
 there (null where it does not apply).
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from rami.hints import make_hint
 from rami.lang import ENGLISH, Language
-from rami.solver.solution import meld_out
+from rami.notation import meld_out
 
 if TYPE_CHECKING:
     from rami.position import Position

@@ -15,6 +15,7 @@ from rami.cards import Card
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld
 from rami.moves import Move, MoveKind, numbered
+from rami.notation import meld_out
 from rami.phrases import leading_phrase, turn_note
 from rami.position import Position
 
@@ -106,11 +107,6 @@ class Solution:
         }
         return data
 
-
-
-def meld_out(meld: Meld) -> dict[str, Any]:
-    """The one shape a meld is sent in: ``{"kind": "run" | "set", "cards": [...]}``."""
-    return {"kind": meld.kind.value, "cards": [str(card) for card in meld.cards]}
 
 
 __all__ = ["Move", "MoveKind", "Objective", "Solution", "Status", "meld_out"]
