@@ -26,14 +26,19 @@ from rami.service.errors import error_bytes
 from rami.service.front_forward import Answer
 from rami.service.limits import DRAIN_FACTOR
 from rami.service.protocol import MAX_HEADER_BYTES
+from rami.service.refusals import (
+    FRAMED_TWICE,
+    MALFORMED,
+    body_timeout,
+    body_too_large,
+    head_timeout,
+    head_too_large,
+)
 
 if TYPE_CHECKING:
     from rami.service.front import Front
 
-TOO_LARGE_HEAD = f"request headers too large: the limit is {MAX_HEADER_BYTES} bytes"
-MALFORMED = "invalid HTTP request: malformed request line, header or body framing"
-FRAMED_TWICE = ("ambiguous request framing: both Content-Length and Transfer-Encoding are "
-                "given (send one of them)")
+TOO_LARGE_HEAD = head_too_large(MAX_HEADER_BYTES)
 JSON = (b"content-type", b"application/json")
 
 
@@ -106,7 +111,7 @@ class ClientConnection:
         if self.head_bytes and not self.closed:
             self.writer.write(raw_error(
                 408, "Request Timeout",
-                f"request headers not received within {self.settings.header_timeout:g} s",
+                head_timeout(self.settings.header_timeout),
             ))
         self.close()
 
@@ -173,8 +178,7 @@ class ClientConnection:
             return
         await self.send(error_answer(
             408, "Request Timeout",
-            f"request body not received within {self.settings.body_timeout:g} s (a body "
-            "shorter than its Content-Length?)", "body", close=True,
+            body_timeout(self.settings.body_timeout), "body", close=True,
         ))
 
     def _protocol_error(self, error: h11.RemoteProtocolError) -> None:
@@ -221,8 +225,7 @@ class ClientConnection:
                 raise  # answered already (408 at the body deadline)
         await self.send(error_answer(
             413, "Request Entity Too Large",
-            f"request body too large: the limit is {self.settings.max_body_bytes} bytes",
-            "body", close=not drained,
+            body_too_large(self.settings.max_body_bytes), "body", close=not drained,
         ))
         raise _Done(drained)
 
@@ -240,7 +243,7 @@ class ClientConnection:
             if length > limit * DRAIN_FACTOR:
                 await self.send(error_answer(
                     413, "Request Entity Too Large",
-                    f"request body too large: the limit is {limit} bytes", "body", close=True))
+                    body_too_large(limit), "body", close=True))
                 raise _Done(False)
             deadline = asyncio.get_running_loop().time() + self.settings.body_timeout
             await self._too_large(drain=limit * DRAIN_FACTOR, deadline=deadline)

@@ -31,6 +31,7 @@ from rami.notation import (
     unique_keys,
 )
 from rami.service.errors import error_bytes
+from rami.service.refusals import FRAMED_TWICE, body_too_large
 
 DRAIN_FACTOR = 16
 
@@ -46,8 +47,7 @@ class BodySizeLimit:
             return
         if _framed_twice(scope):
             await _send_error(
-                send, 400, "ambiguous request framing: both Content-Length and "
-                "Transfer-Encoding are given (send one of them)", close=True,
+                send, 400, FRAMED_TWICE, close=True,
             )
             return
         declared = _content_length(scope)
@@ -90,7 +90,7 @@ class BodySizeLimit:
         await _send_error(
             send,
             413,
-            f"request body too large: the limit is {self.max_bytes} bytes",
+            body_too_large(self.max_bytes),
             close=close,
         )
 

@@ -34,6 +34,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from rami.service.errors import error_bytes
+from rami.service.refusals import MALFORMED, body_timeout, head_timeout, head_too_large
 from rami.service.settings import Settings
 
 #: Largest request head (request line and headers) accepted, in bytes (431 beyond).
@@ -206,7 +207,7 @@ class GuardedH11Protocol(H11Protocol):
         if self._head_bytes:
             self.transport.write(_raw_response(
                 408, "Request Timeout",
-                f"request headers not received within {self._header_timeout:g} s",
+                head_timeout(self._header_timeout),
             ))
         self.transport.close()
 
@@ -221,10 +222,7 @@ class GuardedH11Protocol(H11Protocol):
             return
         cycle = self.cycle
         if cycle is not None and not cycle.response_started:
-            body = error_bytes(
-                f"request body not received within {self._body_timeout:g} s (a body shorter "
-                "than its Content-Length?)", "body"
-            )
+            body = error_bytes(body_timeout(self._body_timeout), "body")
             try:
                 self.transport.write(self.conn.send(h11.Response(
                     status_code=408, reason=b"Request Timeout",
@@ -248,7 +246,7 @@ class GuardedH11Protocol(H11Protocol):
         self._forget()
         self.transport.write(_raw_response(
             431, "Request Header Fields Too Large",
-            f"request headers too large: the limit is {MAX_HEADER_BYTES} bytes",
+            head_too_large(MAX_HEADER_BYTES),
         ))
         self.transport.close()
 
@@ -256,10 +254,10 @@ class GuardedH11Protocol(H11Protocol):
         pending = len(self.conn.trailing_data[0])
         if pending >= MAX_HEADER_BYTES:
             status, reason = 431, b"Request Header Fields Too Large"
-            error = f"request headers too large: the limit is {MAX_HEADER_BYTES} bytes"
+            error = head_too_large(MAX_HEADER_BYTES)
         else:
             status, reason = 400, b"Bad Request"
-            error = "invalid HTTP request: malformed request line, header or body framing"
+            error = MALFORMED
         body = error_bytes(error, None)
         headers = [(b"content-type", b"application/json"),
                    (b"content-length", str(len(body)).encode()),
