@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Response
@@ -80,6 +80,47 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
     settings = settings or Settings()
     solve_function = solve or library_solve
     pool = SolverPool(settings.solver_processes, settings.max_pending)
+    app = FastAPI(
+        title="rami hint service",
+        version=__version__,
+        description=_description(settings),
+        lifespan=_lifespan(pool),
+        # /docs and /redoc load their scripts from a public CDN: off unless asked for.
+        docs_url="/docs" if settings.docs else None,
+        redoc_url="/redoc" if settings.docs else None,
+        openapi_url="/openapi.json",
+        # No 307 to a Location built from the Host header: /solve/ is a JSON 404.
+        redirect_slashes=False,
+    )
+    app.state.settings = settings
+    app.state.pool = pool
+    install_error_handlers(app)
+    _add_middleware(app, settings)
+    _install_service_routes(app)
+    _install_position_routes(app, settings, pool, solve_function)
+    _install_referee_route(app, settings, pool)
+    _install_other_routes(app, settings, pool)
+    return app
+
+
+def _description(settings: Settings) -> str:
+    """The OpenAPI description: what the service does, its forms and its limits."""
+    return (
+        "Solve, hint and referee positions of rami chinois and other manipulation-rummy "
+        "variants. Positions use the JSON form of docs/notation.md (or the one-line text "
+        "notation as a string); solutions are the data of `rami solve --json`, melds "
+        'always as `{"kind": "run" | "set", "cards": [...]}`. Errors are '
+        '`{"error": ..., "field": ..., "problems": [...]}` with a 4xx status. Limits: '
+        f"request bodies up to {settings.max_body_bytes} bytes; positions up to "
+        f"{MAX_CARDS} cards ({MAX_TEXT_CHARS} characters as text); solver time_limit "
+        f"capped to {settings.max_time_limit:g} s (default "
+        f"{settings.default_time_limit:g} s)."
+    )
+
+
+def _lifespan(pool: SolverPool) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The app's lifespan: the solver pool opened at start-up, warmed up soon after, shut down
+    at the end."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -95,31 +136,11 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
             warm.cancel()
             pool.shutdown()
 
-    app = FastAPI(
-        title="rami hint service",
-        version=__version__,
-        description=(
-            "Solve, hint and referee positions of rami chinois and other manipulation-rummy "
-            "variants. Positions use the JSON form of docs/notation.md (or the one-line text "
-            "notation as a string); solutions are the data of `rami solve --json`, melds "
-            'always as `{"kind": "run" | "set", "cards": [...]}`. Errors are '
-            '`{"error": ..., "field": ..., "problems": [...]}` with a 4xx status. Limits: '
-            f"request bodies up to {settings.max_body_bytes} bytes; positions up to "
-            f"{MAX_CARDS} cards ({MAX_TEXT_CHARS} characters as text); solver time_limit "
-            f"capped to {settings.max_time_limit:g} s (default "
-            f"{settings.default_time_limit:g} s)."
-        ),
-        lifespan=lifespan,
-        # /docs and /redoc load their scripts from a public CDN: off unless asked for.
-        docs_url="/docs" if settings.docs else None,
-        redoc_url="/redoc" if settings.docs else None,
-        openapi_url="/openapi.json",
-        # No 307 to a Location built from the Host header: /solve/ is a JSON 404.
-        redirect_slashes=False,
-    )
-    app.state.settings = settings
-    app.state.pool = pool
-    install_error_handlers(app)
+    return lifespan
+
+
+def _add_middleware(app: FastAPI, settings: Settings) -> None:
+    """The body size limit, and the CORS headers when origins are allowed."""
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     if settings.cors_origins:
         # Outermost, so that every answer (413s included) carries the CORS headers.
@@ -132,22 +153,9 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
             max_age=600,
         )
 
-    async def run_solve(
-        position: Position, objective: str, min_moves: bool, requested: float | None
-    ) -> tuple[Solution, float]:
-        received = time.time()
-        time_limit = settings.time_limit(requested)
-        solution = await pool.run(
-            call_solve,
-            solve_function,
-            position,
-            objective,
-            min_moves,
-            time_limit,
-            received,
-            deadline=settings.deadline(time_limit),
-        )
-        return solution, time_limit
+
+def _install_service_routes(app: FastAPI) -> None:
+    """``/health`` (GET and HEAD) and the rule presets, ``/rulesets`` and ``/rulesets/{name}``."""
 
     @app.get("/health", response_model=schemas.HealthOut, tags=["service"])
     async def health() -> dict[str, Any]:
@@ -177,6 +185,29 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
             return get_ruleset(name).describe()
         except UnknownRulesetError as error:
             raise ApiError(404, str(error), "name") from None
+
+
+def _install_position_routes(
+    app: FastAPI, settings: Settings, pool: SolverPool, solve_function: SolveFunction
+) -> None:
+    """``/validate``, and the solver's ``/solve`` and ``/hint`` (run in the solver pool)."""
+
+    async def run_solve(
+        position: Position, objective: str, min_moves: bool, requested: float | None
+    ) -> tuple[Solution, float]:
+        received = time.time()
+        time_limit = settings.time_limit(requested)
+        solution = await pool.run(
+            call_solve,
+            solve_function,
+            position,
+            objective,
+            min_moves,
+            time_limit,
+            received,
+            deadline=settings.deadline(time_limit),
+        )
+        return solution, time_limit
 
     @app.post(
         "/validate", response_model=schemas.ValidateOut, tags=["positions"],
@@ -226,6 +257,10 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
         response.headers[TIME_LIMIT_HEADER] = f"{time_limit:g}"
         return hint_json(solution, request.level, language)
 
+
+def _install_referee_route(app: FastAPI, settings: Settings, pool: SolverPool) -> None:
+    """``/validate-turn``: the referee, run in the solver pool."""
+
     @app.post(
         "/validate-turn", response_model=schemas.TurnOut, tags=["referee"],
         responses=_SOLVE_ERRORS,
@@ -253,6 +288,9 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
             "opened_after": verdict.opened_after,
         }
 
+
+def _install_other_routes(app: FastAPI, settings: Settings, pool: SolverPool) -> None:
+    """The puzzles (when :mod:`rami.puzzles` imports), the page, the bot, games and reviews."""
     try:
         from rami.service.puzzles import install_puzzle_routes
     except Exception as error:  # the puzzle module is optional: serve the rest without it
@@ -263,7 +301,6 @@ def create_app(settings: Settings | None = None, *, solve: SolveFunction | None 
     app.include_router(__import__("rami.service.bot", fromlist=["router"]).router)  # /bot/turn
     app.include_router(__import__("rami.service.games", fromlist=["router"]).router)  # /games
     app.include_router(__import__("rami.service.review", fromlist=["router"]).router)  # /review
-    return app
 
 
 def app_from_env() -> FastAPI:
