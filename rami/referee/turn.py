@@ -62,140 +62,42 @@ def validate_turn(
     Melds may be given as :class:`Meld` objects, as text (``"7H 8H 9H"``, ``"set: 7H * *"``)
     or as lists of cards; cards as :class:`Card` objects or text (``"7H"``, or ``played`` as one
     string ``"7H 8H"``). Bad text raises :class:`~rami.errors.NotationError`.
+
+    The reasons come in this order: cards played that the hand lacks, illegal melds, cards
+    that appeared or vanished, table changes the rules forbid, jokers gone from the table, the
+    opening, the discard.
     """
-    melds_after = [_as_meld(meld) for meld in table_after]
     cards_played = (
         parse_cards(played) if isinstance(played, str) else [_as_card(c) for c in played]
     )
     discarded = None if discard is None else _as_card(discard)
+    turn = _Turn.of(position, [_as_meld(meld) for meld in table_after], Counter(cards_played))
     rules = position.rules
-    problems: list[str] = []
     hand = Counter(position.hand)
-    played_counts = Counter(cards_played)
-    missing = played_counts - hand
-    for card in sorted(missing):
-        problems.append(
-            f"{card} is played {_count(played_counts[card], 'time')} but the hand holds "
-            f"{hand[card]}"
-        )
-    hand_after = hand - played_counts
-
-    for number, meld in enumerate(melds_after, start=1):
-        problems.extend(
-            f"meld {number} after the turn: {reason}" for reason in meld_problems(meld, rules)
-        )
-
-    before_counts = position.table_cards
-    after_counts: Counter[Card] = Counter()
-    for meld in melds_after:
-        after_counts.update(meld.cards)
-    # Decisions 1 and 4: the table may change only once the player has opened. A rearranging
-    # preset's opener lays new melds only, unless the ruleset flag allows rearranging in the
-    # opening turn; a lay-off preset's opener may lay off once the opening melds are down.
-    opens_now = not position.opened and bool(played_counts)
-    may_change_table = position.opened or (
-        opens_now and (rules.open_and_rearrange_same_turn or not rules.rearrangement)
-    )
-    supplied = before_counts + played_counts
-    appeared = after_counts - supplied
-    vanished = supplied - after_counts
-    jokers_to_hand = 0
-    if appeared:
-        problems.append(f"{_count(appeared.total(), 'card')} appeared on the table from "
-                        f"nowhere: {_multiset_text(appeared)}")
-    vanished_jokers = vanished.pop(JOKER, 0)
-    if vanished:
-        problems.append(f"{_count(vanished.total(), 'card')} vanished from the table: "
-                        f"{_multiset_text(vanished)}")
-    # Jokers that left the table go to the hand only in BFmania, one for each joker a card took
-    # the place of (counted with the lay-offs below); the rest were never played.
-    swapped = 0
-
-    new_melds: list[Meld] = []
-    if not may_change_table:
-        problems.extend(changed_before_opening(
-            position, melds_after, "may only lay new melds from the hand"
-        ))
-        new_melds = unmatched_unchanged(position.table, melds_after)
-    elif not rules.rearrangement:
-        allow_swap = rules.table_joker in (TableJoker.SWAP_TO_HAND, TableJoker.SWAP_AND_RELAY)
-        matched = match_extensions(position.table, melds_after, allow_swap, rules)
-        if opens_now and -1 not in matched:
-            # With identical copies an old meld may be the one left as it was or the one laid
-            # off on: the verdict takes the pairing that leaves the player an opening.
-            # The new melds must also hold no more jokers than the hand laid (decision 4: a
-            # joker swapped this turn joins no new meld), so that count chooses too.
-            matched = next((
-                choice for choice in all_extension_matchings(
-                    position.table, melds_after, allow_swap, rules)
-                if opens_from_hand(unused_melds(melds_after, choice), played_counts[JOKER], rules)
-            ), matched)
-        used = set()
-        swapped = 0
-        for number, (meld, target) in enumerate(zip(position.table, matched, strict=True), 1):
-            if target < 0:
-                problems.append(
-                    f"meld {number} ({meld}) was rearranged: {rules.name} allows only lay-offs"
-                    + (" and joker swaps" if allow_swap else "")
-                )
-            else:
-                used.add(target)
-                swapped += is_extension(meld, melds_after[target], allow_swap, rules)[1]
-        new_melds = unused_melds(melds_after, matched)
-    else:
-        if rules.table_joker is TableJoker.REPLACE_AND_RELAY:
-            problems.extend(pinned_joker_problems(position, melds_after))
+    problems = _missing_card_problems(hand, turn.played)
+    hand_after = hand - turn.played
+    problems += _meld_problems(turn)
+    conservation, vanished_jokers = _conservation_problems(turn)
+    problems += conservation
+    table_problems, new_melds, swapped = _table_change_problems(turn)
+    problems += table_problems
     if vanished_jokers:
-        if rules.table_joker is TableJoker.SWAP_TO_HAND and may_change_table:
-            jokers_to_hand = min(vanished_jokers, swapped)
+        joker_problems, jokers_to_hand = _vanished_joker_problems(turn, vanished_jokers, swapped)
+        problems += joker_problems
+        if jokers_to_hand:
             hand_after[JOKER] += jokers_to_hand
-        table_jokers_gone = min(vanished_jokers - jokers_to_hand,
-                                before_counts[JOKER] - jokers_to_hand)
-        played_jokers_gone = vanished_jokers - jokers_to_hand - table_jokers_gone
-        if played_jokers_gone or (table_jokers_gone and played_counts[JOKER]):
-            problems.append(
-                f"{_count(vanished_jokers - jokers_to_hand, 'joker')} said to be played "
-                f"{'is' if vanished_jokers - jokers_to_hand == 1 else 'are'} not on the table"
-            )
-        elif table_jokers_gone:
-            problems.append(
-                f"{_count(table_jokers_gone, 'table joker')} went back to a hand: under "
-                f"{rules.name} a joker on the table {rules.table_joker.value}"
-                + (", and only in place of a card that took its place"
-                   if rules.table_joker is TableJoker.SWAP_TO_HAND else "")
-            )
-
     opened_after = position.opened
-    if opens_now:
-        if may_change_table and rules.rearrangement:
-            # The opening melds may already be merged into the rearranged table: judge the
-            # opening on the cards played from the hand (decision 1, same-turn flag).
-            problems.extend(opening_problems_from_cards(played_counts, rules))
-        else:
-            opening = opening_problems(new_melds, rules)
-            problems.extend(opening)
-            if opening and may_change_table:
-                problems.extend(changed_before_opening(position, melds_after,
-                                                        "lays off or swaps a joker only once "
-                                                        "the opening melds are down"))
-            new_jokers = sum(meld.jokers for meld in new_melds)
-            if new_jokers > played_counts[JOKER]:
-                problems.append(
-                    f"the new melds hold {_count(new_jokers, 'joker')} but "
-                    f"{played_counts[JOKER]} came "
-                    "from the hand: the opening melds come from the hand, and a joker swapped "
-                    "this turn does not join a new meld (decision 4)"
-                )
+    if turn.opens_now:
+        problems += _opening_turn_problems(turn, new_melds)
         opened_after = True
-
     if rules.discard:
-        problems.extend(_discard_problems(position, hand_after, discarded, played_counts))
+        problems += _discard_problems(position, hand_after, discarded, turn.played)
         if discarded is not None and hand_after[discarded] > 0:
             hand_after[discarded] -= 1
     elif discarded is not None:
         problems.append(f"{rules.name} has no discard: a turn never ends by discarding")
 
-    moved = cards_moved(position.table, melds_after) if not problems else 0
+    moved = cards_moved(position.table, turn.melds_after) if not problems else 0
     hand_left = tuple(sorted(hand_after.elements()))
     return TurnVerdict(
         legal=not problems,
@@ -205,6 +107,168 @@ def validate_turn(
         cards_moved=moved,
         opened_after=opened_after,
     )
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """What every check of one turn reads: the position, the table after, the cards played."""
+
+    position: Position
+    melds_after: list[Meld]
+    played: Counter[Card]
+    #: The player opens in this turn.
+    opens_now: bool
+    #: The table may change in this turn, not only receive new melds.
+    may_change_table: bool
+
+    @classmethod
+    def of(cls, position: Position, melds_after: list[Meld], played: Counter[Card]) -> _Turn:
+        rules = position.rules
+        # Decisions 1 and 4: the table may change only once the player has opened. A
+        # rearranging preset's opener lays new melds only, unless the ruleset flag allows
+        # rearranging in the opening turn; a lay-off preset's opener may lay off once the
+        # opening melds are down.
+        opens_now = not position.opened and bool(played)
+        may_change_table = position.opened or (
+            opens_now and (rules.open_and_rearrange_same_turn or not rules.rearrangement)
+        )
+        return cls(position, melds_after, played, opens_now, may_change_table)
+
+
+def _missing_card_problems(hand: Counter[Card], played: Counter[Card]) -> list[str]:
+    """Cards played more often than the hand holds them."""
+    missing = played - hand
+    return [
+        f"{card} is played {_count(played[card], 'time')} but the hand holds {hand[card]}"
+        for card in sorted(missing)
+    ]
+
+
+def _meld_problems(turn: _Turn) -> list[str]:
+    """Every meld of the table after the turn that is not a legal meld, with its number."""
+    rules = turn.position.rules
+    return [
+        f"meld {number} after the turn: {reason}"
+        for number, meld in enumerate(turn.melds_after, start=1)
+        for reason in meld_problems(meld, rules)
+    ]
+
+
+def _conservation_problems(turn: _Turn) -> tuple[list[str], int]:
+    """Cards on the table after the turn that neither the table nor the hand supplied, and
+    cards (jokers aside) that left the table; with the number of jokers that left it."""
+    after_counts: Counter[Card] = Counter()
+    for meld in turn.melds_after:
+        after_counts.update(meld.cards)
+    supplied = turn.position.table_cards + turn.played
+    appeared = after_counts - supplied
+    vanished = supplied - after_counts
+    problems = []
+    if appeared:
+        problems.append(f"{_count(appeared.total(), 'card')} appeared on the table from "
+                        f"nowhere: {_multiset_text(appeared)}")
+    vanished_jokers = vanished.pop(JOKER, 0)
+    if vanished:
+        problems.append(f"{_count(vanished.total(), 'card')} vanished from the table: "
+                        f"{_multiset_text(vanished)}")
+    return problems, vanished_jokers
+
+
+def _table_change_problems(turn: _Turn) -> tuple[list[str], list[Meld], int]:
+    """The table's changes the rules forbid; with the new melds (for the opening, where they
+    are told apart) and the jokers that cards took the place of."""
+    position, melds_after = turn.position, turn.melds_after
+    rules = position.rules
+    if not turn.may_change_table:
+        problems = changed_before_opening(
+            position, melds_after, "may only lay new melds from the hand"
+        )
+        return problems, unmatched_unchanged(position.table, melds_after), 0
+    if not rules.rearrangement:
+        return _lay_off_problems(turn)
+    if rules.table_joker is TableJoker.REPLACE_AND_RELAY:
+        return pinned_joker_problems(position, melds_after), [], 0
+    return [], [], 0
+
+
+def _lay_off_problems(turn: _Turn) -> tuple[list[str], list[Meld], int]:
+    """Under a lay-off preset: every old meld must still be there, extended at most."""
+    position, melds_after = turn.position, turn.melds_after
+    rules = position.rules
+    allow_swap = rules.table_joker in (TableJoker.SWAP_TO_HAND, TableJoker.SWAP_AND_RELAY)
+    matched = match_extensions(position.table, melds_after, allow_swap, rules)
+    if turn.opens_now and -1 not in matched:
+        # With identical copies an old meld may be the one left as it was or the one laid
+        # off on: the verdict takes the pairing that leaves the player an opening.
+        # The new melds must also hold no more jokers than the hand laid (decision 4: a
+        # joker swapped this turn joins no new meld), so that count chooses too.
+        matched = next((
+            choice for choice in all_extension_matchings(
+                position.table, melds_after, allow_swap, rules)
+            if opens_from_hand(unused_melds(melds_after, choice), turn.played[JOKER], rules)
+        ), matched)
+    problems = []
+    swapped = 0
+    for number, (meld, target) in enumerate(zip(position.table, matched, strict=True), 1):
+        if target < 0:
+            problems.append(
+                f"meld {number} ({meld}) was rearranged: {rules.name} allows only lay-offs"
+                + (" and joker swaps" if allow_swap else "")
+            )
+        else:
+            swapped += is_extension(meld, melds_after[target], allow_swap, rules)[1]
+    return problems, unused_melds(melds_after, matched), swapped
+
+
+def _vanished_joker_problems(
+    turn: _Turn, vanished_jokers: int, swapped: int
+) -> tuple[list[str], int]:
+    """Jokers that left the table: they go to the hand only in BFmania, one for each joker a
+    card took the place of; the rest were never played. With the jokers that go to the hand."""
+    position = turn.position
+    rules = position.rules
+    jokers_to_hand = 0
+    if rules.table_joker is TableJoker.SWAP_TO_HAND and turn.may_change_table:
+        jokers_to_hand = min(vanished_jokers, swapped)
+    gone = vanished_jokers - jokers_to_hand
+    table_jokers_gone = min(gone, position.table_cards[JOKER] - jokers_to_hand)
+    played_jokers_gone = gone - table_jokers_gone
+    if played_jokers_gone or (table_jokers_gone and turn.played[JOKER]):
+        return [
+            f"{_count(gone, 'joker')} said to be played {'is' if gone == 1 else 'are'} not on "
+            "the table"
+        ], jokers_to_hand
+    if table_jokers_gone:
+        return [
+            f"{_count(table_jokers_gone, 'table joker')} went back to a hand: under "
+            f"{rules.name} a joker on the table {rules.table_joker.value}"
+            + (", and only in place of a card that took its place"
+               if rules.table_joker is TableJoker.SWAP_TO_HAND else "")
+        ], jokers_to_hand
+    return [], jokers_to_hand
+
+
+def _opening_turn_problems(turn: _Turn, new_melds: list[Meld]) -> list[str]:
+    """In the turn the player opens: the opening requirement, and the table left alone until
+    the opening melds are down."""
+    rules = turn.position.rules
+    if turn.may_change_table and rules.rearrangement:
+        # The opening melds may already be merged into the rearranged table: judge the
+        # opening on the cards played from the hand (decision 1, same-turn flag).
+        return opening_problems_from_cards(turn.played, rules)
+    problems = opening_problems(new_melds, rules)
+    if problems and turn.may_change_table:
+        problems += changed_before_opening(turn.position, turn.melds_after,
+                                           "lays off or swaps a joker only once "
+                                           "the opening melds are down")
+    new_jokers = sum(meld.jokers for meld in new_melds)
+    if new_jokers > turn.played[JOKER]:
+        problems.append(
+            f"the new melds hold {_count(new_jokers, 'joker')} but {turn.played[JOKER]} came "
+            "from the hand: the opening melds come from the hand, and a joker swapped "
+            "this turn does not join a new meld (decision 4)"
+        )
+    return problems
 
 
 def _as_card(card: Card | str) -> Card:
