@@ -21,6 +21,7 @@ from ortools.sat.python import cp_model
 from rami.cards import NUM_TYPES
 from rami.melds import MeldKind, stands_for
 from rami.position import Position
+from rami.puzzles.play_templates import add_run_templates, add_set_templates
 from rami.signature import SetKey, Signature
 from rami.solver.counts import CardCounts
 from rami.solver.cpsat import Expr, Model, count_solver, puzzle_solver
@@ -65,9 +66,7 @@ class PlayModel:
     def __init__(self, position: Position) -> None:
         self.position = position
         rules = self.rules = position.rules
-        top = rules.top_rank
         supply = self.supply = CardCounts.of(position)
-        jokers = supply.jokers
         avail = [supply.available(t) for t in range(NUM_TYPES)]
         model = self.model = Model()
         self.play: list[Expr] = [
@@ -75,62 +74,10 @@ class PlayModel:
             for t in range(NUM_TYPES)
         ]
         self.play_jokers = model.new_int_var(0, supply.hand_jokers, "pj")
-        run_cover: dict[tuple[int, int], list[Expr]] = defaultdict(list)
-        for suit in range(4):
-            for length in (3, 4, 5):
-                for low in range(1, top - length + 2):
-                    places = range(low, low + length)
-                    types = [type_at(suit, p) for p in places]
-                    if not any(avail[t] for t in types):
-                        continue
-                    if sum(1 for t in types if not avail[t]) > jokers:
-                        continue
-                    bound = min(4, *(avail[t] + jokers for t in types))
-                    var = model.new_int_var(0, bound, f"r{suit}_{low}_{length}")
-                    for p in places:
-                        run_cover[(suit, p)].append(var)
-        self.sig_runs: dict[tuple[int, int], Expr] = {}
-        joker_places: list[Expr] = []
-        for key, cover in sorted(run_cover.items()):
-            if jokers:
-                held = model.new_int_var(0, jokers, f"jr{key[0]}_{key[1]}")
-                model.add(held <= sum(cover))
-                joker_places.append(held)
-                self.sig_runs[key] = sum(cover) - held
-            else:
-                self.sig_runs[key] = sum(cover)
-        set_real: dict[int, list[Expr]] = defaultdict(list)
-        self.sig_sets: dict[SetKey, Expr] = {}
-        for rank in range(1, 14):
-            suits_there = [s for s in range(4) if avail[s * 13 + rank - 1]]
-            for size in range(1, len(suits_there) + 1):
-                for suits in combinations(suits_there, size):
-                    variants = []
-                    for joker_count in range(min(jokers, 4 - size) + 1):
-                        if size + joker_count < 3:
-                            continue
-                        bound = min(avail[s * 13 + rank - 1] for s in suits)
-                        if joker_count:
-                            bound = min(bound, jokers // joker_count)
-                        var = model.new_int_var(0, bound, f"s{rank}_{suits}_{joker_count}")
-                        variants.append(var)
-                        if joker_count:
-                            joker_places.append(joker_count * var)
-                        for s in suits:
-                            set_real[s * 13 + rank - 1].append(var)
-                    if variants:
-                        self.sig_sets[(rank, suits)] = sum(variants)
-        for t in range(NUM_TYPES):
-            suit = t // 13
-            real = sum(set_real[t]) + sum(
-                self.sig_runs[(suit, p)] for p in positions_of(t, top) if (suit, p) in self.sig_runs
-            )
-            demand = supply.table[t] + self.play[t]
-            if isinstance(real, int) and isinstance(demand, int):
-                if real != demand:
-                    model.add_bool_or([])  # the table itself cannot be laid out: infeasible
-                continue
-            model.add(real == demand)
+        joker_places: list[Expr] = []  # the jokers each template holds
+        self.sig_runs = add_run_templates(model, avail, supply.jokers, rules.top_rank, joker_places)
+        self.sig_sets, set_real = add_set_templates(model, avail, supply.jokers, joker_places)
+        self._add_card_balance(set_real)
         if joker_places:
             model.add(sum(joker_places) <= supply.table_jokers + self.play_jokers)
         self.shed = sum(
@@ -139,6 +86,21 @@ class PlayModel:
         self.played = sum(self.play) + self.play_jokers
         self.hand_size = len(position.hand)
         self._nogoods = 0
+
+    def _add_card_balance(self, set_real: dict[int, list[Expr]]) -> None:
+        """Every card type: the melds hold exactly the table's copies plus the ones played."""
+        model, top = self.model, self.rules.top_rank
+        for t in range(NUM_TYPES):
+            suit = t // 13
+            real = sum(set_real[t]) + sum(
+                self.sig_runs[(suit, p)] for p in positions_of(t, top) if (suit, p) in self.sig_runs
+            )
+            demand = self.supply.table[t] + self.play[t]
+            if isinstance(real, int) and isinstance(demand, int):
+                if real != demand:
+                    model.add_bool_or([])  # the table itself cannot be laid out: infeasible
+                continue
+            model.add(real == demand)
 
     @classmethod
     def of(cls, position: Position) -> PlayModel:
