@@ -14,18 +14,16 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from copy import copy
-from itertools import combinations
 
 from ortools.sat.python import cp_model
 
 from rami.cards import NUM_TYPES
-from rami.melds import MeldKind, stands_for
 from rami.position import Position
+from rami.puzzles.layoff_templates import add_layoffs, add_new_melds
 from rami.puzzles.play_templates import add_run_templates, add_set_templates
 from rami.signature import SetKey, Signature
 from rami.solver.counts import CardCounts
 from rami.solver.cpsat import Expr, Model, count_solver, puzzle_solver
-from rami.solver.templates import type_at
 
 #: Deterministic-time budget of one puzzle solve (about seconds of work on one core).
 DEFAULT_LIMIT = 20.0
@@ -240,73 +238,8 @@ class LayoffModel:
         set_real: dict[int, list[Expr]] = defaultdict(list)
         joker_uses: list[Expr] = []
 
-        def usable(card_type: int) -> bool:
-            return hand[card_type] > 0
-
-        for number, meld in enumerate(position.table):
-            options = []
-            if meld.kind is MeldKind.RUN:
-                ranks = stands_for(meld, rules)
-                suit = meld.real_cards[0].index // 13
-                low, high = ranks[0], ranks[-1]
-                for down in range(low):
-                    for up in range(top - high + 1):
-                        if not down and not up:
-                            continue
-                        if (high + up) - (low - down) + 1 > rules.max_run_length:
-                            continue
-                        added = [*range(low - down, low), *range(high + 1, high + up + 1)]
-                        missing = sum(1 for p in added if not usable(type_at(suit, p)))
-                        if missing > hand_jokers:
-                            continue
-                        var = model.new_bool_var(f"x{number}_{down}_{up}")
-                        options.append(var)
-                        for p in added:
-                            places[(suit, p)].append(var)
-            else:
-                rank = meld.real_cards[0].rank
-                have = {card.index // 13 for card in meld.real_cards}
-                room = 4 - len(meld.cards)
-                missing_suits = [s for s in range(4) if s not in have and usable(s * 13 + rank - 1)]
-                for size in range(len(missing_suits) + 1):
-                    for suits in combinations(missing_suits, size):
-                        for joker_count in range(min(hand_jokers, room - size) + 1):
-                            if size + joker_count == 0:
-                                continue
-                            var = model.new_bool_var(f"x{number}_{suits}_{joker_count}")
-                            options.append(var)
-                            for s in suits:
-                                set_real[s * 13 + rank - 1].append(var)
-                            if joker_count:
-                                joker_uses.append(joker_count * var)
-            if options:
-                model.add(sum(options) <= 1)
-        for suit in range(4):
-            if not any(hand[suit * 13 : suit * 13 + 13]):
-                continue  # no new run of this suit (the same model, built faster)
-            for length in (3, 4, 5):
-                for low in range(1, top - length + 2):
-                    types = [type_at(suit, p) for p in range(low, low + length)]
-                    if not any(hand[t] for t in types):
-                        continue
-                    if sum(1 for t in types if not hand[t]) > hand_jokers:
-                        continue
-                    bound = min(2, *(hand[t] + hand_jokers for t in types))
-                    var = model.new_int_var(0, bound, f"n{suit}_{low}_{length}")
-                    for p in range(low, low + length):
-                        places[(suit, p)].append(var)
-        for rank in range(1, 14):
-            suits_there = [s for s in range(4) if hand[s * 13 + rank - 1]]
-            for size in range(1, len(suits_there) + 1):
-                for suits in combinations(suits_there, size):
-                    for joker_count in range(min(hand_jokers, 4 - size) + 1):
-                        if size + joker_count < 3:
-                            continue
-                        var = model.new_int_var(0, 2, f"ns{rank}_{suits}_{joker_count}")
-                        for s in suits:
-                            set_real[s * 13 + rank - 1].append(var)
-                        if joker_count:
-                            joker_uses.append(joker_count * var)
+        add_layoffs(model, position, hand, hand_jokers, places, set_real, joker_uses)
+        add_new_melds(model, hand, hand_jokers, top, places, set_real, joker_uses)
         real_in_runs: dict[tuple[int, int], Expr] = {}
         for key, cover in sorted(places.items()):
             if hand_jokers:
