@@ -33,7 +33,7 @@ def test_hint_and_moves_that_are_not_possible() -> None:
     out = result.stdout
     assert "You cannot open this turn." in out
     assert "your hand does not hold 2S 3S 4S" in out
-    assert "there is no meld 1" in out
+    assert "added KH to meld 1" in out  # the next number is a new meld (docs/notation.md, "Moves")
     assert "rami-chinois has no discard" in out
     assert "split 1 after 6H" in out  # the help
     assert out.rstrip().endswith("Game abandoned.")  # the input ran out

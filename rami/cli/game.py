@@ -84,8 +84,7 @@ def simulate(
 ) -> None:
     """Play bots against each other; write the records and print wins, scores and Elo."""
     from rami.cli.scale import RetryLog, executor_for
-    from rami.game.simulate import Simulation, summary_lines
-    from rami.game.simulate import simulate as run_simulation
+    from rami.game import Simulation, run_simulation, summary_lines
     from rami.scale.progress import Progress
 
     path = Path(out)
@@ -128,8 +127,7 @@ def replay(
 ) -> None:
     """Re-check game records: every turn by the referee, every card, every score."""
     from rami.cli.inputs import text_lines
-    from rami.game.record import MAX_RECORD_BYTES, RecordError, game_label, read_records
-    from rami.game.record import replay as replay_record
+    from rami.game import MAX_RECORD_BYTES, RecordError, game_label, read_records, replay_record
 
     faults = []
     count = rounds = turns = 0
@@ -190,8 +188,7 @@ def play(
 ) -> None:
     """Play a game against bots in the terminal (type 'help' at your turn)."""
     from rami.cli import interrupt
-    from rami.game.human import kept_note, play_in_terminal
-    from rami.game.human_record import load_game
+    from rami.game import kept_note, load_game, play_in_terminal
 
     saved = None
     try:

@@ -52,7 +52,7 @@ def match(
     ray: RayOpt = None,
 ) -> None:
     """Play CANDIDATE against BASELINE on paired deals; say whether it is stronger."""
-    from rami.game.paired import FIXED, SEQUENTIAL, Match, run_match
+    from rami.game import FIXED, SEQUENTIAL, Match, run_match
     from rami.scale.progress import Progress
 
     try:

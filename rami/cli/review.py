@@ -189,7 +189,7 @@ def review(
 def _review_games(path: str, json_output: bool, time_limit: float,
                   language: Language = Language.EN) -> None:
     from rami.cli.inputs import text_lines
-    from rami.game.record import MAX_RECORD_BYTES, RecordError, game_label, read_records
+    from rami.game import MAX_RECORD_BYTES, RecordError, game_label, read_records
     from rami.review.game import review_game
 
     reviews: list[dict[str, Any]] = []

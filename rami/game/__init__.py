@@ -5,9 +5,16 @@
 ...                    options=GameOptions(max_rounds=1))
 >>> record["rules"], len(record["rounds"])
 ('rami-chinois', 1)
+
+The names of the table below load from their module on first use (PEP 562): what the ``rami``
+commands (:mod:`rami.cli`) use of games, simulations, records, matches and the terminal game,
+without making ``import rami.game`` pay for them.
 """
 
 from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from rami.game.actions import (
     Action,
@@ -25,9 +32,54 @@ from rami.game.presets import GAME_RULES, GameError, GameOptions, GameRules, gam
 from rami.game.rounds import Round
 from rami.game.state import View
 
+if TYPE_CHECKING:
+    from rami.game.human import kept_note, play_in_terminal
+    from rami.game.human_record import load_game
+    from rami.game.paired import FIXED, SEQUENTIAL, Match, run_match
+    from rami.game.record import MAX_RECORD_BYTES, RecordError, game_label, read_records
+    from rami.game.record import replay as replay_record
+    from rami.game.simulate import Simulation, summary_lines
+    from rami.game.simulate import simulate as run_simulation
+
+#: Public name -> (module of rami.game, attribute), loaded when first asked for.
+_WHERE = {
+    "kept_note": ("human", "kept_note"),
+    "play_in_terminal": ("human", "play_in_terminal"),
+    "load_game": ("human_record", "load_game"),
+    "FIXED": ("paired", "FIXED"),
+    "SEQUENTIAL": ("paired", "SEQUENTIAL"),
+    "Match": ("paired", "Match"),
+    "run_match": ("paired", "run_match"),
+    "MAX_RECORD_BYTES": ("record", "MAX_RECORD_BYTES"),
+    "RecordError": ("record", "RecordError"),
+    "game_label": ("record", "game_label"),
+    "read_records": ("record", "read_records"),
+    "replay_record": ("record", "replay"),
+    "Simulation": ("simulate", "Simulation"),
+    "summary_lines": ("simulate", "summary_lines"),
+    "run_simulation": ("simulate", "simulate"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'rami.game' has no attribute {name!r}")
+    module, attribute = _WHERE[name]
+    value = getattr(import_module(f"rami.game.{module}"), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])
+
+
 __all__ = [
+    "FIXED",
     "GAME_RULES",
     "LEVELS",
+    "MAX_RECORD_BYTES",
+    "SEQUENTIAL",
     "Action",
     "Claim",
     "Deal",
@@ -37,13 +89,25 @@ __all__ = [
     "GameOptions",
     "GameRules",
     "IllegalActionError",
+    "Match",
     "Play",
+    "RecordError",
     "Round",
+    "Simulation",
     "View",
     "action_from_json",
     "bot_turn",
     "deal",
+    "game_label",
     "game_rules",
+    "kept_note",
+    "load_game",
     "make_bot",
     "play_game",
+    "play_in_terminal",
+    "read_records",
+    "replay_record",
+    "run_match",
+    "run_simulation",
+    "summary_lines",
 ]

@@ -123,6 +123,7 @@ def build_solution(
         message=phrases.turn_note(position, played, hand, penalty_after, opened, discard,
                                   reason or None),
         discard=discard,
+        reason=reason or "",
     )
 
 
