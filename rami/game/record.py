@@ -37,7 +37,7 @@ from rami.game.actions import (
 from rami.game.checks import judged_position
 from rami.game.deck import Deal, deal, random_reshuffler, stream
 from rami.game.match import RECORD_FORMAT, RECORD_VERSION, SHUFFLE, first_seat, round_first
-from rami.game.presets import GameOptions, game_rules
+from rami.game.presets import GameOptions, GameRules, game_rules
 from rami.game.record_io import (
     MAX_RECORD_BYTES,
     NOT_BOTS,
@@ -170,6 +170,78 @@ def replay(record: Any, label: str = "game", on_play: PlayWatcher | None = None
 
 
 def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> ReplaySummary:
+    game = _read_header(record)
+    players = field_of(record, "players", list)
+    check_players(players)
+    count = len(players)
+    whole = game.whole
+    if not whole.min_players <= count <= whole.max_players:
+        raise RecordError(f"{game.rules.name} is played by {whole.min_players}-"
+                          f"{whole.max_players} players, the record has {count}")
+    rounds = field_of(record, "rounds", list)
+    active = [True] * count
+    totals = [0] * count
+    first = first_seat(game.seed, count) if game.seeded else None
+    actions = turns = 0
+    outcome = None
+    for index, entry in enumerate(rounds):
+        number = index + 1
+        if outcome is not None:
+            raise RecordError(f"the game was over after round {index}, yet round {number} "
+                              "is recorded")
+        if not isinstance(entry, dict):
+            raise RecordError("a round is a JSON object", round=number)
+        try:
+            first, dealt = _round_start(game, entry, number, first, active)
+            played = _replay_round(game.rules, game.options, dealt, first, active, number,
+                                   totals, entry, game.seed if game.seeded else None, on_play)
+        except RecordError as error:
+            if error.round is None:
+                raise RecordError(error.message, round=number, turn=error.turn,
+                                  action=error.action) from None
+            raise
+        actions += len(played.events)
+        turns += played.turns
+        assert played.result is not None
+        totals = [total + score for total, score in zip(totals, played.result.scores,
+                                                        strict=True)]
+        if not same(entry["totals"], totals):
+            raise RecordError(f"totals recorded {entry.get('totals')}, recomputed {totals}",
+                              round=number)
+        outcome = game_after_round(whole, game.options, totals, active, number)
+        if not same(entry["eliminated"], list(outcome.eliminated)):
+            raise RecordError(f"eliminated recorded {entry.get('eliminated')}, recomputed "
+                              f"{list(outcome.eliminated)}", round=number)
+        for seat in outcome.eliminated:
+            active[seat] = False
+        if not outcome.over:
+            outcome = None
+    if outcome is None:
+        raise RecordError(f"the record stops after {len(rounds)} round(s) but the game is not "
+                          "over")
+    for key, value in (("totals", totals), ("winners", list(outcome.winners)),
+                       ("losers", list(outcome.losers)), ("draw", outcome.draw),
+                       ("end", outcome.reason)):
+        if not same(record.get(key), value):
+            raise RecordError(f"{key} recorded {record.get(key)!r}, recomputed {value!r}")
+    return ReplaySummary(len(rounds), actions, turns)
+
+
+@dataclass(frozen=True)
+class _Header:
+    """A record's rules, options and seed, checked."""
+
+    rules: Ruleset
+    whole: GameRules
+    options: GameOptions
+    #: The seed (0 when the record has none).
+    seed: int | str
+    #: The record names its shuffle: the deals and reshuffles must be the seed's.
+    seeded: bool
+
+
+def _read_header(record: Any) -> _Header:
+    """The record's format, fields, rules, options, seed and shuffle, checked in that order."""
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
     if not (same(record.get("format"), RECORD_FORMAT)
@@ -194,78 +266,35 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
     if "game" in record:
         whole_number(record["game"], "game")
     seed: int | str = raw_seed if isinstance(raw_seed, int | str) else 0
-    players = field_of(record, "players", list)
-    check_players(players)
-    count = len(players)
-    if not whole.min_players <= count <= whole.max_players:
-        raise RecordError(f"{rules.name} is played by {whole.min_players}-{whole.max_players} "
-                          f"players, the record has {count}")
-    rounds = field_of(record, "rounds", list)
-    active = [True] * count
-    totals = [0] * count
-    first = first_seat(seed, count) if seeded else None
-    actions = turns = 0
-    outcome = None
-    for index, entry in enumerate(rounds):
-        number = index + 1
-        if outcome is not None:
-            raise RecordError(f"the game was over after round {index}, yet round {number} "
-                              "is recorded")
-        if not isinstance(entry, dict):
-            raise RecordError("a round is a JSON object", round=number)
-        try:
-            check_fields(entry, ROUND_FIELDS, "the round")
-            if not same(entry["number"], number):
-                raise RecordError(f"number: the round is number {number}, the record says "
-                                  f"{entry['number']!r}")
-            recorded_first = field_of(entry, "first", int)
-            if first is None:
-                first = recorded_first
-            elif number > 1:
-                first = round_first(first, active)
-            if recorded_first != first:
-                raise RecordError(f"seat {recorded_first} plays first, but the first player "
-                                  f"moves one seat each round: seat {first} (decision 12)")
-            if not same(entry["active"], active):
-                raise RecordError(f"the seats in play are {active}, not {entry['active']!r}")
-            dealt = _deal_from_json(entry["deal"], count)
-            if not same(dealt.to_json(), entry["deal"]):
-                raise RecordError(f"deal: not as rami writes it (cards in the contract's codes): "
-                                  f"{brief(entry['deal'])}")
-            if seeded and dealt != deal(rules, active, stream(seed, "deal", number)):
-                raise RecordError("the deal is not the one the seed gives")
-            played = _replay_round(rules, options, dealt, first, active, number, totals,
-                                   entry, seed if seeded else None, on_play)
-        except RecordError as error:
-            if error.round is None:
-                raise RecordError(error.message, round=number, turn=error.turn,
-                                  action=error.action) from None
-            raise
-        actions += len(played.events)
-        turns += played.turns
-        assert played.result is not None
-        totals = [total + score for total, score in zip(totals, played.result.scores,
-                                                        strict=True)]
-        if not same(entry["totals"], totals):
-            raise RecordError(f"totals recorded {entry.get('totals')}, recomputed {totals}",
-                              round=number)
-        outcome = game_after_round(whole, options, totals, active, number)
-        if not same(entry["eliminated"], list(outcome.eliminated)):
-            raise RecordError(f"eliminated recorded {entry.get('eliminated')}, recomputed "
-                              f"{list(outcome.eliminated)}", round=number)
-        for seat in outcome.eliminated:
-            active[seat] = False
-        if not outcome.over:
-            outcome = None
-    if outcome is None:
-        raise RecordError(f"the record stops after {len(rounds)} round(s) but the game is not "
-                          "over")
-    for key, value in (("totals", totals), ("winners", list(outcome.winners)),
-                       ("losers", list(outcome.losers)), ("draw", outcome.draw),
-                       ("end", outcome.reason)):
-        if not same(record.get(key), value):
-            raise RecordError(f"{key} recorded {record.get(key)!r}, recomputed {value!r}")
-    return ReplaySummary(len(rounds), actions, turns)
+    return _Header(rules, whole, options, seed, seeded)
+
+
+def _round_start(
+    game: _Header, entry: dict[str, Any], number: int, first: int | None, active: list[bool]
+) -> tuple[int, Deal]:
+    """A round's number, first seat, seats in play and deal, checked: the first seat and the
+    deal."""
+    check_fields(entry, ROUND_FIELDS, "the round")
+    if not same(entry["number"], number):
+        raise RecordError(f"number: the round is number {number}, the record says "
+                          f"{entry['number']!r}")
+    recorded_first = field_of(entry, "first", int)
+    if first is None:
+        first = recorded_first
+    elif number > 1:
+        first = round_first(first, active)
+    if recorded_first != first:
+        raise RecordError(f"seat {recorded_first} plays first, but the first player "
+                          f"moves one seat each round: seat {first} (decision 12)")
+    if not same(entry["active"], active):
+        raise RecordError(f"the seats in play are {active}, not {entry['active']!r}")
+    dealt = _deal_from_json(entry["deal"], len(active))
+    if not same(dealt.to_json(), entry["deal"]):
+        raise RecordError(f"deal: not as rami writes it (cards in the contract's codes): "
+                          f"{brief(entry['deal'])}")
+    if game.seeded and dealt != deal(game.rules, active, stream(game.seed, "deal", number)):
+        raise RecordError("the deal is not the one the seed gives")
+    return first, dealt
 
 
 def _replay_round(
