@@ -50,7 +50,7 @@ from rami.game.presets import GameError, GameOptions, game_rules
 from rami.game.rounds import Round
 from rami.game.state import CLAIM, DRAW, View
 from rami.lang import ENGLISH, Language
-from rami.rules import get_ruleset
+from rami.rules import Ruleset, get_ruleset
 
 HELP = """Commands:
   draw stock | draw discard     take a card (where the rules let you choose); short: stock, pile
@@ -253,13 +253,7 @@ def play_in_terminal(
     ruleset = get_ruleset(rules)
     options = (options or GameOptions()).resolved(ruleset)
     warn = warn or echo
-    names = ["You"] + [f"P{seat + 2} ({level})" for seat, level in enumerate(levels)]
-    for level in levels:
-        check_level(level, ruleset)
-    whole = game_rules(ruleset)
-    if not whole.min_players <= len(names) <= whole.max_players:
-        raise GameError(f"{ruleset.name} is played by {whole.min_players} to "
-                        f"{whole.max_players} players, not {len(names)}")
+    names = _seat_names(ruleset, levels)
     keeper = Keeper(Path(out) if out else None,
                     record_header(ruleset, options, seed, names, ["human", *levels]))
     if saved is None:
@@ -309,22 +303,44 @@ def play_in_terminal(
         record = play_game(ruleset, players, seed, options=options, names=names,
                            levels=["human", *levels], listener=listener,
                            round_listener=round_done)
-    except QuitGame:
-        echo("Game abandoned." + kept)
-        return 0
-    except KeyboardInterrupt:
-        echo("Interrupted." + kept)
-        return EXIT_INTERRUPTED
-    except GameInternalError as error:
-        if not resume.live:  # a recorded bot action the referee refuses
-            raise ResumeError(f"{resume_from} does not continue: {error}") from None
-        warn(f"Internal error (a bug, please report it): {error}.{kept}")
-        return 1
+    except (QuitGame, KeyboardInterrupt, GameInternalError) as stop:
+        return _stopped(stop, echo, warn, kept, resume.live, resume_from)
     keeper.writing = True
     keeper.save(record)
     echo(f"Game over: {winners_text(record, names)}. Totals: {totals_text(record, names)}."
          + (f" The record is in {out}." if out else ""))
     return 0
+
+
+def _seat_names(ruleset: Ruleset, levels: tuple[str, ...]) -> list[str]:
+    """The players' names, "You" at seat 0 and one bot per level; the levels and the number of
+    players checked against the rules."""
+    names = ["You"] + [f"P{seat + 2} ({level})" for seat, level in enumerate(levels)]
+    for level in levels:
+        check_level(level, ruleset)
+    whole = game_rules(ruleset)
+    if not whole.min_players <= len(names) <= whole.max_players:
+        raise GameError(f"{ruleset.name} is played by {whole.min_players} to "
+                        f"{whole.max_players} players, not {len(names)}")
+    return names
+
+
+def _stopped(
+    stop: BaseException, echo: Callable[[str], None], warn: Callable[[str], None], kept: str,
+    live: bool, resume_from: str,
+) -> int:
+    """A game that stopped before its end: quit (0), interrupted, or an internal error (1);
+    an error in the recorded actions of a resumed game is a :class:`ResumeError`."""
+    if isinstance(stop, QuitGame):
+        echo("Game abandoned." + kept)
+        return 0
+    if isinstance(stop, KeyboardInterrupt):
+        echo("Interrupted." + kept)
+        return EXIT_INTERRUPTED
+    if not live:  # a recorded bot action the referee refuses
+        raise ResumeError(f"{resume_from} does not continue: {stop}") from None
+    warn(f"Internal error (a bug, please report it): {stop}.{kept}")
+    return 1
 
 
 def _pause(read: Callable[[str], str | None], number: int) -> None:
