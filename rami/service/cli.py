@@ -25,6 +25,7 @@ import contextlib
 import dataclasses
 import logging
 import os
+import socket
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -126,25 +127,15 @@ def serve(
     (default: on unless :data:`NO_FRONT_ENV` says otherwise) puts the front process before
     more than one worker (:mod:`rami.service.front`).
     """
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
-
     from rami.service.protocol import FD_RESERVE, raise_fd_limit
-    from rami.service.supervise import SUPERVISOR_ENV, EarlyParentWatch, bind_socket
+    from rami.service.supervise import bind_socket
 
     if workers < 1:
         raise ValueError(f"workers must be 1 or more, got {workers}")
     if not 0 <= port <= 65535:
         raise ValueError(f"port must be 0..65535, got {port}")
-    settings = settings or Settings.from_env()
-    changes: dict[str, Any] = {}
-    if cors_origins:
-        changes["cors_origins"] = tuple(cors_origins)
-    if docs is not None:
-        changes["docs"] = docs
-    if forwarded_allow_ips is not None:
-        changes["forwarded_allow_ips"] = forwarded_allow_ips
-    settings = dataclasses.replace(settings, **changes)
+    settings = _overridden(settings or Settings.from_env(), cors_origins, docs,
+                           forwarded_allow_ips)
     if db is not None:
         from rami.service.attempts import DB_ENV, checked_database
 
@@ -153,18 +144,7 @@ def serve(
     raise_fd_limit(settings.max_connections + 4 * FD_RESERVE)
     if front is None:
         front = os.environ.get(NO_FRONT_ENV, "").strip().lower() not in ("1", "true", "yes")
-    if workers == 1:
-        from rami.service.app import create_app
-
-        config = uvicorn_config(create_app(settings), settings, host=host, port=port,
-                                log_level=log_level)
-    else:
-        os.environ.update(settings.to_env())
-        os.environ[SUPERVISOR_ENV] = str(os.getpid())
-        config = uvicorn_config(APP_FACTORY, settings, host=host, port=port, workers=workers,
-                                log_level=log_level)
-        # (with the front, this configuration only sets up the logging)
-        config.rami_parent_watch = EarlyParentWatch(os.getpid(), settings.shutdown_timeout + 5)
+    config = _config(settings, host, port, workers, log_level)
     try:
         sock = bind_socket(host, port, retry_seconds=bind_retry)
     except OSError as error:
@@ -173,27 +153,68 @@ def serve(
     logging.getLogger("uvicorn.error").info(
         "Uvicorn running on http://%s:%d (Press CTRL+C to quit)", shown, sock.getsockname()[1]
     )
+    try:
+        _run(sock, config, settings, workers, front=front, log_level=log_level)
+    finally:
+        sock.close()
+
+
+def _overridden(
+    settings: Settings,
+    cors_origins: Sequence[str] | None,
+    docs: bool | None,
+    forwarded_allow_ips: str | None,
+) -> Settings:
+    """``settings`` with the options given on the command line in place of its own."""
+    changes: dict[str, Any] = {}
+    if cors_origins:
+        changes["cors_origins"] = tuple(cors_origins)
+    if docs is not None:
+        changes["docs"] = docs
+    if forwarded_allow_ips is not None:
+        changes["forwarded_allow_ips"] = forwarded_allow_ips
+    return dataclasses.replace(settings, **changes)
+
+
+def _config(settings: Settings, host: str, port: int, workers: int, log_level: str) -> Any:
+    """uvicorn's configuration: the app built here for one worker; for more, the factory each
+    worker runs, with the settings exported to the environment for it."""
+    from rami.service.supervise import SUPERVISOR_ENV, EarlyParentWatch
+
+    if workers == 1:
+        from rami.service.app import create_app
+
+        return uvicorn_config(create_app(settings), settings, host=host, port=port,
+                              log_level=log_level)
+    os.environ.update(settings.to_env())
+    os.environ[SUPERVISOR_ENV] = str(os.getpid())
+    config = uvicorn_config(APP_FACTORY, settings, host=host, port=port, workers=workers,
+                            log_level=log_level)
+    # (with the front, this configuration only sets up the logging)
+    config.rami_parent_watch = EarlyParentWatch(os.getpid(), settings.shutdown_timeout + 5)
+    return config
+
+
+def _run(
+    sock: socket.socket, config: Any, settings: Settings, workers: int, *, front: bool,
+    log_level: str,
+) -> None:
+    """Serve on the bound socket until interrupted: the front before the workers, uvicorn's
+    own supervisor, or one server (exit status :data:`STARTUP_FAILURE` if it never started)."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
     if workers > 1 and front:
         from rami.service.front import run_front
 
-        try:
-            run_front(sock, settings, workers, log_level)
-        finally:
-            sock.close()
+        run_front(sock, settings, workers, log_level)
         return
     if workers > 1:
-        try:
-            with _forked_workers():
-                Multiprocess(config, sockets=[sock]).run()
-        finally:
-            sock.close()
+        with _forked_workers():
+            Multiprocess(config, sockets=[sock]).run()
         return
     server = uvicorn.Server(config)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sock.close()
     if not server.started:
         sys.exit(STARTUP_FAILURE)
