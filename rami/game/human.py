@@ -28,6 +28,7 @@ from rami.game.actions import (
 )
 from rami.game.advice import can_follow, taking_problem, taking_reminder
 from rami.game.advice_text import card_name
+from rami.game.human_follow import Followers
 from rami.game.human_hint import PLAY_HINT, hint_text, hinted_action, is_play_hint
 from rami.game.human_record import Keeper, Resume, ResumeError, SavedGame, Seat, record_header
 from rami.game.human_tell import Narrator, TableOrder
@@ -47,7 +48,6 @@ from rami.game.levels import check_level, level_note, make_bot
 from rami.game.match import play_game
 from rami.game.moves import Command, MoveError, WorkTable, parse_command
 from rami.game.presets import GameError, GameOptions, game_rules
-from rami.game.rounds import Round
 from rami.game.state import CLAIM, DRAW, View
 from rami.lang import ENGLISH, Language
 from rami.rules import Ruleset, get_ruleset
@@ -267,42 +267,19 @@ def play_in_terminal(
     if stdin.isatty():
         narrator.pause = lambda number: _pause(reader, number)
 
-    def watch(rnd: Round) -> None:
-        (narrator.catch_up if resume.live else narrator.skip)(rnd)
-
-    players = [Seat(human, resume, watch)] + [
-        Seat(make_bot(level, seed + seat), resume, watch) for seat, level in enumerate(levels, 1)
+    follow = Followers(narrator, keeper, resume, echo, resume_from)
+    players = [Seat(human, resume, follow.watch)] + [
+        Seat(make_bot(level, seed + seat), resume, follow.watch)
+        for seat, level in enumerate(levels, 1)
     ]
-
-    def listener(rnd: Round, events: list[dict[str, Any]]) -> None:
-        resume.check(rnd)
-        keeper.writing = resume.live
-        keeper.step(rnd)
-        watch(rnd)
-
-    def round_done(entry: dict[str, Any]) -> None:
-        was_live = resume.live
-        resume.round_over(entry)
-        keeper.writing = resume.live
-        keeper.round_over(entry)
-        if was_live:
-            narrator.round_over(entry)
-
-    def resumed() -> None:
-        echo(f"Game resumed from {resume_from}: {resume.replayed} recorded actions played "
-             "again through the referee.")
-        if narrator.rnd is not None and not narrator.rnd.over:
-            narrator.header(narrator.rnd)
-
-    resume.on_live = resumed
     echo(f"{ruleset.title}: you against {', '.join(levels)} (seed {seed}). Type 'help'.")
     for note in dict.fromkeys(filter(None, (level_note(level, ruleset) for level in levels))):
         echo(f"Note: {note}.")
     kept = kept_note(out)
     try:
         record = play_game(ruleset, players, seed, options=options, names=names,
-                           levels=["human", *levels], listener=listener,
-                           round_listener=round_done)
+                           levels=["human", *levels], listener=follow.listener,
+                           round_listener=follow.round_done)
     except (QuitGame, KeyboardInterrupt, GameInternalError) as stop:
         return _stopped(stop, echo, warn, kept, resume.live, resume_from)
     keeper.writing = True
