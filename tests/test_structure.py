@@ -179,3 +179,72 @@ def test_a_shared_option_is_declared_once():
     assert "--top" in declared  # the options were read
     for flag, count in SHARED_OPTIONS.items():
         assert declared.get(flag) == ["options.py"] * count, (flag, declared.get(flag))
+
+
+#: Every function and method of ``rami/`` has at most this many lines (``def`` to its last line,
+#: decorators aside): one read in one sitting. A longer one is split by meaning into named pieces.
+FUNCTION_LINES = 80
+
+#: The functions still longer, to split, with their length today: the test fails when one of
+#: them grows, and when one is split (it must then leave this list).
+LONG_FUNCTIONS = {
+    # The rearranging solver's staged search (its stages in one loop).
+    ("rami/solver/rearrange/stages.py", "search"): 210,
+    # The rearranging solver's CP-SAT models: variables and constraints built in one go.
+    ("rami/solver/rearrange/model.py", "StageModel.__init__"): 125,
+    ("rami/solver/rearrange/slotmodel.py", "SlotConstraints._add_slots"): 104,
+    ("rami/solver/rearrange/signed.py", "SignedModel.__init__"): 92,
+    # The moves of a solution told in words.
+    ("rami/solver/explain.py", "explain_moves"): 90,
+}
+
+
+def function_lengths(path: Path, root: Path = PACKAGE.parent) -> dict[tuple[str, str], int]:
+    """Every function and method of ``path`` (nested ones too), by (file, qualified name):
+    its number of lines."""
+    found: dict[tuple[str, str], int] = {}
+    where = str(path.relative_to(root))
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                name = prefix + child.name
+                assert child.end_lineno is not None
+                found[(where, name)] = child.end_lineno - child.lineno + 1
+                visit(child, name + ".")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, prefix + child.name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(ast.parse(path.read_text()), "")
+    return found
+
+
+def test_the_function_measure_names_and_counts_every_function(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text("def f():\n    def g():\n        pass\n    return g\n\n\n"
+                      "class C:\n    async def m(self):\n        x = 1\n        return x\n"
+                      "if True:\n    def h(): pass\n")
+    assert function_lengths(source, tmp_path) == {
+        ("m.py", "f"): 4, ("m.py", "f.g"): 2, ("m.py", "C.m"): 3, ("m.py", "h"): 1,
+    }
+
+
+def test_no_function_is_over_80_lines():
+    lengths: dict[tuple[str, str], int] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        lengths.update(function_lengths(path))
+    assert ("rami/referee/turn.py", "validate_turn") in lengths  # the package was read
+    long = {key: lines for key, lines in lengths.items() if lines > FUNCTION_LINES}
+    new = sorted(f"{file} {name} ({lines} lines)" for (file, name), lines in long.items()
+                 if (file, name) not in LONG_FUNCTIONS)
+    assert not new, (f"function(s) over {FUNCTION_LINES} lines, to split by meaning: "
+                     + ", ".join(new))
+    grown = sorted(f"{file} {name} ({long[(file, name)]} lines, listed {listed})"
+                   for (file, name), listed in LONG_FUNCTIONS.items()
+                   if long.get((file, name), 0) > listed)
+    assert not grown, "listed long function(s) grew: " + ", ".join(grown)
+    split = sorted(f"{file} {name}" for file, name in LONG_FUNCTIONS if (file, name) not in long)
+    assert not split, ("now at most " + str(FUNCTION_LINES) + " lines (or gone): take them off "
+                       "LONG_FUNCTIONS: " + ", ".join(split))
