@@ -55,8 +55,50 @@ class StageModel(SlotConstraints):
         self.rules = position.rules
         self.counts = counts = CardCounts.of(position)
         self.opening = opening
-        model = self.model = Model()
+        self.model = Model()
         jokers = counts.hand_jokers if opening else counts.jokers
+        self._add_play_variables(jokers)
+        cover = self._add_templates(jokers, exact)
+        # With 3+ jokers a meld could be all jokers; stage 2 then tracks which places are real
+        # (levels 1-2 need not: such jokers can always join melds with real cards, realize.py).
+        # The opening's jokers come from the hand alone, and the pure run it needs cannot take
+        # them: with three or more, an all-joker meld would not merge away either.
+        # ``exact``: every place real or joker, always (the alternatives' signatures need it).
+        self.exact_jokers = exact or (with_slots and not relaxed and (
+            counts.jokers >= 3 or (self.pinned and counts.table_jokers > 0)
+        )) or (opening and counts.hand_jokers >= 3)
+        self.real_cover: list[list[Expr]] = [[] for _ in range(NUM_TYPES)]
+        self.real_in: list[dict[int, cp_model.IntVar]] = []
+        if self.exact_jokers:
+            self._add_real_places()
+        self.slots: list[Slot] = []
+        #: Rami fou's pinned slots: (slot, jokers freed, jokers in it), see _add_pins.
+        self.pins: list[tuple[Slot, Expr, Expr]] = []
+        #: Each table joker of a run: (its slot, the type it stands for, kept in the slot,
+        #: away from the slot in another piece of its run), see _add_pins.
+        self.run_pins: list[tuple[Slot, int, cp_model.IntVar, Expr]] = []
+        #: Jokers of each pinned original staying in its slot.
+        self.staying: dict[int, Expr] = {}
+        #: Runs holding pinned jokers away from their slots, matched to no original.
+        self.pieces: list[Slot] = []
+        #: Where jokers kept away from their slots may be: (slot or piece, that joker there).
+        self.away_places: list[tuple[Slot, cp_model.IntVar]] = []
+        if with_slots:
+            self._add_slots(cover)
+        self.open_now: Expr = None
+        if opening:
+            self._add_opening(cover)
+        self._add_card_balance(cover)
+        self.discard: dict[Card, cp_model.IntVar] = {}
+        if self.rules.discard:
+            self._add_discard()
+        if not opening and not position.opened:
+            self._add_opening_witness()
+
+    def _add_play_variables(self, jokers: int) -> None:
+        """The cards played from the hand by type, the jokers played, what each joker stands
+        for."""
+        model, counts = self.model, self.counts
         self.play = [
             model.new_int_var(0, counts.hand[t], f"p{t}") if counts.hand[t] else 0
             for t in range(NUM_TYPES)
@@ -65,7 +107,12 @@ class StageModel(SlotConstraints):
         self.joker_for = [
             model.new_int_var(0, jokers, f"j{t}") if jokers else 0 for t in range(NUM_TYPES)
         ]
-        supply = counts.hand if opening else [
+
+    def _add_templates(self, jokers: int, exact: bool) -> list[list[Expr]]:
+        """The free melds: one count per template the cards at hand can fill. Returns what
+        covers each card type (the templates' counts so far)."""
+        model, counts = self.model, self.counts
+        supply = counts.hand if self.opening else [
             counts.table[t] + counts.hand[t] for t in range(NUM_TYPES)
         ]
         self.templates: list[Template] = []
@@ -89,44 +136,26 @@ class StageModel(SlotConstraints):
             self.uses.append(var)
             for t in template.types:
                 cover[t].append(var)
-        # With 3+ jokers a meld could be all jokers; stage 2 then tracks which places are real
-        # (levels 1-2 need not: such jokers can always join melds with real cards, realize.py).
-        # The opening's jokers come from the hand alone, and the pure run it needs cannot take
-        # them: with three or more, an all-joker meld would not merge away either.
-        # ``exact``: every place real or joker, always (the alternatives' signatures need it).
-        self.exact_jokers = exact or (with_slots and not relaxed and (
-            counts.jokers >= 3 or (self.pinned and counts.table_jokers > 0)
-        )) or (opening and counts.hand_jokers >= 3)
-        self.real_cover: list[list[Expr]] = [[] for _ in range(NUM_TYPES)]
-        self.real_in: list[dict[int, cp_model.IntVar]] = []
-        if self.exact_jokers:
-            for number, (template, var) in enumerate(zip(self.templates, self.uses, strict=True)):
-                places: dict[int, cp_model.IntVar] = {}
-                bound = self.use_bounds[number]
-                for t in template.types:
-                    real = model.new_int_var(0, bound, f"ry{number}_{t}")
-                    model.add(real <= var)
-                    places[t] = real
-                    self.real_cover[t].append(real)
-                model.add(sum(places.values()) >= var)
-                self.real_in.append(places)
-        self.slots: list[Slot] = []
-        #: Rami fou's pinned slots: (slot, jokers freed, jokers in it), see _add_pins.
-        self.pins: list[tuple[Slot, Expr, Expr]] = []
-        #: Each table joker of a run: (its slot, the type it stands for, kept in the slot,
-        #: away from the slot in another piece of its run), see _add_pins.
-        self.run_pins: list[tuple[Slot, int, cp_model.IntVar, Expr]] = []
-        #: Jokers of each pinned original staying in its slot.
-        self.staying: dict[int, Expr] = {}
-        #: Runs holding pinned jokers away from their slots, matched to no original.
-        self.pieces: list[Slot] = []
-        #: Where jokers kept away from their slots may be: (slot or piece, that joker there).
-        self.away_places: list[tuple[Slot, cp_model.IntVar]] = []
-        if with_slots:
-            self._add_slots(cover)
-        self.open_now: Expr = None
-        if opening:
-            self._add_opening(cover)
+        return cover
+
+    def _add_real_places(self) -> None:
+        """Each template's real places by type (the rest of its places are jokers)."""
+        model = self.model
+        for number, (template, var) in enumerate(zip(self.templates, self.uses, strict=True)):
+            places: dict[int, cp_model.IntVar] = {}
+            bound = self.use_bounds[number]
+            for t in template.types:
+                real = model.new_int_var(0, bound, f"ry{number}_{t}")
+                model.add(real <= var)
+                places[t] = real
+                self.real_cover[t].append(real)
+            model.add(sum(places.values()) >= var)
+            self.real_in.append(places)
+
+    def _add_card_balance(self, cover: list[list[Expr]]) -> None:
+        """Every card on the table after the turn, real places and jokers: what was there plus
+        what is played."""
+        model, counts, opening = self.model, self.counts, self.opening
         if self.exact_jokers:
             table_real = [0] * NUM_TYPES if opening else counts.table
             for t in range(NUM_TYPES):
@@ -143,11 +172,6 @@ class StageModel(SlotConstraints):
         if real_on_table == 0 and counts.hand_jokers:
             # Jokers alone make no meld: a meld needs a real card (docs/rules.md).
             model.add(self.play_jokers <= counts.hand_jokers * sum(self.play))
-        self.discard: dict[Card, cp_model.IntVar] = {}
-        if self.rules.discard:
-            self._add_discard()
-        if not opening and not position.opened:
-            self._add_opening_witness()
 
     def _add_opening_witness(self) -> None:
         """Decision 1 flag: the opener rearranges the table in the same turn. Whatever becomes
