@@ -60,75 +60,7 @@ class SlotConstraints(PieceConstraints, CreditConstraints):
         for index, meld in enumerate(self.position.table):
             if self.clock is not None:
                 self.clock.check()  # OutOfTime: the wall clock of the time limit ran out
-            slot = Slot(
-                original=index,
-                real_types=tuple(sorted({card.index for card in meld.real_cards})),
-                jokers=meld.jokers,
-            )
-            lanes, sets = slot_options(meld, self.rules, counts, self.relaxed, self.pinned)
-            slot_cover: dict[int, list[Expr]] = {}
-            for number, (suit, low, high) in enumerate(lanes):
-                lane = Lane(model, f"l{index}_{number}", suit, low, high)
-                slot.lanes.append(lane)
-                for p, var in lane.cover.items():
-                    t = type_at(suit, p)
-                    cover[t].append(var)
-                    slot_cover.setdefault(t, []).append(var)
-            for number, template in enumerate(sets):
-                var = model.new_bool_var(f"x{index}_{number}")
-                slot.sets.append((template, var))
-                for t in template.types:
-                    cover[t].append(var)
-                    slot_cover.setdefault(t, []).append(var)
-            if not slot.lanes and not slot.sets:
-                self.slots.append(slot)
-                continue
-            used = slot.used
-            model.add(used <= 1)
-            for t in slot.real_types:
-                if t not in slot_cover:
-                    continue
-                keep = model.new_bool_var(f"k{index}_{t}")
-                slot.keep_real[t] = keep
-                keep_real_by_type[t].append(keep)
-            if slot.jokers:
-                for t in sorted(slot_cover):
-                    keep = model.new_bool_var(f"kj{index}_{t}")
-                    slot.keep_joker[t] = keep
-                    keep_joker_by_type[t].append(keep)
-                model.add(sum(slot.keep_joker.values()) <= slot.jokers)
-            # A matched meld keeps at least one card of its original: else it is a free meld.
-            kept_here = slot.kept = sum(slot.keep_real.values()) + sum(slot.keep_joker.values())
-            if isinstance(kept_here, int):
-                model.add(used == 0)
-            else:
-                model.add(kept_here >= used)
-            for t, vars_covering in slot_cover.items():
-                here = slot.here[t] = sum(vars_covering)
-                kept: Expr = 0
-                if t in slot.keep_real:
-                    kept = kept + slot.keep_real[t]
-                if t in slot.keep_joker:
-                    kept = kept + slot.keep_joker[t]
-                if self.exact_jokers:
-                    real = model.new_bool_var(f"r{index}_{t}")
-                    slot.real_at[t] = real
-                    self.real_cover[t].append(real)
-                    model.add(real <= here)
-                    if t in slot.keep_real:
-                        model.add(slot.keep_real[t] <= real)
-                    if t in slot.keep_joker:
-                        model.add(slot.keep_joker[t] + real <= here)
-                elif not isinstance(kept, int):
-                    model.add(kept <= here)
-            if self.exact_jokers:
-                model.add(sum(slot.real_at.values()) >= used)
-            if self.pinned and slot.jokers:
-                self._add_pins(slot, meld)
-                if self.pinned_whole:
-                    for t in slot.real_types:
-                        model.add(slot.keep_real[t] == 1)
-            self.slots.append(slot)
+            self._add_slot(index, meld, cover, keep_real_by_type, keep_joker_by_type)
         if self.run_pins:
             self._add_pieces(cover)
             self._add_away_places()
@@ -142,20 +74,115 @@ class SlotConstraints(PieceConstraints, CreditConstraints):
             sum(slot.keep_real.values()) + sum(slot.keep_joker.values()) for slot in self.slots
         ) + self._freed_joker_credit()
         if self.relaxed:
-            # A meld's jokers may stay together where none of its real cards is: counted, not
-            # placed (any table realising it is checked against the exact matching).
-            alone = []
-            for slot in self.slots:
-                if not slot.jokers:
-                    continue
-                var = model.new_int_var(0, slot.jokers, f"o{slot.original}")
-                model.add(var <= slot.jokers * (1 - slot.used))
-                slot.alone = var
-                alone.append(var)
-            if alone:
-                kept_jokers = [v for slot in self.slots for v in slot.keep_joker.values()]
-                model.add(sum(alone) + sum(kept_jokers) <= sum(self.joker_for))
-                self.kept = self.kept + sum(alone)
+            self._add_jokers_alone()
+
+    def _add_slot(
+        self, index: int, meld: Meld, cover: list[list[Expr]],
+        keep_real_by_type: list[list[Expr]], keep_joker_by_type: list[list[Expr]],
+    ) -> None:
+        """The slot of table meld ``index``: the melds it may become, the cards it keeps."""
+        model = self.model
+        slot = Slot(
+            original=index,
+            real_types=tuple(sorted({card.index for card in meld.real_cards})),
+            jokers=meld.jokers,
+        )
+        slot_cover = self._add_slot_options(slot, meld, cover)
+        if not slot.lanes and not slot.sets:
+            self.slots.append(slot)
+            return
+        used = slot.used
+        model.add(used <= 1)
+        for t in slot.real_types:
+            if t not in slot_cover:
+                continue
+            keep = model.new_bool_var(f"k{index}_{t}")
+            slot.keep_real[t] = keep
+            keep_real_by_type[t].append(keep)
+        if slot.jokers:
+            for t in sorted(slot_cover):
+                keep = model.new_bool_var(f"kj{index}_{t}")
+                slot.keep_joker[t] = keep
+                keep_joker_by_type[t].append(keep)
+            model.add(sum(slot.keep_joker.values()) <= slot.jokers)
+        # A matched meld keeps at least one card of its original: else it is a free meld.
+        kept_here = slot.kept = sum(slot.keep_real.values()) + sum(slot.keep_joker.values())
+        if isinstance(kept_here, int):
+            model.add(used == 0)
+        else:
+            model.add(kept_here >= used)
+        self._add_slot_places(slot, slot_cover)
+        if self.pinned and slot.jokers:
+            self._add_pins(slot, meld)
+            if self.pinned_whole:
+                for t in slot.real_types:
+                    model.add(slot.keep_real[t] == 1)
+        self.slots.append(slot)
+
+    def _add_slot_options(
+        self, slot: Slot, meld: Meld, cover: list[list[Expr]]
+    ) -> dict[int, list[Expr]]:
+        """The lanes (runs) and set templates the slot may hold; returns what covers each card
+        type in the slot."""
+        model, index = self.model, slot.original
+        lanes, sets = slot_options(meld, self.rules, self.counts, self.relaxed, self.pinned)
+        slot_cover: dict[int, list[Expr]] = {}
+        for number, (suit, low, high) in enumerate(lanes):
+            lane = Lane(model, f"l{index}_{number}", suit, low, high)
+            slot.lanes.append(lane)
+            for p, var in lane.cover.items():
+                t = type_at(suit, p)
+                cover[t].append(var)
+                slot_cover.setdefault(t, []).append(var)
+        for number, template in enumerate(sets):
+            var = model.new_bool_var(f"x{index}_{number}")
+            slot.sets.append((template, var))
+            for t in template.types:
+                cover[t].append(var)
+                slot_cover.setdefault(t, []).append(var)
+        return slot_cover
+
+    def _add_slot_places(self, slot: Slot, slot_cover: dict[int, list[Expr]]) -> None:
+        """Each card type the slot holds: how many are there, and what is kept (a real place
+        of its own when every place is tracked as real or joker)."""
+        model, index = self.model, slot.original
+        for t, vars_covering in slot_cover.items():
+            here = slot.here[t] = sum(vars_covering)
+            kept: Expr = 0
+            if t in slot.keep_real:
+                kept = kept + slot.keep_real[t]
+            if t in slot.keep_joker:
+                kept = kept + slot.keep_joker[t]
+            if self.exact_jokers:
+                real = model.new_bool_var(f"r{index}_{t}")
+                slot.real_at[t] = real
+                self.real_cover[t].append(real)
+                model.add(real <= here)
+                if t in slot.keep_real:
+                    model.add(slot.keep_real[t] <= real)
+                if t in slot.keep_joker:
+                    model.add(slot.keep_joker[t] + real <= here)
+            elif not isinstance(kept, int):
+                model.add(kept <= here)
+        if self.exact_jokers:
+            model.add(sum(slot.real_at.values()) >= slot.used)
+
+    def _add_jokers_alone(self) -> None:
+        """A meld's jokers may stay together where none of its real cards is: counted, not
+        placed (any table realising it is checked against the exact matching)."""
+        model = self.model
+        alone = []
+        for slot in self.slots:
+            if not slot.jokers:
+                continue
+            var = model.new_int_var(0, slot.jokers, f"o{slot.original}")
+            model.add(var <= slot.jokers * (1 - slot.used))
+            slot.alone = var
+            alone.append(var)
+        if alone:
+            kept_jokers = [v for slot in self.slots for v in slot.keep_joker.values()]
+            model.add(sum(alone) + sum(kept_jokers) <= sum(self.joker_for))
+            self.kept = self.kept + sum(alone)
 
     def _add_pins(self, slot: Slot, meld: Meld) -> None:
         """Decision 5 as constraints every legal turn meets: each table joker keeps standing for
