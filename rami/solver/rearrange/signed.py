@@ -30,6 +30,7 @@ from rami.melds import MeldKind
 from rami.signature import SetKey, Signature, answer_signature
 from rami.solver.cpsat import Expr
 from rami.solver.rearrange.model import StageModel
+from rami.solver.rearrange.slots import Slot
 from rami.solver.templates import Template, type_at
 
 RunKey = tuple[int, int]
@@ -53,10 +54,9 @@ class SignedModel:
         if not stage.exact_jokers:
             raise ValueError("the signature needs a model that places every joker")
         self.stage = stage
-        model = stage.model
         jokers = stage.counts.hand_jokers if stage.opening else stage.counts.jokers
         #: A run of one real card needs two jokers at least.
-        lone = jokers >= 2
+        self.lone = jokers >= 2
         runs: dict[RunKey, list[Expr]] = defaultdict(list)
         sets: dict[SetKey, list[Expr]] = defaultdict(list)
         constant_runs: Counter[RunKey] = Counter()
@@ -72,12 +72,32 @@ class SignedModel:
         for template, var in stage.pure:
             for t, position in zip(template.types, template.positions, strict=True):
                 runs[(t // 13, position)].append(var)
+        self._sign_templates(jokers, runs, sets)
+        for slot in stage.slots:
+            self._sign_slot(slot, jokers, runs, sets)
+        self.runs: dict[RunKey, Expr] = {
+            key: sum(runs.get(key, [])) + constant_runs[key]
+            for key in sorted(set(runs) | set(constant_runs))
+        }
+        self.sets: dict[SetKey, Expr] = {
+            key: sum(sets.get(key, [])) + constant_sets[key]
+            for key in sorted(set(sets) | set(constant_sets))
+        }
+        self._level_flags: dict[int, tuple[cp_model.IntVar, cp_model.IntVar]] = {}
+
+    def _sign_templates(
+        self, jokers: int, runs: dict[RunKey, list[Expr]], sets: dict[SetKey, list[Expr]]
+    ) -> None:
+        """The free templates' real places in the signature; set templates split by their real
+        places."""
+        stage = self.stage
+        model = stage.model
         for number, template in enumerate(stage.templates):
             real_in = stage.real_in[number]
             if template.kind is MeldKind.RUN:
                 for t, position in zip(template.types, template.positions, strict=True):
                     runs[(t // 13, position)].append(real_in[t])
-                if lone and len(template.types) <= 4:
+                if self.lone and len(template.types) <= 4:
                     # One real card and jokers is read as a set (answer_signature).
                     model.add(sum(real_in.values()) >= 2 * stage.uses[number])
                 continue
@@ -91,56 +111,55 @@ class SignedModel:
             for t in template.types:
                 model.add(real_in[t] == sum(copies for places, copies in split if t in places))
             stage.set_split[number] = split
-        for slot in stage.slots:
-            parts: dict[int, list[Expr]] = defaultdict(list)
-            for lane in slot.lanes:
-                lane_real = []
-                for position, cover in lane.cover.items():
-                    t = type_at(lane.suit, position)
-                    if t not in slot.real_at:
-                        continue
-                    real = model.new_bool_var(f"sr{slot.original}_{lane.low}_{position}")
-                    model.add(real <= cover)
-                    parts[t].append(real)
-                    lane_real.append(real)
-                    runs[(lane.suit, position)].append(real)
-                if lone:
-                    # A run of one real card holds five places or more (see above).
-                    single = model.new_bool_var(f"sx{slot.original}_{lane.low}")
-                    model.add(sum(lane_real) >= 2 * (lane.used - single))
-                    model.add(sum(lane.cover.values()) >= 5 * single)
-            for template, chosen in slot.sets:
-                if template.kind is MeldKind.RUN:
-                    # (A set's slot may hold a run: its jokers kept together.)
-                    reals = []
-                    for t, position in zip(template.types, template.positions, strict=True):
-                        real = model.new_bool_var(f"st{slot.original}_{template.types}_{t}")
-                        model.add(real <= chosen)
-                        parts[t].append(real)
-                        reals.append(real)
-                        runs[(t // 13, position)].append(real)
-                    if lone and len(reals) <= 4:
-                        model.add(sum(reals) >= 2 * chosen)
+
+    def _sign_slot(
+        self, slot: Slot, jokers: int, runs: dict[RunKey, list[Expr]],
+        sets: dict[SetKey, list[Expr]],
+    ) -> None:
+        """A slot's real places in the signature: per lane place, per run template, and per set
+        template and real subset, summing to the slot's ``real_at``."""
+        model = self.stage.model
+        lone = self.lone
+        parts: dict[int, list[Expr]] = defaultdict(list)
+        for lane in slot.lanes:
+            lane_real = []
+            for position, cover in lane.cover.items():
+                t = type_at(lane.suit, position)
+                if t not in slot.real_at:
                     continue
-                flags: list[cp_model.IntVar] = []
-                for places in _subsets(template.types, jokers):
-                    flag = model.new_bool_var(f"ss{slot.original}_{template.types}_{len(flags)}")
-                    flags.append(flag)
-                    sets[_set_key(template, places)].append(flag)
-                    for t in places:
-                        parts[t].append(flag)
-                model.add(sum(flags) == chosen)
-            for t, real_at in slot.real_at.items():
-                model.add(real_at == sum(parts[t]))
-        self.runs: dict[RunKey, Expr] = {
-            key: sum(runs.get(key, [])) + constant_runs[key]
-            for key in sorted(set(runs) | set(constant_runs))
-        }
-        self.sets: dict[SetKey, Expr] = {
-            key: sum(sets.get(key, [])) + constant_sets[key]
-            for key in sorted(set(sets) | set(constant_sets))
-        }
-        self._level_flags: dict[int, tuple[cp_model.IntVar, cp_model.IntVar]] = {}
+                real = model.new_bool_var(f"sr{slot.original}_{lane.low}_{position}")
+                model.add(real <= cover)
+                parts[t].append(real)
+                lane_real.append(real)
+                runs[(lane.suit, position)].append(real)
+            if lone:
+                # A run of one real card holds five places or more (see above).
+                single = model.new_bool_var(f"sx{slot.original}_{lane.low}")
+                model.add(sum(lane_real) >= 2 * (lane.used - single))
+                model.add(sum(lane.cover.values()) >= 5 * single)
+        for template, chosen in slot.sets:
+            if template.kind is MeldKind.RUN:
+                # (A set's slot may hold a run: its jokers kept together.)
+                reals = []
+                for t, position in zip(template.types, template.positions, strict=True):
+                    real = model.new_bool_var(f"st{slot.original}_{template.types}_{t}")
+                    model.add(real <= chosen)
+                    parts[t].append(real)
+                    reals.append(real)
+                    runs[(t // 13, position)].append(real)
+                if lone and len(reals) <= 4:
+                    model.add(sum(reals) >= 2 * chosen)
+                continue
+            flags: list[cp_model.IntVar] = []
+            for places in _subsets(template.types, jokers):
+                flag = model.new_bool_var(f"ss{slot.original}_{template.types}_{len(flags)}")
+                flags.append(flag)
+                sets[_set_key(template, places)].append(flag)
+                for t in places:
+                    parts[t].append(flag)
+            model.add(sum(flags) == chosen)
+        for t, real_at in slot.real_at.items():
+            model.add(real_at == sum(parts[t]))
 
     def signature_of(self, solver: cp_model.CpSolver) -> Signature:
         runs = {key: _value(solver, expr) for key, expr in self.runs.items()}
