@@ -39,14 +39,29 @@ def _end_block(original: Meld, cards: Counter[Card]) -> tuple[int, int] | None:
     return None
 
 
+#: The cards of each changed meld before and after, by number (counted once for both uses).
+Counted = dict[int, tuple[Counter[Card], Counter[Card]]]
+#: The cards arriving in each meld of the new table by number, each with the number of the
+#: old meld it leaves (None: from the hand).
+Arrivals = dict[int, list[tuple[int | None, Card]]]
+
+
 def explain_moves(
     before: Sequence[Meld], after: Sequence[Meld], played: Sequence[Card]
 ) -> tuple[Move, ...]:
     numbers = meld_numbers(before, after)
+    leftovers, counted = _leftovers(before, after, numbers)
+    arrivals = _arrivals(before, after, played, numbers, leftovers, counted)
+    return _moves(before, after, numbers, arrivals)
+
+
+def _leftovers(
+    before: Sequence[Meld], after: Sequence[Meld], numbers: Sequence[int]
+) -> tuple[dict[int, Counter[Card]], Counted]:
+    """The cards each old meld gives away, by number, and the cards of each changed meld."""
     by_number = {number: index for index, number in enumerate(numbers)}
     leftovers: dict[int, Counter[Card]] = {}
-    #: The cards of each changed meld before and after, by number (counted once for both uses).
-    counted: dict[int, tuple[Counter[Card], Counter[Card]]] = {}
+    counted: Counted = {}
     for index, meld in enumerate(before):
         number = index + 1
         target = by_number.get(number)
@@ -57,12 +72,21 @@ def explain_moves(
         kept = after[target].counts() if target is not None else Counter()
         counted[number] = own, kept
         leftovers[number] = own - kept
+    return leftovers, counted
+
+
+def _arrivals(
+    before: Sequence[Meld], after: Sequence[Meld], played: Sequence[Card],
+    numbers: Sequence[int], leftovers: dict[int, Counter[Card]], counted: Counted,
+) -> Arrivals:
+    """Where each card a meld of the new table needs comes from: the first old meld giving
+    that card away, else the hand (SolverBugError: from nowhere, or a card left over)."""
     hand = Counter(played)
     donors: dict[Card, list[int]] = {}
     for number in sorted(leftovers):
         for card, count in leftovers[number].items():
             donors.setdefault(card, []).extend([number] * count)
-    arrivals: dict[int, list[tuple[int | None, Card]]] = {}
+    arrivals: Arrivals = {}
     for index, meld in enumerate(after):
         number = numbers[index]
         if number > len(before):
@@ -87,7 +111,14 @@ def explain_moves(
         arrivals[number] = sources
     if any(+count for count in leftovers.values()) or +hand:
         raise SolverBugError("some cards of the turn have no place on the new table")
+    return arrivals
 
+
+def _moves(
+    before: Sequence[Meld], after: Sequence[Meld], numbers: Sequence[int], arrivals: Arrivals
+) -> tuple[Move, ...]:
+    """The moves, meld by meld in number order: new melds laid or cut off first, then the
+    hand's cards added, then the table's cards moved."""
     creating: list[Move] = []
     moving: list[Move] = []
     adding: list[Move] = []
@@ -105,30 +136,34 @@ def explain_moves(
         first = True
         for donor in sorted(groups, key=lambda d: (d is None, d or 0)):
             cards = tuple(groups[donor])
-            text_cards = format_cards(cards)
             if donor is None:
                 adding.append(Move(MoveKind.ADD, cards, None, number,
-                                   phrases.ADD.say(cards=text_cards, target=number)))
+                                   phrases.ADD.say(cards=format_cards(cards), target=number)))
                 continue
-            original = before[donor - 1]
-            block = _end_block(original, Counter(cards)) if is_new and first else None
-            if block is not None:
-                low, high = block
-                cut = original.cards[low - 1] if low else original.cards[high - 1]
-                piece = Meld(original.cards[low:high], MeldKind.RUN)
-                creating.append(Move(
-                    MoveKind.SPLIT, tuple(original.cards[low:high]), donor, number,
-                    phrases.SPLIT.say(run=_span(original), source=donor, cut=cut,
-                                      piece=_span(piece), target=number),
-                ))
-            else:
-                moves = creating if is_new and first else moving
-                moves.append(Move(MoveKind.MOVE, cards, donor, number,
-                                   phrases.MOVE.say(cards=text_cards, source=donor,
-                                                    target=number)))
+            moves = creating if is_new and first else moving
+            moves.append(_from_meld(before[donor - 1], donor, cards, number, is_new and first))
             first = False
     # Hand cards go down before table cards leave a meld, so melds shrink as little as possible.
     return tuple(creating + adding + moving)
+
+
+def _from_meld(
+    original: Meld, donor: int, cards: tuple[Card, ...], number: int, may_split: bool
+) -> Move:
+    """Cards of old meld ``donor`` going to meld ``number``: a split where they are an end
+    block of a run starting a new meld, else a move."""
+    block = _end_block(original, Counter(cards)) if may_split else None
+    if block is None:
+        return Move(MoveKind.MOVE, cards, donor, number,
+                    phrases.MOVE.say(cards=format_cards(cards), source=donor, target=number))
+    low, high = block
+    cut = original.cards[low - 1] if low else original.cards[high - 1]
+    piece = Meld(original.cards[low:high], MeldKind.RUN)
+    return Move(
+        MoveKind.SPLIT, tuple(original.cards[low:high]), donor, number,
+        phrases.SPLIT.say(run=_span(original), source=donor, cut=cut,
+                          piece=_span(piece), target=number),
+    )
 
 
 def replay_moves(
