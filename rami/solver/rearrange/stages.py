@@ -85,6 +85,17 @@ def _in_place(position: Position, min_moves: bool) -> InPlace:
     return lay_whole_hand(position, max_unplaced=1)
 
 
+@dataclass
+class _FirstModel:
+    """Stage 1's model, with how to search it."""
+
+    model: StageModel | PlayVariables
+    #: Stage 1's objective is the play value times this, plus a bonus below it.
+    scale: int = 1
+    lp_search: bool = False  # branch on the LP, no root cut rounds (see _first_model)
+    no_lay_off: bool = False  # the fast path proved no table lays the whole hand in place
+
+
 def search(
     position: Position, objective: Objective, min_moves: bool, time_limit: float, clock: Clock
 ) -> Turn:
@@ -104,66 +115,16 @@ def search(
     # The opening turn lays new melds from the hand only, unless the decision 1 flag lets the
     # opener rearrange the table in the same turn.
     opening = not position.opened and not position.rules.open_and_rearrange_same_turn
-    # Stage 1 runs on the lean model without slots, prebuilt and re-bounded for an opened
-    # player of a preset without discard.
-    no_lay_off = False
-    lp_search = False
-    #: Stage 1's objective is the play value times this, plus a bonus below it.
-    scale = 1
-    model: StageModel | PlayVariables
-    if not position.opened or position.rules.discard:
-        model = StageModel(position, with_slots=False, opening=opening)
-        model.model.maximize(model.play_objective(objective))
-    else:
-        weights = play_weights(position, objective)
-        in_place = _in_place(position, min_moves)
-        if in_place.table is not None:
-            # Optimal at every level with nothing left to prove: all played, nothing moved.
-            clock.lap("search_ms")
-            played = Counter(position.hand)
-            return Turn(in_place.table, played, None, True, {}, play_value(played, weights),
-                         expected_moved=0)
-        no_lay_off = in_place.none_exists
-        clock.lap("search_ms")
-        if min_moves:
-            # Among the plays of the best value, prefer one keeping the table's own melds:
-            # stage 1's table is stage 2's hint, and a hint near the optimum halves stage 2's
-            # search (docs/benchmarks.md, "Tried"). Measured on the 40- and 60-card suites
-            # (one interleaved run): medians 6-23% and sums of times 11-27% lower. A bonus of 1
-            # per template used stays below one unit of the play value once that is scaled
-            # past the most templates a table can hold.
-            scale = (position.table_size + len(position.hand)) // MIN_MELD + 1
-            per_type, per_joker = weights
-            model = play_model_for(position.rules).load(
-                position, [weight * scale for weight in per_type], per_joker * scale,
-                dict.fromkeys(table_pieces(position), 1),
-            )
-        else:
-            play = play_model_for(position.rules)
-            limits = play.bounds(position)
-            if position.table_size <= SMALL_TABLE_CARDS:
-                # GLPK first (the CP-SAT model is written only where it gives no answer).
-                clock.lap("build_ms")
-                small = _small_table(position, play, limits, weights, clock)
-                clock.lap("search_ms")
-                if small is not None:
-                    return small
-            model = play.load(position, *weights, bounds=limits)
-        if not min_moves and position.table_size >= LP_SEARCH_TABLE_CARDS:
-            # Measured on this model alone (144 positions of 60-100 cards, 10 interleaved
-            # rounds): branching on the LP and no root cut rounds take 12% off the median and
-            # 18% off the p90 wall time and 30% off the deterministic time, same optima, all
-            # proved. On 20-card tables it was up to 25% slower. Max-play only: the table it
-            # finds is another of the equally good ones, and as stage 2's hint those made the
-            # full objective's tails longer (p99 x1.25 over the suites, one A/B round).
-            lp_search = True
-    # Made once the model is known: the small-table path above never needs one.
+    first = _first_model(position, objective, min_moves, opening, clock)
+    if isinstance(first, Turn):
+        return first
+    # Made once the model is known: the small-table path never needs one.
     solver = stage_solver(time_limit, clock.wall_left())
-    if lp_search:
+    if first.lp_search:
         solver.parameters.max_cut_rounds_at_level_zero = 0
         solver.parameters.search_branching = cp_model.LP_SEARCH
     clock.lap("build_ms")
-    status = clock.rewind(solver).solve(model.model)
+    status = clock.rewind(solver).solve(first.model.model)
     clock.lap("search_ms", solver)
     bounds: dict[str, int] = {}
     if status == cp_model.OPTIMAL:
@@ -171,15 +132,15 @@ def search(
     elif status == cp_model.FEASIBLE:
         proved = False
         bounds.update(
-            play_bounds(position, objective, int(solver.best_objective_bound) // scale)
+            play_bounds(position, objective, int(solver.best_objective_bound) // first.scale)
         )
     elif status == cp_model.INFEASIBLE and position.rules.discard:
         # Playing nothing is always in the model but for the discard: no card may go.
         raise no_legal_turn(position)
     else:
         return nothing_in_time(position)
-    decoded = decode(model, solver)
-    best_play = round(solver.objective_value) // scale
+    decoded = decode(first.model, solver)
+    best_play = round(solver.objective_value) // first.scale
     if not decoded.played:
         return Turn(
             list(position.table), Counter(), decoded.discard, proved, bounds, best_play,
@@ -188,113 +149,221 @@ def search(
     table = realize_table(position, decoded, opening)
     if not (min_moves and not opening and proved):
         return Turn(table, decoded.played, decoded.discard, proved, bounds, best_play)
-    # Stage 2: the same play value, the most table cards kept in the meld matched to their own.
-    # A relaxation first (jokers may fill a meld alone): when a table realises its bound, the
-    # bound is the optimum; otherwise the exact model, hinted with what the relaxation found.
-    total = position.table_size
-    discard = decoded.discard
+    keeping = _Keeping(position, objective, time_limit, clock, decoded.played, best_play,
+                       table, decoded.discard, bounds)
+    return _stage2(keeping, solver, first.no_lay_off)
+
+
+def _first_model(
+    position: Position, objective: Objective, min_moves: bool, opening: bool, clock: Clock
+) -> _FirstModel | Turn:
+    """Stage 1's model, or the turn where the fast path or GLPK found it without one."""
+    # Stage 1 runs on the lean model without slots, prebuilt and re-bounded for an opened
+    # player of a preset without discard.
+    if not position.opened or position.rules.discard:
+        stage = StageModel(position, with_slots=False, opening=opening)
+        stage.model.maximize(stage.play_objective(objective))
+        return _FirstModel(stage)
+    weights = play_weights(position, objective)
+    in_place = _in_place(position, min_moves)
+    if in_place.table is not None:
+        # Optimal at every level with nothing left to prove: all played, nothing moved.
+        clock.lap("search_ms")
+        played = Counter(position.hand)
+        return Turn(in_place.table, played, None, True, {}, play_value(played, weights),
+                     expected_moved=0)
+    clock.lap("search_ms")
+    if min_moves:
+        # Among the plays of the best value, prefer one keeping the table's own melds: stage
+        # 1's table is stage 2's hint, and a hint near the optimum halves stage 2's search
+        # (docs/benchmarks.md, "Tried"). Measured on the 40- and 60-card suites (one
+        # interleaved run): medians 6-23% and sums of times 11-27% lower. A bonus of 1 per
+        # template used stays below one unit of the play value once that is scaled past the
+        # most templates a table can hold.
+        scale = (position.table_size + len(position.hand)) // MIN_MELD + 1
+        per_type, per_joker = weights
+        model = play_model_for(position.rules).load(
+            position, [weight * scale for weight in per_type], per_joker * scale,
+            dict.fromkeys(table_pieces(position), 1),
+        )
+        return _FirstModel(model, scale, no_lay_off=in_place.none_exists)
+    play = play_model_for(position.rules)
+    limits = play.bounds(position)
+    if position.table_size <= SMALL_TABLE_CARDS:
+        # GLPK first (the CP-SAT model is written only where it gives no answer).
+        clock.lap("build_ms")
+        small = _small_table(position, play, limits, weights, clock)
+        clock.lap("search_ms")
+        if small is not None:
+            return small
+    model = play.load(position, *weights, bounds=limits)
+    # Measured on this model alone (144 positions of 60-100 cards, 10 interleaved rounds): branching
+    # on the LP and no root cut rounds take 12% off the median and 18% off the p90 wall time and
+    # 30% off the deterministic time, same optima, all proved. On 20-card tables it was up to 25%
+    # slower. Max-play only: the table it finds is another of the equally good ones, and as stage
+    # 2's hint those made the full objective's tails longer (p99 x1.25 over the suites, one A/B).
+    lp_search = position.table_size >= LP_SEARCH_TABLE_CARDS
+    return _FirstModel(model, lp_search=lp_search, no_lay_off=in_place.none_exists)
+
+
+@dataclass
+class _Keeping:
+    """Stage 2's state: the best table so far for stage 1's play, and what is known of it."""
+
+    position: Position
+    objective: Objective
+    time_limit: float
+    clock: Clock
+    played: Counter[Card]  # the cards stage 1 played (the hint's)
+    best_play: int
+    table: list[Meld]
+    discard: Card | None
+    bounds: dict[str, int]
+    proved: bool = True
     expected_moved: int | None = None
+
+    def turn(self) -> Turn:
+        played = Counter(card for meld in self.table for card in meld.cards)
+        played -= self.position.table_cards
+        return Turn(self.table, played, self.discard, self.proved, self.bounds, self.best_play,
+                    self.expected_moved)
+
+
+def _stage2(keeping: _Keeping, solver: cp_model.CpSolver, no_lay_off: bool) -> Turn:
+    """Stage 2: the same play value, the most table cards kept in the meld matched to their
+    own: a table moving nothing or one card where one is found at once, else _keep_most."""
+    position, clock, played = keeping.position, keeping.clock, keeping.played
     # A turn moving nothing is optimal as soon as it is found. Where the whole hand is played,
     # the fast path has looked for one; else the in-place search looks for one laying stage
     # 1's cards, and CP-SAT is not asked: on the suites that question (the model with nothing
     # moved) never succeeded for a part of the hand (0 of 84 asked; 2 of 33 for whole hands)
     # and cost 3-16% of the full objective's time on 20-80 cards. Presets the search does not
     # handle (those that discard) still ask the model.
-    whole_hand = sum(decoded.played.values()) == len(position.hand)
+    whole_hand = sum(played.values()) == len(position.hand)
     part_in_place = not whole_hand and searches(position)
     if part_in_place:
-        laid = lay_whole_hand(replace(position, hand=tuple(decoded.played.elements())))
+        laid = lay_whole_hand(replace(position, hand=tuple(played.elements())))
         if laid.table is not None:
             clock.lap("search_ms")
-            return Turn(laid.table, decoded.played, None, True, {}, best_play, 0)
+            return Turn(laid.table, played, None, True, {}, keeping.best_play, 0)
     # A table moving one card, where taking one card off a meld lets the rest go down in place
     # (repair.py): optimal at once where no table moves nothing (the fast path ran to its end
     # on the whole hand, which is then the only play of this value: every card weighs), else
     # the untouched question below decides, and else it is the hint.
-    one_move = one_move_table(position, decoded.played) if searches(position) else None
+    one_move = one_move_table(position, played) if searches(position) else None
     if one_move is not None:
         moved_one = cards_moved(position.table, one_move)
         if moved_one == 0 or (whole_hand and no_lay_off):
             clock.lap("search_ms")
-            return Turn(one_move, decoded.played, None, True, {}, best_play, moved_one)
-        table, discard = one_move, None
+            return Turn(one_move, played, None, True, {}, keeping.best_play, moved_one)
+        keeping.table, keeping.discard = one_move, None
+    # Elsewhere the model is asked for such a turn first (not where the fast path proved
+    # there is none): far quicker, when there is one, than letting the search climb there.
+    # Where a one-move table is known, the question also proves it optimal (infeasible: a
+    # relaxation of every table moving nothing).
+    ask_untouched = one_move is not None or not (no_lay_off if whole_hand else part_in_place)
+    return _keep_most(keeping, solver, ask_untouched, one_move is not None)
+
+
+def _keep_most(
+    keeping: _Keeping, solver: cp_model.CpSolver, ask_untouched: bool, one_move: bool
+) -> Turn:
+    """A relaxation first (jokers may fill a meld alone): when a table realises its bound, the
+    bound is the optimum; otherwise the exact model, hinted with what the relaxation found."""
+    position, clock = keeping.position, keeping.clock
     #: Seconds the last model took to build: stage 2's are larger than stage 1's.
     last_build = clock.timings["build_ms"] / 1000
     for relaxed in (True, False):
         if clock.out_of_time() or not clock.affords(last_build):
-            proved = False  # stage 2 never ran to its end: the cards moved are not proved
+            keeping.proved = False  # stage 2 never ran to its end: the cards moved not proved
             break
-        budget = max(time_limit - solver.response_proto.deterministic_time, 0.05)
+        budget = max(keeping.time_limit - solver.response_proto.deterministic_time, 0.05)
         solver = stage_solver(budget, clock.wall_left())
         started = time.perf_counter()
         try:
             keeper = StageModel(position, with_slots=True, opening=False, relaxed=relaxed,
                                 clock=clock)
         except OutOfTime:
-            proved = False
+            keeping.proved = False
             break
         last_build = time.perf_counter() - started
         if not clock.affords(SOLVE_LOAD_SHARE * last_build):
-            proved = False  # CP-SAT would spend the time left loading the model
+            keeping.proved = False  # CP-SAT would spend the time left loading the model
             break
-        keeper.model.add(keeper.play_objective(objective) == best_play)
+        keeper.model.add(keeper.play_objective(keeping.objective) == keeping.best_play)
         keeper.model.maximize(keeper.kept)
-        # Elsewhere the model is asked for such a turn first (not where the fast path proved
-        # there is none): far quicker, when there is one, than letting the search climb there.
-        # Where a one-move table is known, the question also proves it optimal (infeasible: a
-        # relaxation of every table moving nothing).
-        ask_untouched = relaxed and (
-            one_move is not None or not (no_lay_off if whole_hand else part_in_place)
-        )
-        if ask_untouched:
-            untouched = keeper.nothing_moves()
-            clock.lap("build_ms")
-            asked = clock.rewind(solver).solve(keeper.model)
-            if asked == cp_model.INFEASIBLE and one_move is not None:
-                clock.lap("search_ms", solver)
-                expected_moved = 1
-                break
-            if asked == cp_model.OPTIMAL:
-                clock.lap("search_ms", solver)
-                decoded_keep = decode(keeper, solver)
-                candidate = realize_relaxed(position, decoded_keep)
-                if candidate is not None and cards_moved(position.table, candidate) == 0:
-                    table, expected_moved, discard = candidate, 0, decoded_keep.discard
-                    break
-            clock.lap("search_ms", solver)
-            domain = keeper.model.proto.variables[untouched.index].domain
-            domain[0] = domain[1] = 0
-            if not clock.affords(SOLVE_LOAD_SHARE * last_build):
-                proved = False
-                break
-        hint_from_table(keeper, position, table, decoded.played, discard)
-        clock.lap("build_ms")
-        stage2 = clock.rewind(solver).solve(keeper.model)
-        clock.lap("search_ms", solver)
-        if stage2 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            if stage2 == cp_model.UNKNOWN:
-                proved = False
-                break
-            raise SolverBugError(f"stage 2 lost the stage 1 solution (status {stage2})")
-        decoded_keep = decode(keeper, solver)
-        candidate = (
-            realize_relaxed(position, decoded_keep) if relaxed
-            else realize_table(position, decoded_keep, opening)
-        )
-        if candidate is not None and (
-            cards_kept(position.table, candidate) >= cards_kept(position.table, table)
+        asked = relaxed and ask_untouched
+        if (asked and _untouched(keeping, keeper, solver, one_move, last_build)) or (
+            _solve_keeper(keeping, keeper, solver, relaxed)
         ):
-            table, discard = candidate, decoded_keep.discard
-        bound = total - int(solver.best_objective_bound)
-        if stage2 == cp_model.OPTIMAL and cards_moved(position.table, table) == bound:
-            expected_moved = bound
             break
-        if stage2 == cp_model.FEASIBLE or not relaxed:
-            proved = False
-            bounds["cards_moved_at_least"] = max(0, bound)
-            break
-    played = Counter(card for meld in table for card in meld.cards) - position.table_cards
-    return Turn(table, played, discard, proved, bounds, best_play, expected_moved)
+    return keeping.turn()
+
+
+def _untouched(
+    keeping: _Keeping, keeper: StageModel, solver: cp_model.CpSolver, one_move: bool,
+    last_build: float,
+) -> bool:
+    """Ask the model for a table moving nothing (then keep it), or, with a one-move table
+    known, prove that none exists (then that one is optimal). True: stage 2 is over."""
+    position, clock = keeping.position, keeping.clock
+    untouched = keeper.nothing_moves()
+    clock.lap("build_ms")
+    asked = clock.rewind(solver).solve(keeper.model)
+    if asked == cp_model.INFEASIBLE and one_move:
+        clock.lap("search_ms", solver)
+        keeping.expected_moved = 1
+        return True
+    if asked == cp_model.OPTIMAL:
+        clock.lap("search_ms", solver)
+        decoded_keep = decode(keeper, solver)
+        candidate = realize_relaxed(position, decoded_keep)
+        if candidate is not None and cards_moved(position.table, candidate) == 0:
+            keeping.table, keeping.discard = candidate, decoded_keep.discard
+            keeping.expected_moved = 0
+            return True
+    clock.lap("search_ms", solver)
+    domain = keeper.model.proto.variables[untouched.index].domain
+    domain[0] = domain[1] = 0
+    if not clock.affords(SOLVE_LOAD_SHARE * last_build):
+        keeping.proved = False
+        return True
+    return False
+
+
+def _solve_keeper(
+    keeping: _Keeping, keeper: StageModel, solver: cp_model.CpSolver, relaxed: bool
+) -> bool:
+    """Solve one stage 2 model hinted with the best table so far; keep its table if it keeps
+    as many table cards. True: stage 2 is over (proved, or no better bound to look for)."""
+    position, clock = keeping.position, keeping.clock
+    hint_from_table(keeper, position, keeping.table, keeping.played, keeping.discard)
+    clock.lap("build_ms")
+    stage2 = clock.rewind(solver).solve(keeper.model)
+    clock.lap("search_ms", solver)
+    if stage2 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if stage2 == cp_model.UNKNOWN:
+            keeping.proved = False
+            return True
+        raise SolverBugError(f"stage 2 lost the stage 1 solution (status {stage2})")
+    decoded_keep = decode(keeper, solver)
+    candidate = (
+        realize_relaxed(position, decoded_keep) if relaxed
+        else realize_table(position, decoded_keep, opening=False)
+    )
+    if candidate is not None and (
+        cards_kept(position.table, candidate) >= cards_kept(position.table, keeping.table)
+    ):
+        keeping.table, keeping.discard = candidate, decoded_keep.discard
+    bound = position.table_size - int(solver.best_objective_bound)
+    if stage2 == cp_model.OPTIMAL and cards_moved(position.table, keeping.table) == bound:
+        keeping.expected_moved = bound
+        return True
+    if stage2 == cp_model.FEASIBLE or not relaxed:
+        keeping.proved = False
+        keeping.bounds["cards_moved_at_least"] = max(0, bound)
+        return True
+    return False
 
 
 def _small_table(
