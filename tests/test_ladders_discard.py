@@ -61,8 +61,8 @@ def test_the_discard_ladders_are_not_the_one_round_ones() -> None:
     assert 2.0 in points("bfmania-51") and 2.0 not in points("rami-chinois")
     assert points("rami-chinois") == dict(((0.0, 0.0), (0.1, 495.0), (0.5, 766.0), (1.0, 876.0),
                                            (1.5, 1074.0), (1.8, 1263.0)))
-    assert points("rummikub") == dict(((0.0, 0.0), (0.1, 593.0), (0.5, 868.0), (1.0, 957.0),
-                                       (1.5, 1153.0), (1.8, 1359.0)))
+    assert points("rummikub") == dict(((0.0, 0.0), (0.1, 593.0), (0.4, 833.0), (0.5, 868.0),
+                                       (1.0, 957.0), (1.5, 1153.0), (1.8, 1359.0)))
 
 
 def _view(rules: str) -> View:
@@ -113,7 +113,8 @@ def test_a_bfmania_51_game_against_a_target_elo_plays_to_its_end() -> None:
 
 def test_the_novice_is_placed_per_preset_where_its_ladder_called_for_it() -> None:
     """rami-51's novice plays the confirmed bot's answer on 18 % of its turns (a tenth stood
-    only +58 over the beginner there, in whole games); elsewhere a tenth, as measured."""
+    only +58 over the beginner there, in whole games); elsewhere a tenth, as measured; and
+    Rummikub's intermediate on 40 %."""
     novice = make_bot("novice", 1)
     assert isinstance(novice, MixedBot)
     assert novice.share(_view("rami-51")) == pytest.approx(0.18)
@@ -122,6 +123,10 @@ def test_the_novice_is_placed_per_preset_where_its_ladder_called_for_it() -> Non
     intermediate = make_bot("intermediate", 1)
     assert isinstance(intermediate, MixedBot)
     assert {intermediate.share(_view(rules)) for rules in ("rami-51", "rami-chinois")} == {0.5}
+    # Rummikub's intermediate plays the confirmed bot's answer on 40 % of its turns: at a half
+    # the confirmed bot stood less than 100 above it.
+    assert intermediate.share(_view("rummikub")) == pytest.approx(0.4)
+    assert strength_for("rummikub", points("rummikub")[0.4]) == pytest.approx(0.4)
     assert strength_for("rami-51", points("rami-51")[0.18]) == pytest.approx(0.18)
     with pytest.raises(GameError, match="a strength, a target Elo or a named level"):
         MixedBot(1, strength=0.5, named="novice")

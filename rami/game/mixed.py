@@ -38,6 +38,10 @@ PRESET_STRENGTHS: dict[str, dict[str, float]] = {
     # rami 51, whole games: a tenth stood +58 over the beginner (both seeds), a half +205 over
     # that; 0.18 puts the novice between them (+115 and +143, the ladder below).
     "rami-51": {"novice": 0.18},
+    # Rummikub, one round: at a half the confirmed bot stood only +89 over the intermediate
+    # (+67, +111); at 0.4 it stands +121 over it (+123, +119) and the intermediate +240 over
+    # the novice (+210, +269), 100 pairs a step, seeds 1 and 2.
+    "rummikub": {"intermediate": 0.4},
 }
 
 #: Measured Elo (beginner at 0) by strength, per preset: (strength, Elo) in strength order.
@@ -55,9 +59,10 @@ LADDERS: dict[str, Sequence[tuple[float, float]]] = {
                      (1.8, 1263.0)),
     # The same steps in Rummikub, the mean of seeds 1 and 2: novice +593 (+655, +531),
     # intermediate +275 over it (+269, +282), confirmed +89 over it (+67, +111); strength 1.5
-    # +196 over the confirmed bot (+205, +186), 1.8 +402 (+413, +392).
-    "rummikub": ((0.0, 0.0), (0.1, 593.0), (0.5, 868.0), (1.0, 957.0), (1.5, 1153.0),
-                 (1.8, 1359.0)),
+    # +196 over the confirmed bot (+205, +186), 1.8 +402 (+413, +392). Strength 0.4 (the
+    # intermediate, PRESET_STRENGTHS) +240 over the novice (+210, +269).
+    "rummikub": ((0.0, 0.0), (0.1, 593.0), (0.4, 833.0), (0.5, 868.0), (1.0, 957.0),
+                 (1.5, 1153.0), (1.8, 1359.0)),
     # Whole games, the mean of seeds 1 and 2: novice +45 over the beginner (+42, +49; 100
     # pairs), intermediate +95 over the novice (+95, +95; 60 pairs), confirmed +108 over the
     # intermediate (+137, +80; 40 pairs); strength 1.5 +89 over the confirmed bot (+108, +70;
