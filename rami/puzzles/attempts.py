@@ -25,6 +25,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -216,19 +217,16 @@ class AttemptStore:
         with self._lock:
             self._db.close()
 
-    def record(self, attempt: Attempt) -> Attempt:
-        """Store the attempt; returned with its id once it is on disk."""
-        values = (attempt.puzzle, attempt.player, int(attempt.solved), attempt.first_check_ms,
-                  attempt.hints, int(attempt.solution_shown), attempt.wrong_checks,
-                  _timestamp(attempt.at))
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken at once (``BEGIN IMMEDIATE``: a writer waits for the
+        others up to the busy timeout), committed when the block ends, rolled back if it
+        fails; a database error is an :class:`AttemptDatabaseError`."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    cursor = self._db.execute(
-                        "INSERT INTO attempts (puzzle, player, solved, first_check_ms, hints, "
-                        "solution_shown, wrong_checks, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        values)
+                    yield self._db
                     self._db.execute("COMMIT")
                 except BaseException:
                     if self._db.in_transaction:
@@ -237,6 +235,16 @@ class AttemptStore:
             except sqlite3.Error as error:
                 raise AttemptDatabaseError(
                     f"cannot record in {quote(str(self.path))}: {error}") from None
+
+    def record(self, attempt: Attempt) -> Attempt:
+        """Store the attempt; returned with its id once it is on disk."""
+        values = (attempt.puzzle, attempt.player, int(attempt.solved), attempt.first_check_ms,
+                  attempt.hints, int(attempt.solution_shown), attempt.wrong_checks,
+                  _timestamp(attempt.at))
+        with self._writing() as db:
+            cursor = db.execute(
+                "INSERT INTO attempts (puzzle, player, solved, first_check_ms, hints, "
+                "solution_shown, wrong_checks, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
         return replace(attempt, id=cursor.lastrowid)
 
     def attempts(self, *, after: int = 0, player: str | None = None) -> list[Attempt]:
@@ -272,22 +280,11 @@ class AttemptStore:
     def claim_daily(self, day: date, puzzle: str) -> str:
         """Store ``puzzle`` as the daily puzzle of ``day`` unless a puzzle is stored for that
         day already; the puzzle stored, either way (the first writer wins, whatever process)."""
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    self._db.execute("INSERT OR IGNORE INTO daily (day, puzzle) VALUES (?, ?)",
-                                     (day.isoformat(), puzzle))
-                    stored = self._db.execute("SELECT puzzle FROM daily WHERE day = ?",
-                                              (day.isoformat(),)).fetchone()[0]
-                    self._db.execute("COMMIT")
-                except BaseException:
-                    if self._db.in_transaction:
-                        self._db.execute("ROLLBACK")
-                    raise
-            except sqlite3.Error as error:
-                raise AttemptDatabaseError(
-                    f"cannot record in {quote(str(self.path))}: {error}") from None
+        with self._writing() as db:
+            db.execute("INSERT OR IGNORE INTO daily (day, puzzle) VALUES (?, ?)",
+                       (day.isoformat(), puzzle))
+            stored = db.execute("SELECT puzzle FROM daily WHERE day = ?",
+                                (day.isoformat(),)).fetchone()[0]
         return str(stored)
 
 
