@@ -13,8 +13,7 @@ without making ``import rami.game`` pay for them.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rami.game.actions import (
     Action,
@@ -31,6 +30,7 @@ from rami.game.match import play_game
 from rami.game.presets import GAME_RULES, GameError, GameOptions, GameRules, game_rules
 from rami.game.rounds import Round
 from rami.game.state import View
+from rami.lazy import lazy_names
 
 if TYPE_CHECKING:
     from rami.game.human import kept_note, play_in_terminal
@@ -61,17 +61,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module 'rami.game' has no attribute {name!r}")
-    module, attribute = _WHERE[name]
-    value = getattr(import_module(f"rami.game.{module}"), attribute)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_WHERE])
+__getattr__, __dir__ = lazy_names(__name__, _WHERE, globals())
 
 
 __all__ = [

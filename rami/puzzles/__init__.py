@@ -7,8 +7,9 @@ package stays fast and OR-Tools loads only with what solves.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from rami.lazy import lazy_names
 
 if TYPE_CHECKING:
     from rami.puzzles.answers import check_answer, read_answer
@@ -100,14 +101,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module 'rami.puzzles' has no attribute {name!r}")
-    module, attribute = _WHERE[name]
-    value = getattr(import_module(f"rami.puzzles.{module}"), attribute)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_WHERE])
+__getattr__, __dir__ = lazy_names(__name__, _WHERE, globals())
