@@ -46,6 +46,7 @@ REQUIRED := RAMI_BROWSER_TESTS=required RAMI_RAY_TESTS=required
 
 test: $(STAMP) browser
 	$(BIN)/ruff check rami tests benchmarks
+	$(BIN)/ruff format --check rami tests benchmarks fuzz
 	$(BIN)/mypy
 	$(REQUIRED) $(PARALLEL_PYTEST)
 	$(REQUIRED) $(BIN)/pytest -q $(FUZZ_TESTS)
@@ -56,6 +57,7 @@ test-slow: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check rami tests benchmarks
+	$(BIN)/ruff format --check rami tests benchmarks fuzz
 	$(BIN)/mypy
 
 # The solver's latency suites and the puzzle benchmarks (docs/benchmarks.md), then the ratios

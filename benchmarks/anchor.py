@@ -60,9 +60,15 @@ def positions(per_bucket: int) -> list[Position]:
                 # A 100-tile table leaves at most 4-6 tiles for the rack.
                 rack = min(rng.choice(RACKS), DECK + jokers - table)
                 try:
-                    found.append(random_position(
-                        rng, rules=rules, table_cards=table, hand_cards=rack, jokers=jokers,
-                    ))
+                    found.append(
+                        random_position(
+                            rng,
+                            rules=rules,
+                            table_cards=table,
+                            hand_cards=rack,
+                            jokers=jokers,
+                        )
+                    )
                     break
                 except ValueError:
                     continue
@@ -79,8 +85,15 @@ class Anchor:
             from rummikub_solver import MILPSolver, RuleSet
         except ImportError:
             sys.exit("the anchor is not installed: pip install -e '.[anchor]'")
-        self.ruleset = RuleSet(numbers=13, repeats=2, colours=4, jokers=2, min_len=3,
-                               min_initial_value=30, solver_backend=MILPSolver.GLPK_MI)
+        self.ruleset = RuleSet(
+            numbers=13,
+            repeats=2,
+            colours=4,
+            jokers=2,
+            min_len=3,
+            min_initial_value=30,
+            solver_backend=MILPSolver.GLPK_MI,
+        )
         self.joker = self.ruleset.tiles[-1]
 
     def tile(self, card: Card) -> int:
@@ -130,8 +143,16 @@ def measure(found: list[Position], rounds: int) -> list[Timing]:
                 else:
                     ms, rami_tiles = rami_played(position)
                     best_rami = min(best_rami, ms)
-        timings.append(Timing(position.table_size, len(position.hand), best_anchor, best_rami,
-                              anchor_tiles, rami_tiles))
+        timings.append(
+            Timing(
+                position.table_size,
+                len(position.hand),
+                best_anchor,
+                best_rami,
+                anchor_tiles,
+                rami_tiles,
+            )
+        )
     return timings
 
 
@@ -166,22 +187,32 @@ def main(argv: list[str] | None = None) -> int:
     timings = measure(positions(args.per_bucket), args.rounds)
     different = [t for t in timings if t.anchor_tiles != t.rami_tiles]
     table = report(timings)
-    print(f"{'tiles':>5} {'n':>3} {'anchor ms':>10} {'rami ms':>8} {'rami p95':>9} "
-          f"{'rami max':>9} {'anchor/rami':>12} {'worst':>6}")
+    print(
+        f"{'tiles':>5} {'n':>3} {'anchor ms':>10} {'rami ms':>8} {'rami p95':>9} "
+        f"{'rami max':>9} {'anchor/rami':>12} {'worst':>6}"
+    )
     for size, row in table.items():
-        print(f"{size:>5} {row['positions']:>3} {row['anchor_median_ms']:>10.2f} "
-              f"{row['rami_median_ms']:>8.2f} {row['rami_p95_ms']:>9.2f} "
-              f"{row['rami_max_ms']:>9.2f} {row['ratio_median']:>12.2f} "
-              f"{row['ratio_min']:>6.2f}")
+        print(
+            f"{size:>5} {row['positions']:>3} {row['anchor_median_ms']:>10.2f} "
+            f"{row['rami_median_ms']:>8.2f} {row['rami_p95_ms']:>9.2f} "
+            f"{row['rami_max_ms']:>9.2f} {row['ratio_median']:>12.2f} "
+            f"{row['ratio_min']:>6.2f}"
+        )
     rami_all = [t.rami_ms for t in timings]
-    print(f"rami over all {len(timings)}: median {statistics.median(rami_all):.2f} ms, "
-          f"p99 {quantile(rami_all, 0.99):.2f} ms")
+    print(
+        f"rami over all {len(timings)}: median {statistics.median(rami_all):.2f} ms, "
+        f"p99 {quantile(rami_all, 0.99):.2f} ms"
+    )
     for t in different:
-        print(f"different tiles played: table {t.table}, rack {t.rack}: "
-              f"anchor {t.anchor_tiles}, rami {t.rami_tiles}")
+        print(
+            f"different tiles played: table {t.table}, rack {t.rack}: "
+            f"anchor {t.anchor_tiles}, rami {t.rami_tiles}"
+        )
     if args.json:
-        args.json.write_text(json.dumps(
-            {"buckets": table, "timings": [t.__dict__ for t in timings]}, indent=1) + "\n")
+        args.json.write_text(
+            json.dumps({"buckets": table, "timings": [t.__dict__ for t in timings]}, indent=1)
+            + "\n"
+        )
     return 1 if different else 0
 
 

@@ -40,9 +40,15 @@ def check_pack() -> tuple[int, dict[str, list[str]]]:
     return len(pack), failures
 
 
-def throughput(tier: str, jokers: int, count: int = THROUGHPUT_COUNT,
-               workers: int = THROUGHPUT_WORKERS, seed: int = 1,
-               check: bool = False, profile: str | None = None) -> dict[str, float | str]:
+def throughput(
+    tier: str,
+    jokers: int,
+    count: int = THROUGHPUT_COUNT,
+    workers: int = THROUGHPUT_WORKERS,
+    seed: int = 1,
+    check: bool = False,
+    profile: str | None = None,
+) -> dict[str, float | str]:
     """Sound puzzles of ``tier`` per minute (candidates drawn by ``profile``, by default the
     tier's); with ``check``, every puzzle made is re-verified afterwards (``verify_failures``,
     not timed)."""
@@ -53,18 +59,33 @@ def throughput(tier: str, jokers: int, count: int = THROUGHPUT_COUNT,
         judged += 1
 
     started = time.perf_counter()
-    records = list(generate(count, seed=seed, tier=tier, jokers=jokers, workers=workers,
-                            profile=profile, on_outcome=seen))
+    records = list(
+        generate(
+            count,
+            seed=seed,
+            tier=tier,
+            jokers=jokers,
+            workers=workers,
+            profile=profile,
+            on_outcome=seen,
+        )
+    )
     elapsed = time.perf_counter() - started
     result: dict[str, float | str] = {
-        "tier": tier, "profile": profile or profile_of(tier), "jokers": jokers,
-        "puzzles": len(records), "candidates": judged,
-        "seconds": round(elapsed, 1), "per_minute": round(len(records) / elapsed * 60, 1),
+        "tier": tier,
+        "profile": profile or profile_of(tier),
+        "jokers": jokers,
+        "puzzles": len(records),
+        "candidates": judged,
+        "seconds": round(elapsed, 1),
+        "per_minute": round(len(records) / elapsed * 60, 1),
     }
     if check:
         result["verify_failures"] = sum(
-            1 for record in records
-            if verify(Puzzle.from_record(record)) or record["difficulty"]["tier"] != tier)
+            1
+            for record in records
+            if verify(Puzzle.from_record(record)) or record["difficulty"]["tier"] != tier
+        )
     return result
 
 
@@ -87,17 +108,21 @@ def main(argv: list[str]) -> int:
         for jokers in (0, 4):
             for tier in TIERS:
                 profile = tier if "--original" in argv else None
-                print(throughput(tier, jokers, check="--verify" in argv, profile=profile),
-                      flush=True)
+                print(
+                    throughput(tier, jokers, check="--verify" in argv, profile=profile), flush=True
+                )
         return 0
     started = time.perf_counter()
     checked, failures = check_pack()
     pack = shipped_pack()
     cells = Counter((p.tier, p.jokers) for p in pack)
-    print(f"{checked} puzzles re-verified in {time.perf_counter() - started:.0f} s, "
-          f"{len(failures)} failed")
-    print("per tier (jokers 0 / 4):",
-          ", ".join(f"{t} {cells[(t, 0)]}/{cells[(t, 4)]}" for t in TIERS))
+    print(
+        f"{checked} puzzles re-verified in {time.perf_counter() - started:.0f} s, "
+        f"{len(failures)} failed"
+    )
+    print(
+        "per tier (jokers 0 / 4):", ", ".join(f"{t} {cells[(t, 0)]}/{cells[(t, 4)]}" for t in TIERS)
+    )
     for puzzle_id, problems in failures.items():
         print(f"FAIL {puzzle_id}: {'; '.join(problems)}")
     return 1 if failures else 0

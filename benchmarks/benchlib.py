@@ -124,8 +124,9 @@ class Sample:
     error: str = ""
 
 
-def solve_case(case: Case, mode: str, round_: int = 0,
-               time_limit: float = DEFAULT_TIME_LIMIT) -> Sample:
+def solve_case(
+    case: Case, mode: str, round_: int = 0, time_limit: float = DEFAULT_TIME_LIMIT
+) -> Sample:
     """Solve one position, timed from the call to the answer (the referee check included)."""
     from rami.solver.api import solve
 
@@ -135,13 +136,27 @@ def solve_case(case: Case, mode: str, round_: int = 0,
         solution = solve(case.position, min_moves=MODES[mode], time_limit=time_limit)
     except Exception as error:  # a bug in the engine: record it, keep measuring the rest
         elapsed = (time.perf_counter() - started) * 1000
-        return Sample(case.suite, case.index, mode, round_, elapsed, 0.0, 0.0, 0.0, "error",
-                      error=f"{type(error).__name__}: {error}")
+        return Sample(
+            case.suite,
+            case.index,
+            mode,
+            round_,
+            elapsed,
+            0.0,
+            0.0,
+            0.0,
+            "error",
+            error=f"{type(error).__name__}: {error}",
+        )
     elapsed = (time.perf_counter() - started) * 1000
     cpu = (time.process_time() - cpu_started) * 1000
     timings = solution.timings or {}
     return Sample(
-        case.suite, case.index, mode, round_, elapsed,
+        case.suite,
+        case.index,
+        mode,
+        round_,
+        elapsed,
         float(timings.get("build_ms", math.nan)),
         float(timings.get("search_ms", math.nan)),
         float(timings.get("finish_ms", math.nan)),
@@ -151,8 +166,9 @@ def solve_case(case: Case, mode: str, round_: int = 0,
     )
 
 
-def run_round(cases: Sequence[Case], mode: str, round_: int = 0,
-              time_limit: float = DEFAULT_TIME_LIMIT) -> list[Sample]:
+def run_round(
+    cases: Sequence[Case], mode: str, round_: int = 0, time_limit: float = DEFAULT_TIME_LIMIT
+) -> list[Sample]:
     """Solve every position once, in order."""
     return [solve_case(case, mode, round_, time_limit) for case in cases]
 
@@ -222,8 +238,10 @@ def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
     out["feasible"] = sum(s.status == "feasible" for s in samples)
     out["errors"] = sum(s.status == "error" for s in samples)
     slowest = max(samples, key=lambda s: s.total_ms)
-    out["slowest"] = {"position": f"{slowest.suite}[{slowest.index}]",
-                      "ms": round(slowest.total_ms, 3)}
+    out["slowest"] = {
+        "position": f"{slowest.suite}[{slowest.index}]",
+        "ms": round(slowest.total_ms, 3),
+    }
     unproved = sorted({f"{s.suite}[{s.index}]" for s in samples if s.status != "optimal"})
     if unproved:
         out["unproved"] = unproved
@@ -245,21 +263,23 @@ def per_position(cases: Sequence[Case], samples: Sequence[Sample]) -> list[dict[
             continue
         totals = [s.total_ms for s in mine]
         statuses = sorted({s.status for s in mine})
-        out.append({
-            "index": case.index,
-            "table_cards": case.table_cards,
-            "hand_cards": len(case.position.hand),
-            "jokers": case.jokers,
-            "opened": case.position.opened,
-            "rules": case.position.rules.option_string,
-            "median_ms": round(percentile(totals, 50), 3),
-            "max_ms": round(max(totals), 3),
-            "build_ms": round(percentile([s.build_ms for s in mine], 50), 3),
-            "search_ms": round(percentile([s.search_ms for s in mine], 50), 3),
-            "finish_ms": round(percentile([s.finish_ms for s in mine], 50), 3),
-            "status": statuses[0] if len(statuses) == 1 else statuses,
-            "cards_moved": mine[0].cards_moved,
-        })
+        out.append(
+            {
+                "index": case.index,
+                "table_cards": case.table_cards,
+                "hand_cards": len(case.position.hand),
+                "jokers": case.jokers,
+                "opened": case.position.opened,
+                "rules": case.position.rules.option_string,
+                "median_ms": round(percentile(totals, 50), 3),
+                "max_ms": round(max(totals), 3),
+                "build_ms": round(percentile([s.build_ms for s in mine], 50), 3),
+                "search_ms": round(percentile([s.search_ms for s in mine], 50), 3),
+                "finish_ms": round(percentile([s.finish_ms for s in mine], 50), 3),
+                "status": statuses[0] if len(statuses) == 1 else statuses,
+                "cards_moved": mine[0].cards_moved,
+            }
+        )
     return out
 
 
@@ -269,8 +289,10 @@ def by_jokers(cases: Sequence[Case], samples: Sequence[Sample]) -> dict[str, dic
     groups: dict[int, list[float]] = {}
     for sample in samples:
         groups.setdefault(jokers[sample.index], []).append(sample.total_ms)
-    return {str(count): {"n": len(values), **describe(values)}
-            for count, values in sorted(groups.items())}
+    return {
+        str(count): {"n": len(values), **describe(values)}
+        for count, values in sorted(groups.items())
+    }
 
 
 def suite_result(mode: str, cases: Sequence[Case], samples: Sequence[Sample]) -> dict[str, Any]:
@@ -286,8 +308,11 @@ def suite_result(mode: str, cases: Sequence[Case], samples: Sequence[Sample]) ->
     return summary
 
 
-def export(results: dict[str, dict[str, Any]], settings: dict[str, Any],
-           machine: dict[str, Any] | None = None) -> dict[str, Any]:
+def export(
+    results: dict[str, dict[str, Any]],
+    settings: dict[str, Any],
+    machine: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The JSON export: machine, settings, targets, per suite and mode figures, verdicts.
 
     ``machine`` should be :func:`machine_info` taken right after :func:`warm_up` (when the
@@ -297,13 +322,17 @@ def export(results: dict[str, dict[str, Any]], settings: dict[str, Any],
     machine = dict(machine or machine_info())
     before, now = machine.get("source_files", {}), source_state()["source_files"]
     machine["source_changed_during_run"] = sorted(
-        name for name in before.keys() | now.keys() if before.get(name) != now.get(name))
+        name for name in before.keys() | now.keys() if before.get(name) != now.get(name)
+    )
     if hasattr(os, "getloadavg"):
         machine["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
     verdicts = {}
     for mode in MODES:
-        failing = {suite: modes[mode]["target"]["misses"] for suite, modes in results.items()
-                   if mode in modes and modes[mode]["target"]["pass"] is False}
+        failing = {
+            suite: modes[mode]["target"]["misses"]
+            for suite, modes in results.items()
+            if mode in modes and modes[mode]["target"]["pass"] is False
+        }
         ran = [suite for suite, modes in results.items() if mode in modes and targeted(suite)]
         if ran:
             verdicts[mode] = {"pass": not failing, "suites": len(ran), "failing": failing}
@@ -311,8 +340,10 @@ def export(results: dict[str, dict[str, Any]], settings: dict[str, Any],
         "format": "rami-bench/1",
         "machine": machine,
         "settings": settings,
-        "targets": {**{mode: {**limits, "proved": "all"} for mode, limits in TARGETS.items()},
-                    "cold_ms": COLD_TARGET_MS},
+        "targets": {
+            **{mode: {**limits, "proved": "all"} for mode, limits in TARGETS.items()},
+            "cold_ms": COLD_TARGET_MS,
+        },
         "results": {suite: results[suite] for suite in sorted(results)},
         "verdicts": verdicts,
     }
@@ -365,13 +396,27 @@ def fmt_ms(value: float) -> str:
     return f"{value:.1f}"
 
 
-LEGEND = ("n = solves (positions x rounds); ms per position; build/search/finish: median and "
-          "p99 of Solution.timings; cpu: process CPU time per solve; cpu/wall well below 1: "
-          "other processes took the cores (timings inflated)")
+LEGEND = (
+    "n = solves (positions x rounds); ms per position; build/search/finish: median and "
+    "p99 of Solution.timings; cpu: process CPU time per solve; cpu/wall well below 1: "
+    "other processes took the cores (timings inflated)"
+)
 
-TABLE_HEADER = ("suite", "n", "median", "p95", "p99", "max", "build med/p99",
-                "search med/p99", "finish med/p99", "cpu med/p99", "cpu/wall", "proved",
-                "target")
+TABLE_HEADER = (
+    "suite",
+    "n",
+    "median",
+    "p95",
+    "p99",
+    "max",
+    "build med/p99",
+    "search med/p99",
+    "finish med/p99",
+    "cpu med/p99",
+    "cpu/wall",
+    "proved",
+    "target",
+)
 
 
 def _median_p99(stats: dict[str, float] | None) -> str:
@@ -390,31 +435,42 @@ def table_rows(results: dict[str, dict[str, Any]], mode: str) -> list[tuple[str,
         total = summary["total_ms"]
         ok, _ = verdict(mode, summary)
         ratio = summary.get("cpu_per_wall")
-        rows.append((
-            suite, f"{summary['n']} ({summary['positions']}x{summary['rounds']})",
-            *(fmt_ms(total[stat]) for stat in STATS),
-            *(_median_p99(summary.get(f"{key}_ms")) for key in (*PHASES[1:], "cpu")),
-            "-" if ratio is None else f"{ratio:.2f}",
-            f"{summary['proved']}/{summary['n']}",
-            ("pass" if ok else "FAIL") if targeted(suite) else "(none)",
-        ))
+        rows.append(
+            (
+                suite,
+                f"{summary['n']} ({summary['positions']}x{summary['rounds']})",
+                *(fmt_ms(total[stat]) for stat in STATS),
+                *(_median_p99(summary.get(f"{key}_ms")) for key in (*PHASES[1:], "cpu")),
+                "-" if ratio is None else f"{ratio:.2f}",
+                f"{summary['proved']}/{summary['n']}",
+                ("pass" if ok else "FAIL") if targeted(suite) else "(none)",
+            )
+        )
     return rows
 
 
-def format_table(rows: Iterable[Sequence[str]], header: Sequence[str] = TABLE_HEADER,
-                 markdown: bool = False) -> str:
+def format_table(
+    rows: Iterable[Sequence[str]], header: Sequence[str] = TABLE_HEADER, markdown: bool = False
+) -> str:
     rows = [tuple(header), *[tuple(row) for row in rows]]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
 
     def line(row: Sequence[str]) -> str:
-        cells = [cell.ljust(w) if i == 0 else cell.rjust(w)
-                 for i, (cell, w) in enumerate(zip(row, widths, strict=True))]
+        cells = [
+            cell.ljust(w) if i == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ]
         return ("| " + " | ".join(cells) + " |") if markdown else "  ".join(cells)
 
     out = [line(rows[0])]
     if markdown:
-        out.append("|" + "|".join(("-" * (w + 1) + ":") if i else ("-" * (w + 2))
-                                  for i, w in enumerate(widths)) + "|")
+        out.append(
+            "|"
+            + "|".join(
+                ("-" * (w + 1) + ":") if i else ("-" * (w + 2)) for i, w in enumerate(widths)
+            )
+            + "|"
+        )
     else:
         out.append("  ".join("-" * w for w in widths))
     out.extend(line(row) for row in rows[1:])
@@ -433,11 +489,13 @@ def mode_report(results: dict[str, dict[str, Any]], mode: str, markdown: bool = 
             ok, misses = verdict(mode, summary)
             if not ok:
                 failing.append(f"{suite} ({'; '.join(misses)})")
-    title = (f"{mode} (min_moves={MODES[mode]}), ms per position; "
-             f"target: {targets_text(mode)}")
+    title = f"{mode} (min_moves={MODES[mode]}), ms per position; target: {targets_text(mode)}"
     judged = sum(1 for row in rows if targeted(row[0]))
-    status = ("PASS on every suite under target" if not failing
-              else f"FAIL on {len(failing)}/{judged} suites: " + ", ".join(failing))
+    status = (
+        "PASS on every suite under target"
+        if not failing
+        else f"FAIL on {len(failing)}/{judged} suites: " + ", ".join(failing)
+    )
     return f"{title}\n{format_table(rows, markdown=markdown)}\n{mode}: {status}"
 
 
@@ -456,8 +514,9 @@ def git_commit(short: bool = False) -> str | None:
     """The measured checkout's commit (read-only ``git rev-parse``), None outside a work tree."""
     command = ["git", "rev-parse", *(["--short"] if short else []), "HEAD"]
     try:
-        done = subprocess.run(command, cwd=measured_root(), capture_output=True, text=True,
-                              timeout=10, check=False)
+        done = subprocess.run(
+            command, cwd=measured_root(), capture_output=True, text=True, timeout=10, check=False
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return (done.stdout.strip() or None) if done.returncode == 0 else None
@@ -498,8 +557,14 @@ def source_state() -> dict[str, Any]:
     digest = hashlib.sha256("".join(f"{k} {v}\n" for k, v in blobs.items()).encode())
     modified: list[str] | None = None
     try:
-        done = subprocess.run(["git", "ls-tree", "-r", "HEAD", "--", "rami"], cwd=measured_root(),
-                              capture_output=True, text=True, timeout=10, check=False)
+        done = subprocess.run(
+            ["git", "ls-tree", "-r", "HEAD", "--", "rami"],
+            cwd=measured_root(),
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         done = None
     if done is not None and done.returncode == 0:
@@ -508,10 +573,16 @@ def source_state() -> dict[str, Any]:
             meta, _, name = line.partition("\t")
             if name.endswith(".py"):
                 committed[name] = meta.split()[2]
-        modified = sorted(name for name in blobs.keys() | committed.keys()
-                          if blobs.get(name) != committed.get(name))
-    return {"source_sha256": digest.hexdigest()[:12], "modified_vs_commit": modified,
-            "source_files": {name: blob[:12] for name, blob in blobs.items()}}
+        modified = sorted(
+            name
+            for name in blobs.keys() | committed.keys()
+            if blobs.get(name) != committed.get(name)
+        )
+    return {
+        "source_sha256": digest.hexdigest()[:12],
+        "modified_vs_commit": modified,
+        "source_files": {name: blob[:12] for name, blob in blobs.items()},
+    }
 
 
 def cpu_model() -> str:
@@ -557,14 +628,20 @@ def machine_line(info: dict[str, Any]) -> str:
     modified = info.get("modified_vs_commit")
     during = info.get("source_changed_during_run")
     changed = f" (changed during the run: {', '.join(during)})" if during else ""
-    changes = ("" if modified is None else
-               " (clean)" if not modified else f" + {len(modified)} modified rami files")
-    return (f"commit {str(info.get('git_commit'))[:10]}{changes}, "
-            f"engine {info.get('engine_sha256')}, source {info.get('source_sha256')}{changed} | "
-            f"python {info.get('python')} | ortools "
-            f"{info.get('ortools')} | {info.get('cpu_count')} cpus ({info.get('cpu')}) | load "
-            f"{info.get('loadavg')}"
-            + (f" -> {info['loadavg_end']}" if info.get("loadavg_end") else ""))
+    changes = (
+        ""
+        if modified is None
+        else " (clean)"
+        if not modified
+        else f" + {len(modified)} modified rami files"
+    )
+    return (
+        f"commit {str(info.get('git_commit'))[:10]}{changes}, "
+        f"engine {info.get('engine_sha256')}, source {info.get('source_sha256')}{changed} | "
+        f"python {info.get('python')} | ortools "
+        f"{info.get('ortools')} | {info.get('cpu_count')} cpus ({info.get('cpu')}) | load "
+        f"{info.get('loadavg')}" + (f" -> {info['loadavg_end']}" if info.get("loadavg_end") else "")
+    )
 
 
 def sample_dicts(samples: Iterable[Sample]) -> list[dict[str, Any]]:

@@ -53,15 +53,19 @@ def run_child(
     """Run ``command``; wall ms from spawn to exit, peak RSS (KiB), stdout, stderr, status."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        child = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                 env=env)
+        child = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         elapsed = (time.perf_counter() - started) * 1000
         child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return (elapsed, usage.ru_maxrss, out.read().decode(), err.read().decode(),
-                child.returncode)
+        return (
+            elapsed,
+            usage.ru_maxrss,
+            out.read().decode(),
+            err.read().decode(),
+            child.returncode,
+        )
 
 
 def pick_position(spec: str) -> tuple[str, dict[str, Any]]:
@@ -81,9 +85,12 @@ def compile_bytecode(checkout: Path) -> None:
     """Write the checkout's bytecode, as installing a wheel does: with PYTHONDONTWRITEBYTECODE
     set (as on these machines) an editable checkout would otherwise compile every module from
     source on every start, which no installed copy does."""
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(checkout / "rami")],
-                   check=True, stdout=subprocess.DEVNULL, env={**os.environ,
-                                                               "PYTHONDONTWRITEBYTECODE": ""})
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(checkout / "rami")],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""},
+    )
 
 
 def commands(position: dict[str, Any]) -> dict[str, tuple[list[str], float]]:
@@ -134,8 +141,9 @@ def cold(
             "median_ms": round(median, 1),
             "max_ms": round(max(walls[index]), 1),
             "min_ms": round(min(walls[index]), 1),
-            "answer_ms_median": (round(benchlib.percentile(inner[index], 50), 1)
-                                 if inner[index] else None),
+            "answer_ms_median": (
+                round(benchlib.percentile(inner[index], 50), 1) if inner[index] else None
+            ),
             "peak_rss_mb": round(max(peaks[index]) / 1024, 1),
             "status": status.get(index),
             "target_ms": target,
@@ -165,8 +173,10 @@ def batch(lines: list[str], extra: list[str]) -> dict[str, Any]:
     results = [json.loads(line) for line in out.splitlines() if line.strip()]
     errors = [r for r in results if "error" in r]
     if code != 0 or errors or len(results) != len(lines):
-        raise SystemExit(f"rami solve --batch failed (exit {code}, {len(errors)} errors, "
-                         f"{len(results)}/{len(lines)} lines): {err.strip()[:500]}")
+        raise SystemExit(
+            f"rami solve --batch failed (exit {code}, {len(errors)} errors, "
+            f"{len(results)}/{len(lines)} lines): {err.strip()[:500]}"
+        )
     ms = [r["ms"] for r in results]
     return {
         "command": " ".join(["rami", "solve", "--batch", "FILE.jsonl", *extra]),
@@ -188,25 +198,33 @@ def batch(lines: list[str], extra: list[str]) -> dict[str, Any]:
 
 
 def report(data: dict[str, Any]) -> str:
-    out = [f"cold start: {data['runs']} runs per command and checkout, interleaved; POSITION is "
-           f"{data['position']} ({data['shape']}); bytecode compiled first"]
+    out = [
+        f"cold start: {data['runs']} runs per command and checkout, interleaved; POSITION is "
+        f"{data['position']} ({data['shape']}); bytecode compiled first"
+    ]
     for name, per_checkout in data["cold"].items():
         for checkout, item in per_checkout.items():
             verdict = "pass" if item["pass"] else "FAIL"
-            answer = ("" if item["answer_ms_median"] is None
-                      else f"  (answer ms {item['answer_ms_median']:.1f}, {item['status']})")
+            answer = (
+                ""
+                if item["answer_ms_median"] is None
+                else f"  (answer ms {item['answer_ms_median']:.1f}, {item['status']})"
+            )
             out.append(
                 f"  {name:<13} {checkout:<16} median {item['median_ms']:7.1f} ms  "
                 f"min {item['min_ms']:7.1f}  max {item['max_ms']:7.1f}  "
                 f"peak RSS {item['peak_rss_mb']} MB{answer}  target {item['target_ms']:g}: "
-                f"{verdict}")
+                f"{verdict}"
+            )
         names = list(per_checkout)
         if len(names) == 2:
             first, second = (per_checkout[key]["median_ms"] for key in names)
             out.append(f"  {name:<13} {names[0]} / {names[1]} medians: {first / second:.2f}x")
     if "batch" in data:
-        out.append(f"batch: {data['batch_positions']} positions (first {BATCH_PER_SUITE} of "
-                   "each opened suite), one process; ms per position from each line's \"ms\"")
+        out.append(
+            f"batch: {data['batch_positions']} positions (first {BATCH_PER_SUITE} of "
+            'each opened suite), one process; ms per position from each line\'s "ms"'
+        )
         for item in data["batch"].values():
             out.append(
                 f"  {item['command']:<44} median {item['median_ms']:7.1f}  "
@@ -214,24 +232,44 @@ def report(data: dict[str, Any]) -> str:
                 f"mean {item['mean_ms']:7.1f} ms (first line {item['first_ms']:.0f}, max after "
                 f"it {item['max_ms_after_first']}); wall {item['wall_s']} s = "
                 f"{item['wall_ms_per_position']} ms/position ({item['positions_per_s']}/s); "
-                f"proved {item['proved']}/{item['positions']}; peak RSS {item['peak_rss_mb']} MB")
+                f"proved {item['proved']}/{item['positions']}; peak RSS {item['peak_rss_mb']} MB"
+            )
     return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description="Cold start, memory peak and --batch throughput of the rami command.")
-    parser.add_argument("--runs", type=int, default=10, metavar="N",
-                        help="cold runs per command (default 10)")
-    parser.add_argument("--position", default="rami-chinois-060:1", metavar="SUITE:INDEX",
-                        help="the position timed cold (default rami-chinois-060:1)")
-    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
-                        help="also time another checkout of rami (a git worktree), interleaved")
-    parser.add_argument("--batch-size", type=int, default=50, metavar="N",
-                        help="positions in the --batch file (default 50; 0: no batch)")
+        description="Cold start, memory peak and --batch throughput of the rami command."
+    )
+    parser.add_argument(
+        "--runs", type=int, default=10, metavar="N", help="cold runs per command (default 10)"
+    )
+    parser.add_argument(
+        "--position",
+        default="rami-chinois-060:1",
+        metavar="SUITE:INDEX",
+        help="the position timed cold (default rami-chinois-060:1)",
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="CHECKOUT",
+        help="also time another checkout of rami (a git worktree), interleaved",
+    )
+    parser.add_argument(
+        "--batch-size",
+        type=int,
+        default=50,
+        metavar="N",
+        help="positions in the --batch file (default 50; 0: no batch)",
+    )
     parser.add_argument("--json", type=Path, metavar="OUT", help="write the figures here")
-    parser.add_argument("--merge", type=Path, metavar="EXPORT",
-                        help="add the figures as 'cold_start' to this run_bench.py export")
+    parser.add_argument(
+        "--merge",
+        type=Path,
+        metavar="EXPORT",
+        help="add the figures as 'cold_start' to this run_bench.py export",
+    )
     args = parser.parse_args(argv)
     if not RAMI.exists():
         parser.error(f"{RAMI} not found: run `make setup` first")
@@ -243,20 +281,26 @@ def main(argv: list[str] | None = None) -> int:
         checkouts.append(args.against.resolve())
     label, position = pick_position(args.position)
     case = benchlib.Case("", 0, position_from_json(position))
-    shape = (f"{case.position.rules.option_string}, {case.table_cards} table cards, "
-             f"{len(case.position.hand)} in hand, {case.jokers} jokers")
+    shape = (
+        f"{case.position.rules.option_string}, {case.table_cards} table cards, "
+        f"{len(case.position.hand)} in hand, {case.jokers} jokers"
+    )
     data: dict[str, Any] = {
         "position": label,
         "shape": shape,
         "runs": args.runs,
-        "cold": {name: cold(args.runs, words, target, checkouts)
-                 for name, (words, target) in commands(position).items()},
+        "cold": {
+            name: cold(args.runs, words, target, checkouts)
+            for name, (words, target) in commands(position).items()
+        },
     }
     if args.batch_size > 0:
         lines = batch_positions(args.batch_size)
         data["batch_positions"] = len(lines)
-        data["batch"] = {"default": batch(lines, []),
-                         "no-min-moves": batch(lines, ["--no-min-moves"])}
+        data["batch"] = {
+            "default": batch(lines, []),
+            "no-min-moves": batch(lines, ["--no-min-moves"]),
+        }
     data["pass"] = all(item["this"]["pass"] for item in data["cold"].values())
     data["machine"] = benchlib.machine_info()
     print(report(data))

@@ -20,14 +20,18 @@ def pytest_terminal_summary(terminalreporter) -> None:
     if not results:
         return
     session = benchlib.SESSION
-    data = benchlib.export(results, machine=session.get("machine"), settings={
-        "runner": "pytest benchmarks (make bench)",
-        "rounds": "as many as fit in RAMI_BENCH_SECONDS per suite and mode (see n)",
-        "warm_up_ms": session.get("warm_up_ms"),
-        "time_limit": benchlib.DEFAULT_TIME_LIMIT,
-        "objective": "points",
-        "wall_s": round(time.perf_counter() - session.get("started", time.perf_counter()), 1),
-    })
+    data = benchlib.export(
+        results,
+        machine=session.get("machine"),
+        settings={
+            "runner": "pytest benchmarks (make bench)",
+            "rounds": "as many as fit in RAMI_BENCH_SECONDS per suite and mode (see n)",
+            "warm_up_ms": session.get("warm_up_ms"),
+            "time_limit": benchlib.DEFAULT_TIME_LIMIT,
+            "objective": "points",
+            "wall_s": round(time.perf_counter() - session.get("started", time.perf_counter()), 1),
+        },
+    )
     write = terminalreporter.write_line
     terminalreporter.section("rami solver latency per position (ms, warm process)")
     write(f"{benchlib.machine_line(data['machine'])} | warm-up {session.get('warm_up_ms')} ms")

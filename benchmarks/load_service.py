@@ -115,8 +115,14 @@ def _positions(count: int, seed: int) -> list[dict[str, Any]]:
         if len(found) == count:
             return found
         try:
-            position = random_position(random.Random(attempt), rules=rules, table_cards=40,
-                                       hand_cards=10, jokers=2, opened=True)
+            position = random_position(
+                random.Random(attempt),
+                rules=rules,
+                table_cards=40,
+                hand_cards=10,
+                jokers=2,
+                opened=True,
+            )
         except ValueError:  # this seed could not deal the melds asked for: try the next
             continue
         found.append(position_to_json(position))
@@ -129,22 +135,32 @@ def _malformed(position: dict[str, Any], max_body: int) -> list[Planned]:
 
     return [
         Planned("malformed-json", "/solve", b'{"position": {"hand": ["7H",]', 400),
-        Planned("unknown-card", "/solve",
-                body({"position": {**position, "hand": ["7H", "ZZ"]}}), 422),
-        Planned("three-copies", "/hint",
-                body({"position": {**position, "hand": ["KD", "KD", "KD"]}}), 422),
-        Planned("unknown-ruleset", "/solve",
-                body({"position": {**position, "rules": "rami-99"}}), 422),
+        Planned(
+            "unknown-card", "/solve", body({"position": {**position, "hand": ["7H", "ZZ"]}}), 422
+        ),
+        Planned(
+            "three-copies",
+            "/hint",
+            body({"position": {**position, "hand": ["KD", "KD", "KD"]}}),
+            422,
+        ),
+        Planned(
+            "unknown-ruleset", "/solve", body({"position": {**position, "rules": "rami-99"}}), 422
+        ),
         Planned("wrong-type", "/solve", body({"position": position, "time_limit": "soon"}), 422),
-        Planned("bad-turn-card", "/validate-turn",
-                body({"position": position, "table_after": [["3H", "4H", "5Q"]], "played": []}),
-                422),
+        Planned(
+            "bad-turn-card",
+            "/validate-turn",
+            body({"position": position, "table_after": [["3H", "4H", "5Q"]], "played": []}),
+            422,
+        ),
         Planned("too-large", "/solve", b'{"position": "' + b"x" * (max_body + 1) + b'"}', 413),
     ]
 
 
-def plan(requests: int, seed: int, malformed_every: int, time_limit: float,
-         max_body: int) -> list[Planned]:
+def plan(
+    requests: int, seed: int, malformed_every: int, time_limit: float, max_body: int
+) -> list[Planned]:
     positions = _positions(min(requests, 64), seed)
     bad = _malformed(positions[0], max_body)
     planned = []
@@ -169,8 +185,7 @@ class Client:
 
     def _connect(self) -> http.client.HTTPConnection:
         if self.connection is None:
-            self.connection = http.client.HTTPConnection(self.host, self.port,
-                                                         timeout=self.timeout)
+            self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         return self.connection
 
     def close(self) -> None:
@@ -195,15 +210,26 @@ class Client:
                 if reused and attempt == 0:
                     retried = True
                     continue
-                return Outcome(item.kind, None, item.expected, time.perf_counter() - started,
-                               retried=retried, problem=f"{type(err).__name__}: {err}")
+                return Outcome(
+                    item.kind,
+                    None,
+                    item.expected,
+                    time.perf_counter() - started,
+                    retried=retried,
+                    problem=f"{type(err).__name__}: {err}",
+                )
             except (OSError, http.client.HTTPException) as err:
                 self.close()
-                return Outcome(item.kind, None, item.expected, time.perf_counter() - started,
-                               retried=retried, problem=f"{type(err).__name__}: {err}")
+                return Outcome(
+                    item.kind,
+                    None,
+                    item.expected,
+                    time.perf_counter() - started,
+                    retried=retried,
+                    problem=f"{type(err).__name__}: {err}",
+                )
             seconds = time.perf_counter() - started
-            outcome = Outcome(item.kind, response.status, item.expected, seconds,
-                              retried=retried)
+            outcome = Outcome(item.kind, response.status, item.expected, seconds, retried=retried)
             try:
                 data = json.loads(payload)
             except ValueError:
@@ -250,9 +276,16 @@ def _health(host: str, port: int, timeout: float = 10.0) -> tuple[bool, float]:
     return ok, time.perf_counter() - started
 
 
-def run_load(base_url: str, planned: list[Planned], concurrency: int, max_seconds: float,
-             timeout: float, *, duration: float | None = None,
-             sample: Any = None) -> tuple[list[Outcome], float, bool, dict[str, float]]:
+def run_load(
+    base_url: str,
+    planned: list[Planned],
+    concurrency: int,
+    max_seconds: float,
+    timeout: float,
+    *,
+    duration: float | None = None,
+    sample: Any = None,
+) -> tuple[list[Outcome], float, bool, dict[str, float]]:
     """Closed loop: each client sends its next request when the last one is answered. With
     ``duration``, the planned requests are sent round and round until it passes (then the
     load stopping is the plan, not an early stop); ``sample()`` runs every 10 s."""
@@ -306,15 +339,25 @@ def run_load(base_url: str, planned: list[Planned], concurrency: int, max_second
     health_during = {
         "checks": len(health),
         "failures": sum(not ok for ok, _ in health),
-        **{f"{key}_ms": value for key, value in _percentiles(latencies).items()
-           if key in ("p50", "p99", "max")},
+        **{
+            f"{key}_ms": value
+            for key, value in _percentiles(latencies).items()
+            if key in ("p50", "p99", "max")
+        },
     }
     return outcomes, elapsed, stopped_early.is_set(), health_during
 
 
-def summarize(outcomes: list[Outcome], planned_count: int, concurrency: int, elapsed: float,
-              stopped_early: bool, health_during: dict[str, float], health_after: tuple[bool,
-              float], server: dict[str, Any]) -> Report:
+def summarize(
+    outcomes: list[Outcome],
+    planned_count: int,
+    concurrency: int,
+    elapsed: float,
+    stopped_early: bool,
+    health_during: dict[str, float],
+    health_after: tuple[bool, float],
+    server: dict[str, Any],
+) -> Report:
     answered = [o for o in outcomes if o.status is not None]
     solves = [o for o in answered if o.kind == "solve"]
     malformed = [o for o in answered if o.kind != "solve"]
@@ -384,10 +427,15 @@ def print_report(report: Report) -> None:
 
     print("rami service load test")
     line("server", ", ".join(f"{k}={v}" for k, v in report.server.items()))
-    line("machine", f"{report.machine['cpus']} CPUs, Python {report.machine['python']}, "
-                    f"load average {report.machine['load_average_1min']}")
-    line("requests (solve + malformed)",
-         f"{report.requests} ({report.solve_requests} + {report.malformed_requests})")
+    line(
+        "machine",
+        f"{report.machine['cpus']} CPUs, Python {report.machine['python']}, "
+        f"load average {report.machine['load_average_1min']}",
+    )
+    line(
+        "requests (solve + malformed)",
+        f"{report.requests} ({report.solve_requests} + {report.malformed_requests})",
+    )
     line("concurrency", report.concurrency)
     line("wall time", f"{report.seconds:.2f} s")
     line("throughput", f"{report.requests_per_second:.1f} requests/s")
@@ -400,12 +448,16 @@ def print_report(report: Report) -> None:
     line("lost requests", report.lost)
     line("reconnects (retried once)", report.reconnects)
     during = report.health_during
-    line("/health during load",
-         f"{during.get('checks', 0)} checks, {during.get('failures', 0)} failed, "
-         f"p50 {during.get('p50_ms', '-')} ms, p99 {during.get('p99_ms', '-')} ms, "
-         f"max {during.get('max_ms', '-')} ms")
-    line("/health after", f"{'ok' if report.health_after_ok else 'FAILED'} "
-                          f"({report.health_after_ms:.1f} ms)")
+    line(
+        "/health during load",
+        f"{during.get('checks', 0)} checks, {during.get('failures', 0)} failed, "
+        f"p50 {during.get('p50_ms', '-')} ms, p99 {during.get('p99_ms', '-')} ms, "
+        f"max {during.get('max_ms', '-')} ms",
+    )
+    line(
+        "/health after",
+        f"{'ok' if report.health_after_ok else 'FAILED'} ({report.health_after_ms:.1f} ms)",
+    )
     if report.stopped_early:
         line("stopped early", "yes (--max-seconds)")
     for problem in report.problems:
@@ -417,36 +469,72 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=400, help="requests in all (default 400)")
     parser.add_argument("--concurrency", type=int, default=8, help="concurrent clients (8)")
-    parser.add_argument("--malformed-every", type=int, default=10, metavar="N",
-                        help="every Nth request is malformed (10; 0 for none)")
-    parser.add_argument("--time-limit", type=float, default=2.0,
-                        help="time_limit of each solve request, seconds (2.0)")
+    parser.add_argument(
+        "--malformed-every",
+        type=int,
+        default=10,
+        metavar="N",
+        help="every Nth request is malformed (10; 0 for none)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=2.0,
+        help="time_limit of each solve request, seconds (2.0)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="first seed of the positions (0)")
-    parser.add_argument("--max-seconds", type=float, default=300.0,
-                        help="stop sending after this many seconds (300)")
-    parser.add_argument("--timeout", type=float, default=120.0,
-                        help="client timeout per request, seconds (120)")
-    parser.add_argument("--solver-processes", type=int, default=2,
-                        help="server solver processes per worker "
-                        "(RAMI_SERVICE_SOLVER_PROCESSES, 2)")
-    parser.add_argument("--duration", type=float, default=None, metavar="S",
-                        help="closed loop for S seconds (requests sent round and round) "
-                        "instead of --requests once")
-    parser.add_argument("--scenario", default="load",
-                        choices=["load", "idle", "kill", "disconnect", "soak"],
-                        help="load (default); idle: idle sockets and slow senders held while "
-                        "/health is timed; kill: kill -9 of a 2-worker server, then a restart; "
-                        "disconnect: clients that leave mid-solve; soak: a closed loop with "
-                        "the server's memory sampled")
-    parser.add_argument("--idle-sockets", type=int, default=1000,
-                        help="idle scenario: silent sockets held (1000)")
-    parser.add_argument("--slow-senders", type=int, default=300,
-                        help="idle scenario: sockets sending headers a byte a second (300)")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="kill and disconnect scenarios: trials (3; disconnect: x3)")
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=300.0,
+        help="stop sending after this many seconds (300)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=120.0, help="client timeout per request, seconds (120)"
+    )
+    parser.add_argument(
+        "--solver-processes",
+        type=int,
+        default=2,
+        help="server solver processes per worker (RAMI_SERVICE_SOLVER_PROCESSES, 2)",
+    )
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=None,
+        metavar="S",
+        help="closed loop for S seconds (requests sent round and round) instead of --requests once",
+    )
+    parser.add_argument(
+        "--scenario",
+        default="load",
+        choices=["load", "idle", "kill", "disconnect", "soak"],
+        help="load (default); idle: idle sockets and slow senders held while "
+        "/health is timed; kill: kill -9 of a 2-worker server, then a restart; "
+        "disconnect: clients that leave mid-solve; soak: a closed loop with "
+        "the server's memory sampled",
+    )
+    parser.add_argument(
+        "--idle-sockets", type=int, default=1000, help="idle scenario: silent sockets held (1000)"
+    )
+    parser.add_argument(
+        "--slow-senders",
+        type=int,
+        default=300,
+        help="idle scenario: sockets sending headers a byte a second (300)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="kill and disconnect scenarios: trials (3; disconnect: x3)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="server worker processes (1)")
-    parser.add_argument("--in-process", action="store_true",
-                        help="run the server in a thread of this process instead of a child")
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run the server in a thread of this process instead of a child",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
     if args.requests < 1 or args.concurrency < 1:
@@ -456,14 +544,22 @@ def main(argv: list[str] | None = None) -> int:
 
     settings = Settings(solver_processes=args.solver_processes)
     if args.scenario != "load" and args.scenario != "soak":
-        scenario = {"idle": scenario_idle, "kill": scenario_kill,
-                    "disconnect": scenario_disconnect}[args.scenario]
+        scenario = {
+            "idle": scenario_idle,
+            "kill": scenario_kill,
+            "disconnect": scenario_disconnect,
+        }[args.scenario]
         figures = scenario(args, settings)
         if args.json:
             Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
         return 0 if figures.get("passed") else 1
-    planned = plan(min(args.requests, 640) if args.duration else args.requests, args.seed,
-                   args.malformed_every, args.time_limit, settings.max_body_bytes)
+    planned = plan(
+        min(args.requests, 640) if args.duration else args.requests,
+        args.seed,
+        args.malformed_every,
+        args.time_limit,
+        settings.max_body_bytes,
+    )
     server_info = {
         "mode": "thread" if args.in_process else "process",
         "workers": 1 if args.in_process else args.workers,
@@ -484,17 +580,28 @@ def main(argv: list[str] | None = None) -> int:
         pid = getattr(server, "pid", None) or os.getpid()
 
         def sample() -> None:
-            memory.append((round(time.monotonic() - started, 1), tree_memory_mb(pid),
-                           round(_proc_memory_mb(pid), 1)))
+            memory.append(
+                (
+                    round(time.monotonic() - started, 1),
+                    tree_memory_mb(pid),
+                    round(_proc_memory_mb(pid), 1),
+                )
+            )
 
         outcomes, elapsed, stopped_early, during = run_load(
-            server.url, planned, args.concurrency, args.max_seconds, args.timeout,
-            duration=args.duration, sample=sample if args.scenario == "soak" else None,
+            server.url,
+            planned,
+            args.concurrency,
+            args.max_seconds,
+            args.timeout,
+            duration=args.duration,
+            sample=sample if args.scenario == "soak" else None,
         )
         parts = urllib.parse.urlsplit(server.url)
         after = _health(parts.hostname or "127.0.0.1", parts.port or 80)
-    report = summarize(outcomes, len(planned), args.concurrency, elapsed, stopped_early,
-                       during, after, server_info)
+    report = summarize(
+        outcomes, len(planned), args.concurrency, elapsed, stopped_early, during, after, server_info
+    )
     print_report(report)
     if memory:
         print_memory(memory)
@@ -535,8 +642,10 @@ def print_memory(samples: list[tuple[float, float, float]]) -> None:
     first = next((s for s in samples if s[0] >= 60), samples[0])
     last = samples[-1]
     for index, name in ((1, "tree"), (2, "server process")):
-        print(f"  {name}: after 1 min {first[index]:.1f} MB, at the end {last[index]:.1f} MB "
-              f"({(last[index] - first[index]) / first[index] * 100:+.1f} %)")
+        print(
+            f"  {name}: after 1 min {first[index]:.1f} MB, at the end {last[index]:.1f} MB "
+            f"({(last[index] - first[index]) / first[index] * 100:+.1f} %)"
+        )
 
 
 def _raise_open_files(wanted: int) -> int:
@@ -612,17 +721,24 @@ def scenario_idle(args: argparse.Namespace, settings: Any) -> dict[str, Any]:
             selector.close()
     times = [seconds for _, seconds in health]
     figures = {
-        "scenario": "idle", "idle_sockets": args.idle_sockets,
-        "slow_senders": args.slow_senders, "seconds": duration,
-        "health_checks": len(health), "health_failures": sum(not ok for ok, _ in health),
-        "health_ms": _percentiles(times), "reopened": dict(reopened),
+        "scenario": "idle",
+        "idle_sockets": args.idle_sockets,
+        "slow_senders": args.slow_senders,
+        "seconds": duration,
+        "health_checks": len(health),
+        "health_failures": sum(not ok for ok, _ in health),
+        "health_ms": _percentiles(times),
+        "reopened": dict(reopened),
         "load_average_1min": _load_average(),
     }
     figures["passed"] = figures["health_failures"] == 0 and figures["health_ms"]["p99"] < 100
     print("rami service: idle sockets and slow senders")
-    print(f"  /health: {len(health)} checks, {figures['health_failures']} failed, "
-          f"p50/p90/p99/max " + " / ".join(f"{figures['health_ms'][k]:.1f}"
-                                          for k in ("p50", "p90", "p99", "max")) + " ms")
+    print(
+        f"  /health: {len(health)} checks, {figures['health_failures']} failed, "
+        f"p50/p90/p99/max "
+        + " / ".join(f"{figures['health_ms'][k]:.1f}" for k in ("p50", "p90", "p99", "max"))
+        + " ms"
+    )
     print(f"  sockets the server closed and this script reopened: {dict(reopened)}")
     print(f"  load average {figures['load_average_1min']}")
     print("PASS" if figures["passed"] else "FAIL")
@@ -659,13 +775,20 @@ def scenario_kill(args: argparse.Namespace, settings: Any) -> dict[str, Any]:
         second.start()
         served = time.monotonic() - killed
         second.stop()
-        trials.append({"processes": len(tree), "orphans_gone_s": round(orphans_gone, 3),
-                       "orphans_left": left, "restart_served_s": round(served, 3)})
-        print(f"  trial {trial + 1}: {len(tree)} processes under the supervisor; all gone "
-              f"{orphans_gone:.3f} s after kill -9; restart served {served:.3f} s after it")
+        trials.append(
+            {
+                "processes": len(tree),
+                "orphans_gone_s": round(orphans_gone, 3),
+                "orphans_left": left,
+                "restart_served_s": round(served, 3),
+            }
+        )
+        print(
+            f"  trial {trial + 1}: {len(tree)} processes under the supervisor; all gone "
+            f"{orphans_gone:.3f} s after kill -9; restart served {served:.3f} s after it"
+        )
     figures = {"scenario": "kill", "trials": trials, "load_average_1min": _load_average()}
-    figures["passed"] = all(not t["orphans_left"] and t["restart_served_s"] < 30
-                            for t in trials)
+    figures["passed"] = all(not t["orphans_left"] and t["restart_served_s"] < 30 for t in trials)
     print("PASS" if figures["passed"] else "FAIL")
     return figures
 
@@ -696,10 +819,12 @@ def scenario_disconnect(args: argparse.Namespace, settings: Any) -> dict[str, An
     rules = get_ruleset("rami-chinois")
     bodies = []
     for seed in range(args.repeat * 3):
-        position = random_position(random.Random(seed), rules=rules, table_cards=80,
-                                   hand_cards=14, jokers=4, opened=True)
-        bodies.append(json.dumps({"position": position_to_json(position),
-                                  "time_limit": 10}).encode())
+        position = random_position(
+            random.Random(seed), rules=rules, table_cards=80, hand_cards=14, jokers=4, opened=True
+        )
+        bodies.append(
+            json.dumps({"position": position_to_json(position), "time_limit": 10}).encode()
+        )
     trials = []
     with ServerProcess(env=settings.to_env()) as server:
         assert server.pid is not None
@@ -709,8 +834,10 @@ def scenario_disconnect(args: argparse.Namespace, settings: Any) -> dict[str, An
         for body in bodies:
             before = _solver_pids(server.pid)
             sock = socketlib.create_connection(("127.0.0.1", server.port), timeout=10)
-            sock.sendall(b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
-                         b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+            sock.sendall(
+                b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+            )
             time.sleep(0.2)
             sock.setblocking(False)
             try:
@@ -726,14 +853,21 @@ def scenario_disconnect(args: argparse.Namespace, settings: Any) -> dict[str, An
                     break
                 time.sleep(0.002)
             _ok, seconds = _health("127.0.0.1", server.port)
-            trials.append({"solved_before_leaving": answered,
-                           "freed_s": None if freed is None else round(freed, 4),
-                           "next_health_ms": round(seconds * 1000, 1)})
+            trials.append(
+                {
+                    "solved_before_leaving": answered,
+                    "freed_s": None if freed is None else round(freed, 4),
+                    "next_health_ms": round(seconds * 1000, 1),
+                }
+            )
             time.sleep(0.3)
     measured = [t["freed_s"] for t in trials if not t["solved_before_leaving"]]
-    figures = {"scenario": "disconnect", "trials": trials,
-               "freed_ms": _percentiles([f for f in measured if f is not None]),
-               "load_average_1min": _load_average()}
+    figures = {
+        "scenario": "disconnect",
+        "trials": trials,
+        "freed_ms": _percentiles([f for f in measured if f is not None]),
+        "load_average_1min": _load_average(),
+    }
     figures["passed"] = bool(measured) and all(f is not None and f < 0.5 for f in measured)
     print("rami service: clients that leave mid-solve")
     for trial in trials:
@@ -741,6 +875,7 @@ def scenario_disconnect(args: argparse.Namespace, settings: Any) -> dict[str, An
     print(f"  solver process gone after (ms): {figures['freed_ms']}")
     print("PASS" if figures["passed"] else "FAIL")
     return figures
+
 
 if __name__ == "__main__":
     sys.exit(main())

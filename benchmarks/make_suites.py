@@ -140,8 +140,11 @@ def suite_lines(suite: str, specs: list[Spec]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="compare with the files on disk instead of writing them")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="compare with the files on disk instead of writing them",
+    )
     parser.add_argument("--out", type=Path, default=SUITES_DIR, help="output directory")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -154,8 +157,10 @@ def main(argv: list[str] | None = None) -> int:
                 differ.append(path.name)
             continue
         path.write_text(text, encoding="utf-8")
-        print(f"{path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}: "
-              f"{len(specs)} positions")
+        print(
+            f"{path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}: "
+            f"{len(specs)} positions"
+        )
     if args.check:
         if differ:
             print("differ from their recipe: " + ", ".join(differ))

@@ -27,9 +27,14 @@ from rami.puzzles import draw, profiles
 from rami.puzzles.evaluate import Rejected, evaluate
 from rami.puzzles.record import puzzle_id
 
-OUTCOMES = [("empties by new", "lay-off test"), ("needs no rearr", "no rearrangement"),
-            ("single card", "single card"), ("cooked", "cooked"), ("can only be", "other tier"),
-            ("puzzle (score", "other tier")]
+OUTCOMES = [
+    ("empties by new", "lay-off test"),
+    ("needs no rearr", "no rearrangement"),
+    ("single card", "single card"),
+    ("cooked", "cooked"),
+    ("can only be", "other tier"),
+    ("puzzle (score", "other tier"),
+]
 
 
 def profile_named(spec: str) -> profiles.Profile:
@@ -70,21 +75,34 @@ def main(argv: list[str]) -> int:
     tier, jokers, seed, count, *specs = argv
     with Pool(2, initializer=_register, initargs=(specs, tier, int(jokers))) as pool:
         for spec in specs:
-            results = pool.map(judge, [(spec, tier, int(jokers), int(seed), index)
-                                       for index in range(int(count))], chunksize=4)
+            results = pool.map(
+                judge,
+                [(spec, tier, int(jokers), int(seed), index) for index in range(int(count))],
+                chunksize=4,
+            )
             cpu = sum(seconds for _outcome, seconds, _id in results)
             kept = {found for _outcome, _seconds, found in results if found is not None}
             outcomes = Counter(outcome for outcome, _seconds, _id in results)
             costs: Counter[str] = Counter()
             for outcome, seconds, _id in results:
                 costs[outcome] += seconds
-            print(json.dumps({
-                "profile": spec, "tier": tier, "jokers": int(jokers), "seed": int(seed),
-                "candidates": int(count), "puzzles": len(kept), "cpu_s": round(cpu, 1),
-                "per_cpu_minute": round(len(kept) / cpu * 60, 1) if cpu else 0.0,
-                "outcomes": dict(outcomes),
-                "cpu_by_outcome": {key: round(value, 1) for key, value in costs.items()},
-            }), flush=True)
+            print(
+                json.dumps(
+                    {
+                        "profile": spec,
+                        "tier": tier,
+                        "jokers": int(jokers),
+                        "seed": int(seed),
+                        "candidates": int(count),
+                        "puzzles": len(kept),
+                        "cpu_s": round(cpu, 1),
+                        "per_cpu_minute": round(len(kept) / cpu * 60, 1) if cpu else 0.0,
+                        "outcomes": dict(outcomes),
+                        "cpu_by_outcome": {key: round(value, 1) for key, value in costs.items()},
+                    }
+                ),
+                flush=True,
+            )
     return 0
 
 

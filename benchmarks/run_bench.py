@@ -30,9 +30,11 @@ import benchlib
 
 def print_report(data: dict, modes: list[str], markdown: bool = False) -> None:
     settings = data.get("settings", {})
-    print(f"{benchlib.machine_line(data['machine'])} | {data['machine']['date']} | "
-          f"{settings.get('runner')}, repeat {settings.get('repeat')}, "
-          f"{settings.get('wall_s')} s")
+    print(
+        f"{benchlib.machine_line(data['machine'])} | {data['machine']['date']} | "
+        f"{settings.get('runner')}, repeat {settings.get('repeat')}, "
+        f"{settings.get('wall_s')} s"
+    )
     print(benchlib.LEGEND)
     for mode in modes:
         report = benchlib.mode_report(data["results"], mode, markdown=markdown)
@@ -43,24 +45,51 @@ def print_report(data: dict, modes: list[str], markdown: bool = False) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description="Run the solver benchmark suites and write a JSON export.")
-    parser.add_argument("--suites", default="*", metavar="GLOB",
-                        help="suite names to run, a glob (default: every suite)")
-    parser.add_argument("--mode", choices=("maxplay", "full", "both"), default="both",
-                        help="maxplay: min_moves=False; full: min_moves=True (default: both)")
-    parser.add_argument("--repeat", type=int, default=3, metavar="N",
-                        help="rounds: every position is solved N times (default 3)")
-    parser.add_argument("--warmup-rounds", type=int, default=1, metavar="N",
-                        help="unmeasured rounds of each suite and mode first (default 1, as "
-                             "make bench does: the first solves after a mode switch are slower)")
-    parser.add_argument("--time-limit", type=float, default=benchlib.DEFAULT_TIME_LIMIT,
-                        metavar="S", help="solver time limit per position (default 10 s)")
+        description="Run the solver benchmark suites and write a JSON export."
+    )
+    parser.add_argument(
+        "--suites",
+        default="*",
+        metavar="GLOB",
+        help="suite names to run, a glob (default: every suite)",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=("maxplay", "full", "both"),
+        default="both",
+        help="maxplay: min_moves=False; full: min_moves=True (default: both)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        metavar="N",
+        help="rounds: every position is solved N times (default 3)",
+    )
+    parser.add_argument(
+        "--warmup-rounds",
+        type=int,
+        default=1,
+        metavar="N",
+        help="unmeasured rounds of each suite and mode first (default 1, as "
+        "make bench does: the first solves after a mode switch are slower)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=benchlib.DEFAULT_TIME_LIMIT,
+        metavar="S",
+        help="solver time limit per position (default 10 s)",
+    )
     parser.add_argument("--json", type=Path, metavar="OUT", help="write the JSON export here")
-    parser.add_argument("--strict", action="store_true",
-                        help="exit 1 when a suite misses a target")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a suite misses a target")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
-    parser.add_argument("--report", type=Path, metavar="EXPORT",
-                        help="run nothing: print the tables of an existing JSON export")
+    parser.add_argument(
+        "--report",
+        type=Path,
+        metavar="EXPORT",
+        help="run nothing: print the tables of an existing JSON export",
+    )
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     args = parser.parse_args(argv)
     if args.report:
@@ -95,22 +124,29 @@ def main(argv: list[str] | None = None) -> int:
             results.setdefault(path.stem, {})[mode] = result
             if not args.quiet:
                 total = result["total_ms"]
-                print(f"{path.stem:<18} {mode:<7} n={result['n']:<4} "
-                      f"median {total['median']:8.1f}  p99 {total['p99']:8.1f}  "
-                      f"max {total['max']:8.1f} ms  proved {result['proved']}/{result['n']}"
-                      f"  ({time.perf_counter() - begun:.1f} s)", flush=True)
+                print(
+                    f"{path.stem:<18} {mode:<7} n={result['n']:<4} "
+                    f"median {total['median']:8.1f}  p99 {total['p99']:8.1f}  "
+                    f"max {total['max']:8.1f} ms  proved {result['proved']}/{result['n']}"
+                    f"  ({time.perf_counter() - begun:.1f} s)",
+                    flush=True,
+                )
 
-    data = benchlib.export(results, machine=machine, settings={
-        "runner": "benchmarks/run_bench.py",
-        "suites": [path.stem for path in paths],
-        "modes": modes,
-        "repeat": args.repeat,
-        "warmup_rounds": args.warmup_rounds,
-        "time_limit": args.time_limit,
-        "objective": "points",
-        "warm_up_ms": round(warm_ms, 1),
-        "wall_s": round(time.perf_counter() - started, 1),
-    })
+    data = benchlib.export(
+        results,
+        machine=machine,
+        settings={
+            "runner": "benchmarks/run_bench.py",
+            "suites": [path.stem for path in paths],
+            "modes": modes,
+            "repeat": args.repeat,
+            "warmup_rounds": args.warmup_rounds,
+            "time_limit": args.time_limit,
+            "objective": "points",
+            "warm_up_ms": round(warm_ms, 1),
+            "wall_s": round(time.perf_counter() - started, 1),
+        },
+    )
     print()
     print_report(data, modes, markdown=args.markdown)
     if args.json:

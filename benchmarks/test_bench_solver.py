@@ -72,18 +72,34 @@ def test_solver_suite(benchmark, warm: float, mode: str, suite: str) -> None:
 
     result = benchlib.suite_result(mode, cases, samples)
     benchlib.RESULTS.setdefault(suite, {})[mode] = result
-    benchmark.extra_info.update({
-        "suite": suite,
-        "mode": mode,
-        "min_moves": benchlib.MODES[mode],
-        "positions": len(cases),
-        "rounds": rounds,
-        **{key: result[key] for key in ("n", "total_ms", "build_ms", "search_ms", "finish_ms",
-                                        "proved", "feasible", "errors", "target", "by_jokers")},
-        # Per-position latencies: every round, in suite order (ms, total per solve).
-        "latencies_ms": [[round(s.total_ms, 3) for s in samples if s.index == case.index]
-                         for case in cases],
-    })
+    benchmark.extra_info.update(
+        {
+            "suite": suite,
+            "mode": mode,
+            "min_moves": benchlib.MODES[mode],
+            "positions": len(cases),
+            "rounds": rounds,
+            **{
+                key: result[key]
+                for key in (
+                    "n",
+                    "total_ms",
+                    "build_ms",
+                    "search_ms",
+                    "finish_ms",
+                    "proved",
+                    "feasible",
+                    "errors",
+                    "target",
+                    "by_jokers",
+                )
+            },
+            # Per-position latencies: every round, in suite order (ms, total per solve).
+            "latencies_ms": [
+                [round(s.total_ms, 3) for s in samples if s.index == case.index] for case in cases
+            ],
+        }
+    )
 
     assert result["errors"] == 0, result.get("error_messages")
     if os.environ.get("RAMI_BENCH_STRICT") == "1":

@@ -48,8 +48,11 @@ def _in_process() -> Solver:
 
     def run(data: dict[str, Any], limit: float) -> tuple[str, bool, str]:
         solution = solve(position_from_json(data), time_limit=limit)
-        split = ", ".join(f"{name} {value:.0f}" for name, value in solution.timings.items()
-                          if name.endswith("_ms"))
+        split = ", ".join(
+            f"{name} {value:.0f}"
+            for name, value in solution.timings.items()
+            if name.endswith("_ms")
+        )
         return solution.status.value, solution.stopped_by_clock, split
 
     return run
@@ -73,10 +76,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limits", type=float, nargs="+", default=[0.3, 1.0])
     parser.add_argument("--load", type=int, default=2, help="busy processes beside the solver")
-    parser.add_argument("--suites", nargs="+", default=list(DEFAULT_SUITES),
-                        help="suite names or globs ('rami-fou-*')")
-    parser.add_argument("--service", action="store_true",
-                        help="solve through POST /solve of a rami serve process")
+    parser.add_argument(
+        "--suites",
+        nargs="+",
+        default=list(DEFAULT_SUITES),
+        help="suite names or globs ('rami-fou-*')",
+    )
+    parser.add_argument(
+        "--service", action="store_true", help="solve through POST /solve of a rami serve process"
+    )
     args = parser.parse_args(argv)
     paths = [path for pattern in args.suites for path in benchlib.suite_paths(pattern)]
     if not paths:
@@ -114,12 +122,14 @@ def main(argv: list[str] | None = None) -> int:
                     late.append(f"{suite}[{index}] {wall:.2f} s ({split}; {status})")
             broken += len(late)
             walls.sort()
-            print(f"{'service, ' if args.service else ''}limit {limit:g} s (promise "
-                  f"{promise:.2f} s), load {args.load}: {len(walls)} solves, median "
-                  f"{statistics.median(walls):.2f} s, p95 "
-                  f"{walls[round(0.95 * (len(walls) - 1))]:.2f} s, max {walls[-1]:.2f} s, "
-                  f"{'not optimal' if args.service else 'stopped by the clock'} {cut}, "
-                  f"late {len(late)}")
+            print(
+                f"{'service, ' if args.service else ''}limit {limit:g} s (promise "
+                f"{promise:.2f} s), load {args.load}: {len(walls)} solves, median "
+                f"{statistics.median(walls):.2f} s, p95 "
+                f"{walls[round(0.95 * (len(walls) - 1))]:.2f} s, max {walls[-1]:.2f} s, "
+                f"{'not optimal' if args.service else 'stopped by the clock'} {cut}, "
+                f"late {len(late)}"
+            )
             for line in late:
                 print(f"  late: {line}")
     return 1 if broken else 0

@@ -47,8 +47,11 @@ class Log:
         self.inputs += 1
         if self.inputs % 100_000 == 0:
             elapsed = time.perf_counter() - self.started
-            print(f"progress: {self.inputs} inputs in {elapsed:.0f} s, slowest "
-                  f"{self.slowest * 1000:.1f} ms, findings {dict(self.kinds)}", flush=True)
+            print(
+                f"progress: {self.inputs} inputs in {elapsed:.0f} s, slowest "
+                f"{self.slowest * 1000:.1f} ms, findings {dict(self.kinds)}",
+                flush=True,
+            )
         started = time.perf_counter()
         finding = rami_fuzz.run_one(target, payload)
         self.slowest = max(self.slowest, time.perf_counter() - started)
@@ -59,17 +62,25 @@ class Log:
         if self.kinds[kind] == 1:
             print("finding:", finding.describe(), flush=True)
             with self.path.open("a", encoding="utf-8") as out:
-                shown = finding.payload if isinstance(finding.payload, str) else repr(
-                    finding.payload)
-                out.write(json.dumps({"target": finding.target, "error": finding.error,
-                                      "input": shown[:100_000]}) + "\n")
+                shown = (
+                    finding.payload if isinstance(finding.payload, str) else repr(finding.payload)
+                )
+                out.write(
+                    json.dumps(
+                        {"target": finding.target, "error": finding.error, "input": shown[:100_000]}
+                    )
+                    + "\n"
+                )
 
     def summary(self) -> None:
         elapsed = time.perf_counter() - self.started
         rate = self.inputs / elapsed if elapsed else 0.0
-        print(f"{self.inputs} inputs in {elapsed:.0f} s ({rate:.0f}/s), slowest input "
-              f"{self.slowest * 1000:.1f} ms, {sum(self.kinds.values())} findings in "
-              f"{len(self.kinds)} kinds", flush=True)
+        print(
+            f"{self.inputs} inputs in {elapsed:.0f} s ({rate:.0f}/s), slowest input "
+            f"{self.slowest * 1000:.1f} ms, {sum(self.kinds.values())} findings in "
+            f"{len(self.kinds)} kinds",
+            flush=True,
+        )
         for (target, error), count in sorted(self.kinds.items()):
             print(f"  {target}: {error} x{count}", flush=True)
 
@@ -90,8 +101,13 @@ def run_hypothesis(log: Log, inputs: int, seconds: float) -> None:
 
     deadline = time.perf_counter() + seconds
 
-    @settings(max_examples=inputs, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=inputs,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(rami_fuzz.strategy())
     def one(case: tuple[str, Any]) -> None:
         if time.perf_counter() < deadline:
@@ -132,9 +148,16 @@ def run_atheris(log: Log, inputs: int, seconds: float, hang: int, corpus: Path) 
         payload = rami_fuzz.decode_json(text) if target == "json" else text
         log.feed(target, payload)
 
-    args = [sys.argv[0], f"-runs={inputs}", f"-max_total_time={int(seconds)}",
-            f"-timeout={hang}", f"-dict={dictionary}", "-max_len=8192", "-print_final_stats=1",
-            str(corpus)]
+    args = [
+        sys.argv[0],
+        f"-runs={inputs}",
+        f"-max_total_time={int(seconds)}",
+        f"-timeout={hang}",
+        f"-dict={dictionary}",
+        "-max_len=8192",
+        "-print_final_stats=1",
+        str(corpus),
+    ]
     atheris.Setup(args, one)
     atheris.Fuzz()  # ends the process (libFuzzer prints the final stats; no summary after it)
 

@@ -76,16 +76,105 @@ TARGETS: dict[str, Callable[[Any], Any]] = {
 
 #: Words the inputs are made of (the atheris dictionary, the hypothesis grammar).
 TOKENS = [
-    "7H", "8H", "9H", "TH", "10H", "JH", "QH", "KH", "AH", "2S", "3S", "4S", "5S", "QS", "QD",
-    "QC", "5C", "6C", "7C", "2D", "3D", "5D", "*", "🃏", "7♥", "Q♠", "1H", "11H", "ZZ", "-", "|",
-    "/", " / ", " | ", " ", ",", "run:", "set:", "pair:", "opened", "not-opened", "new",
-    "discard=", "discard=7H", "rami-chinois", "rami-fou", "rami-51", "bfmania-51", "bfmania-30",
-    "cafe-rummy", "rummikub", "[jokers=0]", "[jokers=4]", "[jokers=2]", "[opening_pure_run=true]",
-    "[open_and_rearrange_same_turn=true]", "rami-chinois[", "]", "[", "{", "}", ":", '"', "\\",
-    '"rules"', '"table"', '"hand"', '"opened"', '"taken_discard"', '"kind"', '"cards"', "true",
-    "false", "null", "1e999", "-0", "NaN", "Infinity", "\ufeff", "\n", "\t", "\x00", "\ud7ff",
-    "add", "lay", "move", "split", "after", "from", "to", "meld", "put", "in place of the joker",
-    "; ", "your hand", "1", "2", "3", "12",
+    "7H",
+    "8H",
+    "9H",
+    "TH",
+    "10H",
+    "JH",
+    "QH",
+    "KH",
+    "AH",
+    "2S",
+    "3S",
+    "4S",
+    "5S",
+    "QS",
+    "QD",
+    "QC",
+    "5C",
+    "6C",
+    "7C",
+    "2D",
+    "3D",
+    "5D",
+    "*",
+    "🃏",
+    "7♥",
+    "Q♠",
+    "1H",
+    "11H",
+    "ZZ",
+    "-",
+    "|",
+    "/",
+    " / ",
+    " | ",
+    " ",
+    ",",
+    "run:",
+    "set:",
+    "pair:",
+    "opened",
+    "not-opened",
+    "new",
+    "discard=",
+    "discard=7H",
+    "rami-chinois",
+    "rami-fou",
+    "rami-51",
+    "bfmania-51",
+    "bfmania-30",
+    "cafe-rummy",
+    "rummikub",
+    "[jokers=0]",
+    "[jokers=4]",
+    "[jokers=2]",
+    "[opening_pure_run=true]",
+    "[open_and_rearrange_same_turn=true]",
+    "rami-chinois[",
+    "]",
+    "[",
+    "{",
+    "}",
+    ":",
+    '"',
+    "\\",
+    '"rules"',
+    '"table"',
+    '"hand"',
+    '"opened"',
+    '"taken_discard"',
+    '"kind"',
+    '"cards"',
+    "true",
+    "false",
+    "null",
+    "1e999",
+    "-0",
+    "NaN",
+    "Infinity",
+    "\ufeff",
+    "\n",
+    "\t",
+    "\x00",
+    "\ud7ff",
+    "add",
+    "lay",
+    "move",
+    "split",
+    "after",
+    "from",
+    "to",
+    "meld",
+    "put",
+    "in place of the joker",
+    "; ",
+    "your hand",
+    "1",
+    "2",
+    "3",
+    "12",
 ]
 
 
@@ -161,8 +250,22 @@ def decode_json(text: str) -> Any:
 # ------------------------------------------------------------------------------ hypothesis
 
 TEXT_TARGETS = ("text", "any", "answer", "moves", "pack")
-JSON_KEYS = ["rules", "table", "hand", "opened", "taken_discard", "kind", "cards", "id",
-             "position", "goal", "solution", "difficulty", "penalty_after", "tier"]
+JSON_KEYS = [
+    "rules",
+    "table",
+    "hand",
+    "opened",
+    "taken_discard",
+    "kind",
+    "cards",
+    "id",
+    "position",
+    "goal",
+    "solution",
+    "difficulty",
+    "penalty_after",
+    "tier",
+]
 
 
 def strategy() -> Any:
@@ -182,29 +285,33 @@ def strategy() -> Any:
         for _ in range(draw(st.integers(0, 4))):
             at = draw(st.integers(0, len(text)))
             cut = draw(st.integers(0, 6))
-            text = text[:at] + draw(token | st.text(max_size=3)) + text[at + cut:]
+            text = text[:at] + draw(token | st.text(max_size=3)) + text[at + cut :]
         return draw(st.sampled_from([target, *TEXT_TARGETS[:3]])), text
 
-    leaf = (st.none() | st.booleans() | st.integers() | st.floats() | token
-            | st.text(max_size=6))
+    leaf = st.none() | st.booleans() | st.integers() | st.floats() | token | st.text(max_size=6)
     values = st.recursive(
         leaf,
-        lambda inner: st.lists(inner, max_size=5)
-        | st.dictionaries(st.sampled_from(JSON_KEYS) | st.text(max_size=4), inner, max_size=5),
+        lambda inner: (
+            st.lists(inner, max_size=5)
+            | st.dictionaries(st.sampled_from(JSON_KEYS) | st.text(max_size=4), inner, max_size=5)
+        ),
         max_leaves=25,
     )
     positions = st.fixed_dictionaries(
         {},
-        optional={"rules": values | st.sampled_from(TOKENS[40:60]),
-                  "table": st.lists(values | st.lists(token, max_size=6), max_size=5),
-                  "hand": values | st.lists(token, max_size=8),
-                  "opened": values, "taken_discard": values | token},
+        optional={
+            "rules": values | st.sampled_from(TOKENS[40:60]),
+            "table": st.lists(values | st.lists(token, max_size=6), max_size=5),
+            "hand": values | st.lists(token, max_size=8),
+            "opened": values,
+            "taken_discard": values | token,
+        },
     )
 
     @st.composite
     def deep(draw: Any) -> tuple[str, str]:
         depth = draw(st.integers(1, 3000))
-        opener, closer = draw(st.sampled_from([("[", "]"), ('{"a":', "}"), ("[{\"a\":", "}]")]))
+        opener, closer = draw(st.sampled_from([("[", "]"), ('{"a":', "}"), ('[{"a":', "}]")]))
         body = opener * depth + closer * depth
         head = draw(st.sampled_from(["", '{"hand": ', '{"table": ']))
         tail = "}" if head else ""
@@ -226,7 +333,7 @@ def strategy() -> Any:
 
 # ------------------------------------------------------------------------------ plain random
 
-_CHARS = "0123456789AJQKTSHDCshdc*-/|:,[]{}\"\\ \t\n=.;♥♠♦♣🃏\ufeff\x00é"
+_CHARS = '0123456789AJQKTSHDCshdc*-/|:,[]{}"\\ \t\n=.;♥♠♦♣🃏\ufeff\x00é'
 
 
 def random_input(rng: Any, seed_pairs: list[tuple[str, str]]) -> tuple[str, Any]:
@@ -237,10 +344,12 @@ def random_input(rng: Any, seed_pairs: list[tuple[str, str]]) -> tuple[str, Any]
         target, text = rng.choice(seed_pairs)
         for _ in range(rng.randint(1, 5)):
             at = rng.randint(0, len(text))
-            piece = rng.choice(TOKENS) if rng.random() < 0.6 else "".join(
-                rng.choice(_CHARS) for _ in range(rng.randint(0, 4))
+            piece = (
+                rng.choice(TOKENS)
+                if rng.random() < 0.6
+                else "".join(rng.choice(_CHARS) for _ in range(rng.randint(0, 4)))
             )
-            text = text[:at] + piece + text[at + rng.randint(0, 5):]
+            text = text[:at] + piece + text[at + rng.randint(0, 5) :]
         if target == "json":
             return "json", decode_json(text)
         return rng.choice([target, target, "text", "any"]), text
@@ -266,10 +375,28 @@ def random_input(rng: Any, seed_pairs: list[tuple[str, str]]) -> tuple[str, Any]
 def _random_value(rng: Any, depth: int) -> Any:
     pick = rng.random()
     if depth <= 0 or pick < 0.4:
-        return rng.choice([None, True, False, 0, -1, 7, 10**30, 1.5, float("nan"), "",
-                           rng.choice(TOKENS), "7H 8H 9H", "set: 7H * *", "rami-chinois"])
+        return rng.choice(
+            [
+                None,
+                True,
+                False,
+                0,
+                -1,
+                7,
+                10**30,
+                1.5,
+                float("nan"),
+                "",
+                rng.choice(TOKENS),
+                "7H 8H 9H",
+                "set: 7H * *",
+                "rami-chinois",
+            ]
+        )
     if pick < 0.7:
         return [_random_value(rng, depth - 1) for _ in range(rng.randint(0, 5))]
-    keys = [rng.choice(JSON_KEYS) if rng.random() < 0.8 else rng.choice(TOKENS)
-            for _ in range(rng.randint(0, 5))]
+    keys = [
+        rng.choice(JSON_KEYS) if rng.random() < 0.8 else rng.choice(TOKENS)
+        for _ in range(rng.randint(0, 5))
+    ]
     return {key: _random_value(rng, depth - 1) for key in keys}

@@ -83,8 +83,13 @@ def solve(
     seconds) stops the search; see :func:`rami.solver.api.solve`. OR-Tools loads on first use."""
     from rami.solver.api import solve as _solve
 
-    return _solve(position, objective=objective, min_moves=min_moves, time_limit=time_limit,
-                  wall_clock=wall_clock)
+    return _solve(
+        position,
+        objective=objective,
+        min_moves=min_moves,
+        time_limit=time_limit,
+        wall_clock=wall_clock,
+    )
 
 
 def solve_top(
@@ -99,8 +104,9 @@ def solve_top(
     see :func:`rami.solver.alternatives.solve_top`. ``time_limit`` covers the whole search."""
     from rami.solver.alternatives import solve_top as _solve_top
 
-    return _solve_top(position, top, objective=objective, min_moves=min_moves,
-                      time_limit=time_limit)
+    return _solve_top(
+        position, top, objective=objective, min_moves=min_moves, time_limit=time_limit
+    )
 
 
 def review(
@@ -116,5 +122,6 @@ def review(
     level, the key move missed and a grade (see :mod:`rami.review`)."""
     from rami.review import review as _review
 
-    return _review(position, table_after, played, discard, objective=objective,
-                   time_limit=time_limit)
+    return _review(
+        position, table_after, played, discard, objective=objective, time_limit=time_limit
+    )

@@ -35,16 +35,28 @@ class Suit(IntEnum):
 RANK_LETTERS = "A23456789TJQK"
 #: Looked up rather than built: calling an IntEnum costs microseconds in hot loops.
 _SUITS = tuple(Suit)
-SUIT_INPUT = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS,
-              "♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS,
-              "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
+SUIT_INPUT = {
+    "S": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+    "♠": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+    "♤": Suit.SPADES,
+    "♡": Suit.HEARTS,
+    "♢": Suit.DIAMONDS,
+    "♧": Suit.CLUBS,
+}
 JOKER_INDEX = 52
 NUM_TYPES = 52
 
 _RANK_OF: tuple[int, ...] = (*(index % 13 + 1 for index in range(NUM_TYPES)), 0)
 _SUIT_OF: tuple[Suit | None, ...] = (*(_SUITS[index // 13] for index in range(NUM_TYPES)), None)
 _TEXT_OF: tuple[str, ...] = (
-    *(RANK_LETTERS[index % 13] + "SHDC"[index // 13] for index in range(NUM_TYPES)), "*"
+    *(RANK_LETTERS[index % 13] + "SHDC"[index // 13] for index in range(NUM_TYPES)),
+    "*",
 )
 
 _CARD_RE = re.compile(r"(10|[A2-9TJQK1])([SHDC♠♥♦♣♤♡♢♧])|\*|🃏", re.IGNORECASE)
@@ -53,15 +65,24 @@ _CARD_RE = re.compile(r"(10|[A2-9TJQK1])([SHDC♠♥♦♣♤♡♢♧])|\*|🃏
 #: ``7C`` is a seven of hearts here, which is why a language is always chosen, never guessed.
 FRENCH_RANK_LETTERS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "V", "D", "R")
 FRENCH_SUIT_LETTERS = "PCKT"
-FRENCH_SUIT_INPUT = {"P": Suit.SPADES, "C": Suit.HEARTS, "K": Suit.DIAMONDS, "T": Suit.CLUBS,
-                     **{key: suit for key, suit in SUIT_INPUT.items() if not key.isascii()}}
+FRENCH_SUIT_INPUT = {
+    "P": Suit.SPADES,
+    "C": Suit.HEARTS,
+    "K": Suit.DIAMONDS,
+    "T": Suit.CLUBS,
+    **{key: suit for key, suit in SUIT_INPUT.items() if not key.isascii()},
+}
 _FRENCH_CARD_RE = re.compile(r"(10|[A2-9VDR])([PCKT♠♥♦♣♤♡♢♧])|\*|🃏", re.IGNORECASE)
 _FRENCH_TEXT_OF: tuple[str, ...] = (
-    *(FRENCH_RANK_LETTERS[index % 13] + "♠♥♦♣"[index // 13] for index in range(NUM_TYPES)), "*"
+    *(FRENCH_RANK_LETTERS[index % 13] + "♠♥♦♣"[index // 13] for index in range(NUM_TYPES)),
+    "*",
 )
 _FRENCH_LETTERS_OF: tuple[str, ...] = (
-    *(FRENCH_RANK_LETTERS[index % 13] + FRENCH_SUIT_LETTERS[index // 13]
-      for index in range(NUM_TYPES)), "*"
+    *(
+        FRENCH_RANK_LETTERS[index % 13] + FRENCH_SUIT_LETTERS[index // 13]
+        for index in range(NUM_TYPES)
+    ),
+    "*",
 )
 _PATTERNS = {ENGLISH: _CARD_RE, FRENCH: _FRENCH_CARD_RE}
 _EXPECTED = {
@@ -90,15 +111,18 @@ def _in_other_language(token: str, language: Language) -> str:
         return ""
     card = _read(match, other)
     if language is ENGLISH:
-        return (f"; it reads as French notation ({card.text(FRENCH)}, "
-                f"{card.text(ENGLISH)} in English): {_SWITCH_TO.format(FRENCH)}")
-    return (f"; it reads as English notation ({card.text(ENGLISH)}, "
-            f"{card.text(FRENCH)} in French): {_SWITCH_TO.format(ENGLISH)}")
+        return (
+            f"; it reads as French notation ({card.text(FRENCH)}, "
+            f"{card.text(ENGLISH)} in English): {_SWITCH_TO.format(FRENCH)}"
+        )
+    return (
+        f"; it reads as English notation ({card.text(ENGLISH)}, "
+        f"{card.text(FRENCH)} in French): {_SWITCH_TO.format(ENGLISH)}"
+    )
 
 
 #: How to choose the other language, from the command line, its environment or a request.
-_SWITCH_TO = ('set the language to {0} (--lang {0}, RAMI_LANG={0}, or "lang": "{0}" in a '
-              "request)")
+_SWITCH_TO = 'set the language to {0} (--lang {0}, RAMI_LANG={0}, or "lang": "{0}" in a request)'
 
 
 def unknown_card(token: str, language: Language, context: str = "") -> NotationError:
@@ -229,8 +253,11 @@ def parse_cards(text: str, language: Language = ENGLISH) -> tuple[Card, ...]:
     """Parse a list of cards such as ``"7H 8H 9H"``, ``"7H8H9H"`` or ``"7♥, 8♥"`` (in French
     ``"7C 8C 9C"``, ``"V♠ D♠ R♠"``)."""
     pattern = _PATTERNS[language]
-    return tuple(_read(m, language) for token in split_cards(text, language)
-                 if (m := pattern.fullmatch(token)) is not None)
+    return tuple(
+        _read(m, language)
+        for token in split_cards(text, language)
+        if (m := pattern.fullmatch(token)) is not None
+    )
 
 
 def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:

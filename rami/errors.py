@@ -63,8 +63,10 @@ def shown(value: Any, limit: int = MAX_QUOTE) -> str:
     """``repr(value)`` cut to ``limit`` characters (for values read from JSON)."""
     if isinstance(value, str):
         return quote(value, limit)
-    text = repr(value) if not isinstance(value, list | dict) or len(value) < 1000 else (
-        f"<{type(value).__name__} of {len(value)} items>"
+    text = (
+        repr(value)
+        if not isinstance(value, list | dict) or len(value) < 1000
+        else (f"<{type(value).__name__} of {len(value)} items>")
     )
     return shorten(text, limit)
 
@@ -184,8 +186,10 @@ def exit_code(error: BaseException) -> int:
     if isinstance(error, KeyboardInterrupt):
         return EXIT_INTERRUPTED
     code = getattr(type(error), "exit_code", None)
-    return code if isinstance(code, int) and isinstance(error, RamiError | SolverBugError) else (
-        EXIT_INTERNAL
+    return (
+        code
+        if isinstance(code, int) and isinstance(error, RamiError | SolverBugError)
+        else (EXIT_INTERNAL)
     )
 
 

@@ -87,8 +87,9 @@ def _set_options(deck: Counter[Card], length: int) -> list[list[Card]]:
     return options
 
 
-def _random_meld(rng: random.Random, deck: Counter[Card], rules: Ruleset,
-                 length: int) -> Meld | None:
+def _random_meld(
+    rng: random.Random, deck: Counter[Card], rules: Ruleset, length: int
+) -> Meld | None:
     """A random meld of ``length`` cards taken from the deck, None when none is left."""
     runs = _run_options(deck, rules, length)
     sets = _set_options(deck, length)
@@ -107,8 +108,9 @@ def _random_meld(rng: random.Random, deck: Counter[Card], rules: Ruleset,
     return Meld(tuple(cards), kind)
 
 
-def _random_table(rng: random.Random, deck: Counter[Card], rules: Ruleset,
-                  table_cards: int) -> list[Meld]:
+def _random_table(
+    rng: random.Random, deck: Counter[Card], rules: Ruleset, table_cards: int
+) -> list[Meld]:
     """Melds of exactly ``table_cards`` cards in all, taken from the deck (several tries)."""
     for _ in range(_TABLE_TRIES):
         trial = deck.copy()
@@ -120,8 +122,9 @@ def _random_table(rng: random.Random, deck: Counter[Card], rules: Ruleset,
     raise ValueError(f"could not draw a legal table of {table_cards} cards from a double deck")
 
 
-def _try_table(rng: random.Random, deck: Counter[Card], rules: Ruleset,
-               table_cards: int) -> list[Meld] | None:
+def _try_table(
+    rng: random.Random, deck: Counter[Card], rules: Ruleset, table_cards: int
+) -> list[Meld] | None:
     lengths = _meld_lengths(rng, table_cards)
     table: list[Meld] = []
     while lengths:
@@ -142,8 +145,9 @@ def _least_real(rules: Ruleset) -> int:
     return max(1, rules.min_real_cards)
 
 
-def _place_jokers(rng: random.Random, melds: list[Meld], deck: Counter[Card], rules: Ruleset,
-                  jokers: int) -> int:
+def _place_jokers(
+    rng: random.Random, melds: list[Meld], deck: Counter[Card], rules: Ruleset, jokers: int
+) -> int:
     """Replace up to ``jokers`` real table cards by jokers (the card goes back to the deck).
 
     A meld keeps at least two real cards (at least ``min_real_cards``, and as many naturals as
@@ -290,8 +294,9 @@ def random_position(
 
     A table of most of the deck (about 95 cards and more) may not be found: ``ValueError``.
     """
-    return _build(rng, rules, table_cards=table_cards, hand_cards=hand_cards, jokers=jokers,
-                  opened=opened)
+    return _build(
+        rng, rules, table_cards=table_cards, hand_cards=hand_cards, jokers=jokers, opened=opened
+    )
 
 
 def small_position(
@@ -343,4 +348,3 @@ def positions(rng: random.Random, rules: Ruleset, count: int) -> Iterator[Positi
     """``count`` small positions in a row from one generator."""
     for _ in range(count):
         yield small_position(rng, rules)
-

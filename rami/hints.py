@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 LEVELS = (1, 2, 3)
 
+
 @dataclass(frozen=True)
 class Hint:
     """One hint: its level, the sentence(s) to show, and the facts behind them as JSON data."""
@@ -70,12 +71,17 @@ def solution_lines(solution: Solution, language: Language = ENGLISH) -> list[str
         lines.extend(f"  {number:>{width}}. {meld.text(language)}" for number, meld in table)
     else:
         lines.append(f"  {word('empty', language)}")
-    lines.append(f"{heading('played', language, solution.cards_played)} "
-                 f"{_cards_or_none(solution.played, language)}")
-    lines.append(f"{heading('hand left', language, len(solution.hand))} "
-                 f"{_cards_or_none(solution.hand, language)}")
-    lines.append(f"{heading('penalty', language)} {solution.penalty_before} -> "
-                 f"{solution.penalty_after}")
+    lines.append(
+        f"{heading('played', language, solution.cards_played)} "
+        f"{_cards_or_none(solution.played, language)}"
+    )
+    lines.append(
+        f"{heading('hand left', language, len(solution.hand))} "
+        f"{_cards_or_none(solution.hand, language)}"
+    )
+    lines.append(
+        f"{heading('penalty', language)} {solution.penalty_before} -> {solution.penalty_after}"
+    )
     if solution.opened and not solution.position.opened:
         lines.append(word("opens", language))
     lines.append(f"{heading('moved', language)} {solution.cards_moved}")
@@ -101,8 +107,10 @@ def achievable(solution: Solution, language: Language = ENGLISH) -> Hint:
     if language is FRENCH:
         text = _achievable_in_french(solution, in_hand, played, shed, opens)
     elif played == 0:
-        text = "You cannot open this turn." if not position.opened else (
-            "No card can be played this turn."
+        text = (
+            "You cannot open this turn."
+            if not position.opened
+            else ("No card can be played this turn.")
         )
     else:
         points = plural(shed, "point")
@@ -132,15 +140,17 @@ def _achievable_in_french(
     solution: Solution, in_hand: int, played: int, shed: int, opens: bool
 ) -> str:
     if played == 0:
-        return ("Vous ne pouvez pas ouvrir ce tour-ci." if not solution.position.opened
-                else "Aucune carte ne peut être jouée ce tour-ci.")
+        return (
+            "Vous ne pouvez pas ouvrir ce tour-ci."
+            if not solution.position.opened
+            else "Aucune carte ne peut être jouée ce tour-ci."
+        )
     points = plural(shed, "point", FRENCH)
     cards = plural(in_hand, "carte", FRENCH)
     if not solution.hand and played == in_hand:
         phrase = f"jouer vos {played} cartes" if played > 1 else "jouer votre seule carte"
     elif not solution.hand:
-        phrase = (f"sortir : jouer {plural(played, 'carte', FRENCH)} et défausser la "
-                  "dernière")
+        phrase = f"sortir : jouer {plural(played, 'carte', FRENCH)} et défausser la dernière"
     elif solution.objective.value == "cards":
         phrase = f"jouer {played} de vos {cards} (et vous défaire de {points})"
     else:
@@ -168,15 +178,19 @@ def first_key_move(solution: Solution, language: Language = ENGLISH) -> Hint:
         return Hint(2, text, {"move": None, "move_number": None, "moves_total": 0})
     index, move = found
     text = f"{heading('key move', language)} {move.said(language)}"
-    data = {"move": move.to_json(language), "move_number": index + 1,
-            "moves_total": len(solution.moves)}
+    data = {
+        "move": move.to_json(language),
+        "move_number": index + 1,
+        "moves_total": len(solution.moves),
+    }
     return Hint(2, text, data)
 
 
 def full_solution(solution: Solution, language: Language = ENGLISH) -> Hint:
     """Level 3: the whole turn, as ``rami solve`` reports it."""
-    return Hint(3, "\n".join(solution_lines(solution, language)),
-                {"solution": solution.to_json(language)})
+    return Hint(
+        3, "\n".join(solution_lines(solution, language)), {"solution": solution.to_json(language)}
+    )
 
 
 def make_hint(solution: Solution, level: int, language: Language = ENGLISH) -> Hint:

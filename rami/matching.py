@@ -168,8 +168,9 @@ def _match_melds(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> tuple[int
         edges.append(row_edges)
     for rows, cols in _components(edges, len(after)):
         weights = [list(map(edges[row].get, cols, repeat(0))) for row in rows]
-        for row, row_weights, pick in zip(rows, weights, max_weight_assignment(weights),
-                                          strict=True):
+        for row, row_weights, pick in zip(
+            rows, weights, max_weight_assignment(weights), strict=True
+        ):
             if pick >= 0 and row_weights[pick] > 0:
                 result[row] = cols[pick]
     return tuple(result)

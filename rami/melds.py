@@ -99,7 +99,6 @@ class Meld:
         return Counter(self.cards)
 
 
-
 def infer_kind(cards: Sequence[Card]) -> MeldKind:
     real = [card for card in cards if not card.is_joker]
     if len(real) >= 2:
@@ -227,16 +226,20 @@ def is_pure_run(meld: Meld) -> bool:
 
 def holds_pure_run(cards: Iterable[Card], rules: Ruleset) -> bool:
     """Do ``cards`` hold a pure run: three cards of one suit in a row (decision 3)?"""
-    held = {(card.suit, place) for card in cards if not card.is_joker
-            for place in card_places(card, rules.top_rank)}
+    held = {
+        (card.suit, place)
+        for card in cards
+        if not card.is_joker
+        for place in card_places(card, rules.top_rank)
+    }
     return any(
-        all((suit, place + step) in held for step in range(MIN_MELD))
-        for suit, place in held
+        all((suit, place + step) in held for step in range(MIN_MELD)) for suit, place in held
     )
 
 
-def reaches_opening(cards: Iterable[Card], rules: Ruleset, points: int, *,
-                    pure_run: bool = False) -> bool:
+def reaches_opening(
+    cards: Iterable[Card], rules: Ruleset, points: int, *, pure_run: bool = False
+) -> bool:
     """Do disjoint valid melds of ``cards`` count ``points`` opening points or more (decision
     2), holding a pure run when ``pure_run`` (decision 3)? Exact: a branch and bound over the
     partitions of ``cards``, meant for a hand."""
@@ -254,16 +257,23 @@ def reaches_opening(cards: Iterable[Card], rules: Ruleset, points: int, *,
         if got >= points and (pure_done or not pure_run):
             return True
         key = (real, jokers, pure_done)
-        if not real or failed.get(key, -1) >= got or (
-            got + sum(map(bound, real)) + jokers * top_value < points
-        ) or (pure_run and not pure_done and not holds_pure_run(real, rules)):
+        if (
+            not real
+            or failed.get(key, -1) >= got
+            or (got + sum(map(bound, real)) + jokers * top_value < points)
+            or (pure_run and not pure_done and not holds_pure_run(real, rules))
+        ):
             return False
         first, rest = real[0], Counter(real[1:])
         for meld in _melds_holding(first, rest, jokers, rules):
             used = Counter(meld.real_cards)
             used[first] -= 1
-            if search(tuple(sorted((rest - used).elements())), jokers - meld.jokers,
-                      pure_done or is_pure_run(meld), got + opening_points(meld, rules)):
+            if search(
+                tuple(sorted((rest - used).elements())),
+                jokers - meld.jokers,
+                pure_done or is_pure_run(meld),
+                got + opening_points(meld, rules),
+            ):
                 return True
         if search(real[1:], jokers, pure_done, got):  # ``first`` stays in the hand
             return True
@@ -282,8 +292,10 @@ def _melds_holding(first: Card, others: Counter[Card], jokers: int, rules: Rules
     assert suit is not None  # a real card
     for place in card_places(first, rules.top_rank):
         for low in range(max(1, place - rules.max_run_length + 1), place + 1):
-            for high in range(max(low + MIN_MELD - 1, place),
-                              min(rules.top_rank, low + rules.max_run_length - 1) + 1):
+            for high in range(
+                max(low + MIN_MELD - 1, place),
+                min(rules.top_rank, low + rules.max_run_length - 1) + 1,
+            ):
                 slots = [Card.of((p - 1) % 13 + 1, suit) for p in range(low, high + 1)]
                 here = place - low
                 held = [i for i, card in enumerate(slots) if i != here and others[card]]
@@ -299,8 +311,9 @@ def _melds_holding(first: Card, others: Counter[Card], jokers: int, rules: Rules
                         meld = Meld(laid, MeldKind.RUN)
                         if is_valid(meld, rules):
                             melds.append(meld)
-    suits = [Card.of(first.rank, s) for s in range(4)
-             if s != suit and others[Card.of(first.rank, s)]]
+    suits = [
+        Card.of(first.rank, s) for s in range(4) if s != suit and others[Card.of(first.rank, s)]
+    ]
     for size in range(len(suits) + 1):
         for chosen in combinations(suits, size):
             for extra in range(min(jokers, MAX_SET - 1 - size) + 1):
@@ -355,8 +368,14 @@ def _arrange_run(cards: list[Card], rules: Ruleset) -> Meld | None:
         low, high = values[0] - down, values[-1] + up
         if low < 1:
             continue
-        by_value = {value: card for value, card in zip(values, sorted(
-            real, key=lambda c: ace_value if c.rank == 1 else c.rank), strict=True)}
+        by_value = {
+            value: card
+            for value, card in zip(
+                values,
+                sorted(real, key=lambda c: ace_value if c.rank == 1 else c.rank),
+                strict=True,
+            )
+        }
         laid = tuple(by_value.get(value, JOKER) for value in range(low, high + 1))
         meld = Meld(laid, MeldKind.RUN)
         if not _run_problems(meld, rules):

@@ -42,10 +42,26 @@ from rami.position import (
 from rami.rules import DEFAULT_RULES, get_ruleset
 
 __all__ = [
-    "BOM", "EMPTY", "MAX_JSON_DEPTH", "DuplicateKeyError", "duplicate_key_message",
-    "duplicate_key_path", "format_position", "format_table", "json_depth", "json_value_kind",
-    "loads_json", "loc_text", "meld_from_json", "meld_to_json", "parse_position",
-    "parse_position_any", "parse_table", "position_from_json", "position_to_json", "unique_keys",
+    "BOM",
+    "EMPTY",
+    "MAX_JSON_DEPTH",
+    "DuplicateKeyError",
+    "duplicate_key_message",
+    "duplicate_key_path",
+    "format_position",
+    "format_table",
+    "json_depth",
+    "json_value_kind",
+    "loads_json",
+    "loc_text",
+    "meld_from_json",
+    "meld_to_json",
+    "parse_position",
+    "parse_position_any",
+    "parse_table",
+    "position_from_json",
+    "position_to_json",
+    "unique_keys",
 ]
 
 
@@ -127,8 +143,9 @@ def duplicate_key_path(text: str | bytes) -> Loc | None:
             stack.append((value, path, True))
             stack.extend((item, (*path, key), False) for key, item in reversed(value))
         elif isinstance(value, list):
-            stack.extend((item, (*path, index), False)
-                         for index, item in reversed(list(enumerate(value))))
+            stack.extend(
+                (item, (*path, index), False) for index, item in reversed(list(enumerate(value)))
+            )
     return None
 
 
@@ -147,8 +164,10 @@ def duplicate_key_message(key: str, loc: Loc | None) -> str:
     """What a duplicate key is refused with (the CLI and the service say the same)."""
     parent = loc_text(loc[:-1]) if loc else ""
     where = f" in {parent}" if parent else ""
-    return (f"duplicate key {key!r}{where}: a JSON object may give each key once "
-            "(which one would count is ambiguous)")
+    return (
+        f"duplicate key {key!r}{where}: a JSON object may give each key once "
+        "(which one would count is ambiguous)"
+    )
 
 
 def loads_json(text: str, what: str = "JSON") -> Any:
@@ -213,9 +232,7 @@ def meld_from_json(
         unknown = set(value) - {"kind", "cards"}
         if unknown:
             names = sorted(map(str, unknown))
-            raise NotationError(
-                f"{where}: unknown field(s) {shown(names)}", loc=(*at, names[0])
-            )
+            raise NotationError(f"{where}: unknown field(s) {shown(names)}", loc=(*at, names[0]))
         kind = value.get("kind")
         if not isinstance(kind, str) or kind not in ("run", "set"):
             raise NotationError(
@@ -253,8 +270,9 @@ def position_from_json(data: Any, language: Language = ENGLISH) -> Position:
         )
     rules_name = data.get("rules", DEFAULT_RULES.name)
     if not isinstance(rules_name, str):
-        raise NotationError(f"rules: expected a ruleset name, got {shown(rules_name)}",
-                            loc=("rules",))
+        raise NotationError(
+            f"rules: expected a ruleset name, got {shown(rules_name)}", loc=("rules",)
+        )
     try:
         rules = get_ruleset(rules_name)
     except UnknownRulesetError as error:
@@ -271,12 +289,12 @@ def position_from_json(data: Any, language: Language = ENGLISH) -> Position:
     hand = _cards_from_json(data.get("hand", []), "hand", ("hand",), language)
     opened = data.get("opened", False)
     if not isinstance(opened, bool):
-        raise NotationError(f"opened: expected true or false, got {shown(opened)}",
-                            loc=("opened",))
+        raise NotationError(f"opened: expected true or false, got {shown(opened)}", loc=("opened",))
     taken_raw = data.get("taken_discard")
     if taken_raw is not None and not isinstance(taken_raw, str):
-        raise NotationError(f"taken_discard: expected a card string, got {shown(taken_raw)}",
-                            loc=("taken_discard",))
+        raise NotationError(
+            f"taken_discard: expected a card string, got {shown(taken_raw)}", loc=("taken_discard",)
+        )
     try:
         taken = Card.parse(taken_raw, language) if taken_raw is not None else None
     except NotationError as error:
@@ -335,8 +353,10 @@ def parse_position_any(text: str, language: Language = ENGLISH) -> Position:
     if stripped.startswith("{"):
         return position_from_json(loads_json(stripped), language)
     # No text position starts with '[': that is JSON (or malformed JSON), never the notation.
-    kind = _json_kind(loads_json(stripped)) if stripped.startswith("[") else (
-        json_value_kind(stripped)
+    kind = (
+        _json_kind(loads_json(stripped))
+        if stripped.startswith("[")
+        else (json_value_kind(stripped))
     )
     if kind is not None:
         raise NotationError(

@@ -34,8 +34,7 @@ class Said(str):
     key: str
     fields: tuple[tuple[str, object], ...]
 
-    def __new__(cls, text: str, key: str = "", fields: tuple[tuple[str, object], ...] = ()
-                ) -> Said:
+    def __new__(cls, text: str, key: str = "", fields: tuple[tuple[str, object], ...] = ()) -> Said:
         said = super().__new__(cls, text)
         said.key, said.fields = key, fields
         return said
@@ -61,10 +60,12 @@ class Phrase:
         canonical English."""
         if language is ENGLISH:
             return Said(self.english.format(**fields), self.key, tuple(fields.items()))
-        return self.french.format(**{
-            name: value if name in _NUMBER_FIELDS else localize_cards(str(value), language)
-            for name, value in fields.items()
-        })
+        return self.french.format(
+            **{
+                name: value if name in _NUMBER_FIELDS else localize_cards(str(value), language)
+                for name, value in fields.items()
+            }
+        )
 
 
 LAY = Phrase(
@@ -164,9 +165,24 @@ NOTHING_IN_TIME = Phrase(
 )
 
 PHRASES: tuple[Phrase, ...] = (
-    LAY, ADD, SPLIT, MOVE, SLIDE_JOKER, SLIDE_JOKERS, REPLACE_JOKER, SWAP_TO_HAND,
-    SWAP_AND_RELAY, DISCARD, DISCARD_GOING_OUT, EMPTY_HAND, NO_PURE_RUN,
-    NO_OPENING_POINTS_PURE, NO_OPENING_POINTS, NOT_OPENING, NOTHING_PLAYABLE, NOTHING_IN_TIME,
+    LAY,
+    ADD,
+    SPLIT,
+    MOVE,
+    SLIDE_JOKER,
+    SLIDE_JOKERS,
+    REPLACE_JOKER,
+    SWAP_TO_HAND,
+    SWAP_AND_RELAY,
+    DISCARD,
+    DISCARD_GOING_OUT,
+    EMPTY_HAND,
+    NO_PURE_RUN,
+    NO_OPENING_POINTS_PURE,
+    NO_OPENING_POINTS,
+    NOT_OPENING,
+    NOTHING_PLAYABLE,
+    NOTHING_IN_TIME,
 )
 
 
@@ -188,8 +204,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "points": ("points", "points"),
     "cards": ("cards", "cartes"),
     "not minimised": ("cards moved not minimised", "cartes déplacées non minimisées"),
-    "not proved": ("Not proved optimal: the time limit stopped the search.",
-                   "Optimalité non prouvée : la limite de temps a arrêté la recherche."),
+    "not proved": (
+        "Not proved optimal: the time limit stopped the search.",
+        "Optimalité non prouvée : la limite de temps a arrêté la recherche.",
+    ),
     "bounds": ("Proved bounds", "Bornes prouvées"),
     "note": ("Note", "Note"),
     "new table": ("New table", "Nouvelle table"),
@@ -236,7 +254,7 @@ def leading_phrase(text: str) -> str | None:
         match = phrase.pattern.match(text)
         if match is None:
             continue
-        rest = text[match.end():]
+        rest = text[match.end() :]
         if not rest or rest.startswith(", "):
             return match.group(0)
     return None
@@ -266,8 +284,13 @@ def plural(count: int, english: str, language: Language = ENGLISH, french: str =
 
 
 def turn_note(
-    position: Position, played: Sequence[Card], hand_after: Sequence[Card], penalty_after: int,
-    opened_after: bool, discard: Card | None, reason: str | None = None,
+    position: Position,
+    played: Sequence[Card],
+    hand_after: Sequence[Card],
+    penalty_after: int,
+    opened_after: bool,
+    discard: Card | None,
+    reason: str | None = None,
     language: Language = ENGLISH,
 ) -> str:
     """The one-line note on a turn: what was played, what is left, the discard; ``reason`` (an
@@ -282,8 +305,11 @@ def turn_note(
     elif not hand_after:
         if discard is not None or position.rules.discard:
             if french:
-                how = f"défausse {discard_text}" if discard is not None else (
-                    "la dernière carte posée")
+                how = (
+                    f"défausse {discard_text}"
+                    if discard is not None
+                    else ("la dernière carte posée")
+                )
                 return f"sortie : {laid} sur {total}, {how}"
             how = f"discard {discard_text}" if discard is not None else "the last card laid"
             return f"goes out: {len(played)} of {cards} played, {how}"
@@ -291,16 +317,20 @@ def turn_note(
             return "la seule carte jouée" if total == 1 else f"les {total} cartes jouées"
         return "the only card played" if total == 1 else f"all {total} cards played"
     else:
-        parts = [f"{laid} sur {total}" if french
-                 else f"{len(played)} of {cards} played"]
+        parts = [f"{laid} sur {total}" if french else f"{len(played)} of {cards} played"]
     flat = position.rules.unopened_flat_penalty
     if not opened_after and flat is not None:
-        parts.append(f"pas ouvert : forfait de {penalty_after}" if french
-                     else f"not opened: flat {penalty_after}")
+        parts.append(
+            f"pas ouvert : forfait de {penalty_after}"
+            if french
+            else f"not opened: flat {penalty_after}"
+        )
     elif played:
-        parts.append(f"{plural(penalty_after, 'point', language)} restant"
-                     f"{'s' if penalty_after > 1 else ''}" if french
-                     else f"{penalty_after} points left")
+        parts.append(
+            f"{plural(penalty_after, 'point', language)} restant{'s' if penalty_after > 1 else ''}"
+            if french
+            else f"{penalty_after} points left"
+        )
     if discard is not None:
         parts.append(f"défausse {discard_text}" if french else f"discard {discard_text}")
     return ", ".join(parts)
@@ -335,5 +365,19 @@ def _why_not_opening(position: Position) -> str:
     return NOT_OPENING.say()
 
 
-__all__ = ["BOOK", "GRADE_WORDS", "PHRASES", "WORDS", "Phrase", "Said", "leading_phrase",
-           "phrase_of", "plural", "say_in", "translate", "turn_note", "why_nothing", "word"]
+__all__ = [
+    "BOOK",
+    "GRADE_WORDS",
+    "PHRASES",
+    "WORDS",
+    "Phrase",
+    "Said",
+    "leading_phrase",
+    "phrase_of",
+    "plural",
+    "say_in",
+    "translate",
+    "turn_note",
+    "why_nothing",
+    "word",
+]

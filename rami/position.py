@@ -145,13 +145,15 @@ def parse_table(text: str, language: Language = ENGLISH) -> tuple[Meld, ...]:
     melds = []
     for number, chunk in enumerate(text.split("|"), start=1):
         if not chunk.strip():
-            raise NotationError(f"meld {number} is empty in table {quote(text)}",
-                                loc=("table", number - 1))
+            raise NotationError(
+                f"meld {number} is empty in table {quote(text)}", loc=("table", number - 1)
+            )
         try:
             melds.append(_meld_text(chunk, ("table", number - 1), language))
         except NotationError as error:
-            raise NotationError(f"meld {number} ({quote(chunk.strip())}): {error}",
-                                loc=error.loc) from None
+            raise NotationError(
+                f"meld {number} ({quote(chunk.strip())}): {error}", loc=error.loc
+            ) from None
     return tuple(melds)
 
 
@@ -173,8 +175,10 @@ def _settings(
         lowered = word.lower()
         if lowered in ("opened", "not-opened", "new"):
             if opened is not None:
-                what = "given twice" if (opened == "opened") == (lowered == "opened") else (
-                    f"contradicts {quote(opened)}"
+                what = (
+                    "given twice"
+                    if (opened == "opened") == (lowered == "opened")
+                    else (f"contradicts {quote(opened)}")
                 )
                 raise NotationError(f"setting {quote(word)} {what}", loc=("settings",))
             opened = lowered

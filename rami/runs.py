@@ -44,8 +44,10 @@ def explain_bad_run(cards: Sequence[Card], rules: Ruleset) -> str:
     wrapped = _run_start_modular(cards)
     if wrapped is not None:
         ranks = [rank_letter(wrapped + index) for index in range(len(cards))]
-        if wrapped < 1 and (wrapped + len(cards) - 1) >= 1 and all(
-            card.is_joker for card in cards[: 1 - wrapped]
+        if (
+            wrapped < 1
+            and (wrapped + len(cards) - 1) >= 1
+            and all(card.is_joker for card in cards[: 1 - wrapped])
         ):
             return f"run {text} goes below the ace"
         if wrapped + len(cards) - 1 > rules.top_rank and all(

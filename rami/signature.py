@@ -110,8 +110,11 @@ class Signature:
                 if any(self.runs[suit])
             },
             "sets": [
-                {"rank": RANK_LETTERS[rank - 1], "suits": "".join(SUIT_LETTERS[s] for s in suits),
-                 "count": count}
+                {
+                    "rank": RANK_LETTERS[rank - 1],
+                    "suits": "".join(SUIT_LETTERS[s] for s in suits),
+                    "count": count,
+                }
                 for (rank, suits), count in self.sets
             ],
         }

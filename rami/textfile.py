@@ -102,14 +102,14 @@ def _open_file(path: Path | str) -> tuple[BinaryIO, str]:
         raise UnreadableFileError(f"cannot read {name}: {error.strerror or error}") from None
     if stat.S_ISDIR(mode) or not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
         handle.close()
-        raise UnreadableFileError(f"cannot read {name}: "
-                                  + ("it is a directory" if stat.S_ISDIR(mode)
-                                     else "not a regular file"))
+        raise UnreadableFileError(
+            f"cannot read {name}: "
+            + ("it is a directory" if stat.S_ISDIR(mode) else "not a regular file")
+        )
     return handle, name
 
 
-def read_text_file(path: Path | str, *, limit: int = MAX_FILE_BYTES, errors: str = "strict"
-                   ) -> str:
+def read_text_file(path: Path | str, *, limit: int = MAX_FILE_BYTES, errors: str = "strict") -> str:
     """A file's text; UnreadableFileError naming the file (InputTooLargeError past ``limit``).
     ``errors``: as :func:`decode`."""
     handle, name = _open_file(path)
@@ -191,8 +191,9 @@ def file_lines(path: Path | str, *, max_line_bytes: int) -> Iterator[tuple[int, 
 STDIN_NAME = "standard input"
 
 
-def read_stdin(*, limit: int = MAX_POSITION_BYTES, stream: IO[Any] | None = None,
-               errors: str = "strict") -> str:
+def read_stdin(
+    *, limit: int = MAX_POSITION_BYTES, stream: IO[Any] | None = None, errors: str = "strict"
+) -> str:
     """Standard input's text; UnreadableFileError when it is closed or unreadable.
     ``errors``: as :func:`decode`."""
     source = sys.stdin if stream is None else stream
@@ -212,18 +213,15 @@ def read_stdin(*, limit: int = MAX_POSITION_BYTES, stream: IO[Any] | None = None
     return decode(data, STDIN_NAME, errors)
 
 
-def stdin_lines(*, max_line_bytes: int, stream: IO[Any] | None = None
-                ) -> Iterator[tuple[int, str]]:
+def stdin_lines(*, max_line_bytes: int, stream: IO[Any] | None = None) -> Iterator[tuple[int, str]]:
     """The numbered lines of standard input, streamed (:func:`split_lines`)."""
     source = sys.stdin if stream is None else stream
     if source is None or getattr(source, "closed", False):
         raise UnreadableFileError("cannot read standard input: standard input is closed")
     binary = getattr(source, "buffer", None)
     try:
-        yield from split_lines(binary if binary is not None else source, STDIN_NAME,
-                               max_line_bytes)
+        yield from split_lines(binary if binary is not None else source, STDIN_NAME, max_line_bytes)
     except ValueError as error:  # a stream closed under us (not one of ours: RamiError)
         if isinstance(error, UnreadableFileError):
             raise
-        raise UnreadableFileError("cannot read standard input: standard input is closed"
-                                  ) from None
+        raise UnreadableFileError("cannot read standard input: standard input is closed") from None

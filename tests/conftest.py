@@ -20,8 +20,9 @@ def _games_database(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Servers the tests start keep their games in a file of the test run, never in the
     user's ``~/.local/state/rami/rami.db`` (docs/service.md, "Where games are kept"); a test
     that names its own database still does."""
-    os.environ.setdefault("RAMI_SERVICE_GAMES_DB",
-                          str(tmp_path_factory.mktemp("games") / "rami.db"))
+    os.environ.setdefault(
+        "RAMI_SERVICE_GAMES_DB", str(tmp_path_factory.mktemp("games") / "rami.db")
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -80,7 +81,6 @@ def ray_cluster():
             raise
         pytest.skip("the ray package is not installed")
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 logging_level="WARNING")
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="WARNING")
     yield ray.get_runtime_context().gcs_address
     ray.shutdown()

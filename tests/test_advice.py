@@ -22,14 +22,32 @@ from rami.rules import get_ruleset
 from rami.solver.api import solve
 
 
-def view(rules: str, hand: str, table: str = "-", *, phase: str = "play", opened: bool = False,
-         pile: str = "", draws: tuple[str, ...] = (), claim: str | None = None,
-         stock: int = 40) -> View:
+def view(
+    rules: str,
+    hand: str,
+    table: str = "-",
+    *,
+    phase: str = "play",
+    opened: bool = False,
+    pile: str = "",
+    draws: tuple[str, ...] = (),
+    claim: str | None = None,
+    stock: int = 40,
+) -> View:
     return View(
-        rules=get_ruleset(rules), seat=0, phase=phase, hand=parse_cards(hand),
-        table=parse_table(table), discard_pile=parse_cards(pile), stock_size=stock,
-        hand_sizes=(len(parse_cards(hand)), 12), opened=(opened, True), active=(True, True),
-        known=((), ()), scores=(0, 0), draws=draws,
+        rules=get_ruleset(rules),
+        seat=0,
+        phase=phase,
+        hand=parse_cards(hand),
+        table=parse_table(table),
+        discard_pile=parse_cards(pile),
+        stock_size=stock,
+        hand_sizes=(len(parse_cards(hand)), 12),
+        opened=(opened, True),
+        active=(True, True),
+        known=((), ()),
+        scores=(0, 0),
+        draws=draws,
         claim_card=None if claim is None else Card.parse(claim),
     )
 
@@ -38,28 +56,32 @@ BOTH = ("stock", "discard")
 
 
 def test_take_a_discard_that_lays_and_say_where() -> None:
-    seen = view("bfmania-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True,
-                pile="3D TH", draws=BOTH)
+    seen = view(
+        "bfmania-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True, pile="3D TH", draws=BOTH
+    )
     advice = advise(seen)
     assert advice.phase == "draw" and advice.draw == "discard"
-    assert advice.text == ("Take TH from the discard pile: you can lay it this turn, in "
-                           "7H 8H 9H TH.")
+    assert advice.text == (
+        "Take TH from the discard pile: you can lay it this turn, in 7H 8H 9H TH."
+    )
     assert advised_action(seen, advice) == Draw("discard") == ExpertBot().act(seen)
     french = advise(seen, language=FRENCH)
     assert french.draw == "discard"
-    assert french.text == ("Prenez 10♥ dans la défausse : vous pouvez la poser ce tour-ci, "
-                           "dans 7♥ 8♥ 9♥ 10♥.")
+    assert french.text == (
+        "Prenez 10♥ dans la défausse : vous pouvez la poser ce tour-ci, dans 7♥ 8♥ 9♥ 10♥."
+    )
 
 
 def test_a_discard_that_makes_no_meld_is_left_for_the_stock() -> None:
-    seen = view("bfmania-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True,
-                pile="3D 4S", draws=BOTH)
+    seen = view(
+        "bfmania-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True, pile="3D 4S", draws=BOTH
+    )
     advice = advise(seen)
     assert advice.draw == "stock" and advised_action(seen, advice) == Draw("stock")
     assert advice.text == "Draw from the stock: 4S makes no meld with your hand or the table."
     assert advise(seen, language=FRENCH).text == (
-        "Piochez dans le talon : 4♠ ne fait aucune combinaison avec votre main ni avec la "
-        "table.")
+        "Piochez dans le talon : 4♠ ne fait aucune combinaison avec votre main ni avec la table."
+    )
 
 
 def test_a_discard_towards_the_opening_and_one_that_cannot_be_laid() -> None:
@@ -83,37 +105,50 @@ def test_the_stock_alone_when_the_rules_offer_no_choice() -> None:
 
 
 def test_a_claim_worth_taking_and_one_not() -> None:
-    worth = view("rami-fou", "5H 6H 9C 9D KS", "JS QS KS", phase="claim", opened=True,
-                 pile="7H", claim="7H")
+    worth = view(
+        "rami-fou", "5H 6H 9C 9D KS", "JS QS KS", phase="claim", opened=True, pile="7H", claim="7H"
+    )
     advice = advise(worth)
     assert advice.phase == "claim" and advice.claim is True
     assert advised_action(worth, advice) == Claim(True)
     assert advice.text.startswith("Claim 7H: with it and the penalty card")
     assert "5H 6H 7H" in advice.text
     assert advise(worth, language=FRENCH).text.startswith("Réclamez 7♥ :")
-    no_gain = view("rami-fou", "5H 2H 9C 4D KS", "JS QS KS", phase="claim", opened=True,
-                   pile="7C", claim="7C")
+    no_gain = view(
+        "rami-fou", "5H 2H 9C 4D KS", "JS QS KS", phase="claim", opened=True, pile="7C", claim="7C"
+    )
     advice = advise(no_gain)
     assert advice.claim is False is ExpertBot().claim(no_gain)
-    assert advice.text == ("Pass: 7C and a penalty card would leave you worse off than "
-                           "waiting for your turn.")
-    useless = view("rami-fou", "5H 2H 9D 4D KS", "JS QS KS", phase="claim", opened=True,
-                   pile="7C", claim="7C")
+    assert advice.text == (
+        "Pass: 7C and a penalty card would leave you worse off than waiting for your turn."
+    )
+    useless = view(
+        "rami-fou", "5H 2H 9D 4D KS", "JS QS KS", phase="claim", opened=True, pile="7C", claim="7C"
+    )
     advice = advise(useless)
     assert advice.claim is False and advised_action(useless, advice) == Claim(False)
     assert advice.text == "Pass: 7C makes no meld with your hand or the table."
-    empty = view("rami-fou", "5H 6H 9C 9D KS", "JS QS KS", phase="claim", opened=True,
-                 pile="7H", claim="7H", stock=0)
+    empty = view(
+        "rami-fou",
+        "5H 6H 9C 9D KS",
+        "JS QS KS",
+        phase="claim",
+        opened=True,
+        pile="7H",
+        claim="7H",
+        stock=0,
+    )
     assert advise(empty).text == "Pass: the stock is empty, there is no penalty card to take."
 
 
 def test_the_play_names_the_turn_as_moves_and_the_discard_and_why() -> None:
-    seen = view("bfmania-51", "KS KD 4C 6C 8D 8H 5H 6H 7H", "2S 3S 4S", opened=True,
-                pile="5C")
+    seen = view("bfmania-51", "KS KD 4C 6C 8D 8H 5H 6H 7H", "2S 3S 4S", opened=True, pile="5C")
     advice = advise(seen)
     assert advice.phase == "play" and advice.discard == Card.parse("8D")
-    assert advice.moves == ("lay 5H 6H 7H 8H from your hand as meld 2",
-                            "discard 8D to end your turn")
+    assert advice.moves == (
+        "lay 5H 6H 7H 8H from your hand as meld 2",
+        "discard 8D to end your turn",
+    )
     assert advice.text.splitlines() == [
         "Your best turn (2 moves):",
         "  1. lay 5H 6H 7H 8H from your hand as meld 2",
@@ -124,8 +159,10 @@ def test_the_play_names_the_turn_as_moves_and_the_discard_and_why() -> None:
     assert isinstance(play, Play)
     assert validate_turn(seen.position(), play.table, play.played, play.discard).legal
     french = advise(seen, language=FRENCH)
-    assert french.moves == ("posez 5♥ 6♥ 7♥ 8♥ de votre main comme combinaison 2",
-                            "défaussez 8♦ pour finir votre tour")
+    assert french.moves == (
+        "posez 5♥ 6♥ 7♥ 8♥ de votre main comme combinaison 2",
+        "défaussez 8♦ pour finir votre tour",
+    )
     assert french.text.startswith("Votre meilleur tour (2 coups) :")
 
 
@@ -135,8 +172,9 @@ def test_the_discard_is_the_experts_dead_card() -> None:
     advice = advise(seen)
     expert = ExpertBot().act(seen)
     assert isinstance(expert, Play) and advice.discard == expert.discard
-    assert advice.text.endswith(f"{advice.discard}: no card still unseen would make a meld "
-                                "with it.")
+    assert advice.text.endswith(
+        f"{advice.discard}: no card still unseen would make a meld with it."
+    )
 
 
 def test_levels_one_and_two_are_the_play_hints() -> None:
@@ -168,8 +206,15 @@ def test_the_hint_starts_from_the_moves_already_made() -> None:
 
 def test_the_same_view_gets_the_same_advice() -> None:
     views = [
-        view("rami-fou", "5H 6H 9C 9D KS", "JS QS KS", phase="claim", opened=True, pile="7H",
-             claim="7H"),
+        view(
+            "rami-fou",
+            "5H 6H 9C 9D KS",
+            "JS QS KS",
+            phase="claim",
+            opened=True,
+            pile="7H",
+            claim="7H",
+        ),
         view("bfmania-51", "KS KD 4C 6C 8D 8H", "2S 3S 4S", opened=True, pile="5C"),
     ]
     for seen in views:
@@ -186,8 +231,9 @@ def test_a_solver_failure_gives_no_hint_and_is_logged(monkeypatch: pytest.Monkey
     seen = view("bfmania-51", "KS KD 4C 6C 8D 8H", "2S 3S 4S", opened=True)
     before = len(FAILURES)
     advice = advise(seen)
-    assert advice == Advice("play", "No hint this time (an internal error, logged for a "
-                                    "report). Your game goes on.")
+    assert advice == Advice(
+        "play", "No hint this time (an internal error, logged for a report). Your game goes on."
+    )
     assert len(FAILURES) == before + 1 and FAILURES[-1]["level"] == "hint"
     assert advise(seen, language=FRENCH).text.startswith("Pas d'indice cette fois")
 
@@ -207,24 +253,26 @@ def test_taking_a_discard_no_turn_could_follow_is_said_in_plain_words() -> None:
     from rami.game.advice import can_follow, taking_problem, taking_reminder
 
     # Two 7H and nothing to lay: neither copy may be discarded the turn one is taken.
-    stuck = view("bfmania-51", "7H", "2S 3S 4S", phase="draw", opened=True, pile="7H",
-                 draws=BOTH)
+    stuck = view("bfmania-51", "7H", "2S 3S 4S", phase="draw", opened=True, pile="7H", draws=BOTH)
     assert not can_follow(stuck)
     assert taking_problem(stuck) == (
         "you could not end your turn after taking 7H (a card taken from the discard pile may "
-        "not be discarded in the same turn): draw from the stock")
+        "not be discarded in the same turn): draw from the stock"
+    )
     assert taking_problem(stuck, FRENCH).startswith(
-        "vous ne pourriez pas finir votre tour après avoir pris 7♥")
+        "vous ne pourriez pas finir votre tour après avoir pris 7♥"
+    )
     assert advise(stuck).draw == "stock"
     hand = "9S 9H 2C 5D KH 4S 7C 7D JS QD 3H AD 8C 6H"
     rami51 = view("rami-51", hand, phase="draw", pile="6S 9D", draws=BOTH)
     assert can_follow(rami51)
     assert taking_problem(rami51) == (
         "you could not lay 9D in your opening this turn, and a card taken from the discard "
-        "pile must be laid in the same turn, in the opening: draw from the stock")
-    fine = view("rami-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True,
-                pile="3D TH", draws=BOTH)
+        "pile must be laid in the same turn, in the opening: draw from the stock"
+    )
+    fine = view(
+        "rami-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True, pile="3D TH", draws=BOTH
+    )
     assert taking_problem(fine) is None
     assert taking_reminder(fine) == "you must lay TH this turn"
-    assert taking_reminder(view("bfmania-51", "KS", phase="draw", pile="TH",
-                                draws=BOTH)) is None
+    assert taking_reminder(view("bfmania-51", "KS", phase="draw", pile="TH", draws=BOTH)) is None

@@ -126,10 +126,17 @@ def test_kth_answer_is_the_references_kth_value_long(
 def _differential(preset: str, opened: bool, examples: int) -> None:
     rules = get_ruleset(preset)
 
-    @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
-    @given(positions(rules, opened=opened, most_melds=2, most_hand=4),
-           st.sampled_from(["points", "cards"]))
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(
+        positions(rules, opened=opened, most_melds=2, most_hand=4),
+        st.sampled_from(["points", "cards"]),
+    )
     def check(position, objective) -> None:
         if rules.discard and any(meld.jokers for meld in position.table):
             return  # rami fou's pinned jokers: --top refuses them (tested above)

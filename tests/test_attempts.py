@@ -39,8 +39,16 @@ PLAYER = "player-0001"
 
 
 def attempt(**changes: Any) -> Attempt:
-    fields: dict[str, Any] = dict(puzzle=PUZZLE, player=PLAYER, solved=True, first_check_ms=9000,
-                                  hints=0, solution_shown=False, wrong_checks=0, at=T0)
+    fields: dict[str, Any] = dict(
+        puzzle=PUZZLE,
+        player=PLAYER,
+        solved=True,
+        first_check_ms=9000,
+        hints=0,
+        solution_shown=False,
+        wrong_checks=0,
+        at=T0,
+    )
     fields.update(changes)
     return Attempt(**fields)
 
@@ -48,16 +56,25 @@ def attempt(**changes: Any) -> Attempt:
 # ------------------------------------------------------------------ attempts
 
 
-@pytest.mark.parametrize(("changes", "field"), [
-    ({"puzzle": "rc-XYZ"}, "puzzle"), ({"puzzle": 7}, "puzzle"),
-    ({"player": "short"}, "player"), ({"player": "a b c d e f g h"}, "player"),
-    ({"solved": 1}, "solved"), ({"solution_shown": "yes"}, "solution_shown"),
-    ({"first_check_ms": -1}, "first_check_ms"), ({"first_check_ms": 1.5}, "first_check_ms"),
-    ({"hints": True}, "hints"), ({"hints": 101}, "hints"), ({"wrong_checks": -2}, "wrong_checks"),
-    ({"at": datetime(2026, 5, 1)}, "at"),  # no time zone
-    ({"first_check_ms": None}, "solved"),  # solved without a check
-    ({"first_check_ms": None, "solved": False, "wrong_checks": 2}, "wrong_checks"),
-])
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"puzzle": "rc-XYZ"}, "puzzle"),
+        ({"puzzle": 7}, "puzzle"),
+        ({"player": "short"}, "player"),
+        ({"player": "a b c d e f g h"}, "player"),
+        ({"solved": 1}, "solved"),
+        ({"solution_shown": "yes"}, "solution_shown"),
+        ({"first_check_ms": -1}, "first_check_ms"),
+        ({"first_check_ms": 1.5}, "first_check_ms"),
+        ({"hints": True}, "hints"),
+        ({"hints": 101}, "hints"),
+        ({"wrong_checks": -2}, "wrong_checks"),
+        ({"at": datetime(2026, 5, 1)}, "at"),  # no time zone
+        ({"first_check_ms": None}, "solved"),  # solved without a check
+        ({"first_check_ms": None, "solved": False, "wrong_checks": 2}, "wrong_checks"),
+    ],
+)
 def test_a_bad_attempt_names_its_field(changes: dict[str, Any], field: str) -> None:
     with pytest.raises(AttemptError) as caught:
         attempt(**changes)
@@ -69,8 +86,15 @@ def test_attempts_are_stored_numbered_and_read_back(tmp_path: Path) -> None:
     path = tmp_path / "attempts.db"
     with AttemptStore(path) as store:
         first = store.record(attempt())
-        second = store.record(attempt(player="player-0002", solved=False, first_check_ms=None,
-                                      solution_shown=True, at=T0 + timedelta(seconds=1.5)))
+        second = store.record(
+            attempt(
+                player="player-0002",
+                solved=False,
+                first_check_ms=None,
+                solution_shown=True,
+                at=T0 + timedelta(seconds=1.5),
+            )
+        )
         assert (first.id, second.id) == (1, 2)
     with AttemptStore(path, create=False) as store:
         assert store.count() == 2
@@ -78,9 +102,17 @@ def test_attempts_are_stored_numbered_and_read_back(tmp_path: Path) -> None:
         assert store.attempts(after=1) == [second]
         assert store.attempts(player=PLAYER) == [first]
         lines = [json.loads(line) for line in export_lines(store)]
-    assert lines[1] == {"id": 2, "puzzle": PUZZLE, "player": "player-0002", "solved": False,
-                        "first_check_ms": None, "hints": 0, "solution_shown": True,
-                        "wrong_checks": 0, "at": "2026-05-01T12:00:01.500Z"}
+    assert lines[1] == {
+        "id": 2,
+        "puzzle": PUZZLE,
+        "player": "player-0002",
+        "solved": False,
+        "first_check_ms": None,
+        "hints": 0,
+        "solution_shown": True,
+        "wrong_checks": 0,
+        "at": "2026-05-01T12:00:01.500Z",
+    }
 
 
 def test_the_database_is_wal_with_full_sync(tmp_path: Path) -> None:
@@ -150,8 +182,9 @@ for index in range(1_000_000):
 
 def test_nothing_acknowledged_is_lost_on_kill_9(tmp_path: Path) -> None:
     path = tmp_path / "attempts.db"
-    with subprocess.Popen([sys.executable, "-c", _ACKNOWLEDGING_WRITER, str(path)],
-                          stdout=subprocess.PIPE, text=True) as writer:
+    with subprocess.Popen(
+        [sys.executable, "-c", _ACKNOWLEDGING_WRITER, str(path)], stdout=subprocess.PIPE, text=True
+    ) as writer:
         assert writer.stdout is not None
         acknowledged = [int(writer.stdout.readline()) for _ in range(200)]
         os.kill(writer.pid, signal.SIGKILL)
@@ -214,14 +247,25 @@ def test_ratings_summary_lists_highest_first() -> None:
     assert (summary["attempts"], summary["first_attempts"]) == (2, 2)
     assert [p["id"] for p in summary["players"]] == [PLAYER, "player-0002"]
     assert summary["puzzles"][0]["games"] == 2 and summary["puzzles"][0]["tier"] == "easy"
-    assert set(summary["puzzles"][0]) == {"id", "rating", "deviation", "volatility", "games",
-                                          "tier"}
+    assert set(summary["puzzles"][0]) == {
+        "id",
+        "rating",
+        "deviation",
+        "volatility",
+        "games",
+        "tier",
+    }
 
 
 def test_next_puzzle_is_near_the_player_and_never_one_played() -> None:
     ids = [f"rc-{n:010x}" for n in range(8)]
-    tiers = dict(zip(ids, ["easy", "easy", "medium", "medium", "hard", "hard", "expert",
-                           "expert"], strict=True))
+    tiers = dict(
+        zip(
+            ids,
+            ["easy", "easy", "medium", "medium", "hard", "hard", "expert", "expert"],
+            strict=True,
+        )
+    )
     ratings = Ratings(tiers=tiers)
     chosen = next_puzzle(ratings, PLAYER, ids)
     assert chosen in ids[2:4]  # a newcomer (1500) gets a medium puzzle

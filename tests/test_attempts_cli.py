@@ -24,7 +24,8 @@ def rami(*args: str) -> Result:
     result = CliRunner().invoke(app, list(args), prog_name="rami")
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception)
+        result.exception
+    )
     return result
 
 
@@ -33,10 +34,12 @@ def database(tmp_path: Path) -> Path:
     path = tmp_path / "attempts.db"
     with AttemptStore(path) as store:
         store.record(Attempt(EASY, "cli-player-1", True, 4000, 0, False, 0, T0))
-        store.record(Attempt(EASY, "cli-player-2", False, 9000, 1, True, 3,
-                             T0 + timedelta(minutes=1)))
-        store.record(Attempt(EASY, "cli-player-1", True, 1000, 0, False, 0,
-                             T0 + timedelta(minutes=2)))
+        store.record(
+            Attempt(EASY, "cli-player-2", False, 9000, 1, True, 3, T0 + timedelta(minutes=1))
+        )
+        store.record(
+            Attempt(EASY, "cli-player-1", True, 1000, 0, False, 0, T0 + timedelta(minutes=2))
+        )
     return path
 
 
@@ -45,9 +48,17 @@ def test_attempts_are_exported_as_json_lines(database: Path) -> None:
     assert result.exit_code == 0
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line["id"] for line in lines] == [1, 2, 3]
-    assert lines[1] == {"id": 2, "puzzle": EASY, "player": "cli-player-2", "solved": False,
-                        "first_check_ms": 9000, "hints": 1, "solution_shown": True,
-                        "wrong_checks": 3, "at": "2026-05-01T00:01:00.000Z"}
+    assert lines[1] == {
+        "id": 2,
+        "puzzle": EASY,
+        "player": "cli-player-2",
+        "solved": False,
+        "first_check_ms": 9000,
+        "hints": 1,
+        "solution_shown": True,
+        "wrong_checks": 3,
+        "at": "2026-05-01T00:01:00.000Z",
+    }
     only = rami("puzzle", "attempts", "--db", str(database), "--player", "cli-player-2")
     assert [json.loads(line)["id"] for line in only.stdout.splitlines()] == [2]
 
@@ -72,8 +83,10 @@ def test_ratings_as_text(database: Path) -> None:
     assert lines[3] == "Players (2, highest first):"
     assert lines[4].split()[0] == "cli-player-1" and lines[5].split()[0] == "cli-player-2"
     newcomer = rami("puzzle", "ratings", "--db", str(database), "--player", "cli-newcomer")
-    assert newcomer.stdout.splitlines()[-2:] == ["Player:",
-                                                 "  cli-newcomer   1500.0 ± 350.0  0 games"]
+    assert newcomer.stdout.splitlines()[-2:] == [
+        "Player:",
+        "  cli-newcomer   1500.0 ± 350.0  0 games",
+    ]
 
 
 @pytest.mark.parametrize("command", ["attempts", "ratings"])
@@ -93,8 +106,9 @@ def test_ratings_json_error(tmp_path: Path, database: Path) -> None:
     assert result.exit_code == 2
     error = json.loads(result.stdout)
     assert error["exit_code"] == 2 and error["error"]["type"] == "AttemptDatabaseError"
-    bad_pack = rami("puzzle", "ratings", "--db", str(database), "--pack",
-                    str(tmp_path / "none.jsonl"), "--json")
+    bad_pack = rami(
+        "puzzle", "ratings", "--db", str(database), "--pack", str(tmp_path / "none.jsonl"), "--json"
+    )
     assert bad_pack.exit_code == 2 and json.loads(bad_pack.stdout)["exit_code"] == 2
 
 

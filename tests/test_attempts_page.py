@@ -32,6 +32,7 @@ SPLIT = "rc-ebaa98cc9c"  # 4D 5D 6D 7D 8D / 6D
 
 try:
     import playwright.sync_api  # noqa: F401
+
     MISSING = None if Path(CHROMIUM).exists() else f"{CHROMIUM} is missing"
 except ImportError:
     MISSING = "playwright is not installed"
@@ -46,11 +47,24 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     database = tmp_path_factory.mktemp("page") / "attempts.db"
     port = free_port()
     url = f"http://{LOOPBACK}:{port}"
-    command = [sys.executable, "-m", "rami.service", "--host", LOOPBACK, "--port", str(port),
-               "--log-level", "warning"]
+    command = [
+        sys.executable,
+        "-m",
+        "rami.service",
+        "--host",
+        LOOPBACK,
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+    ]
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log,
-                                   env={**os.environ, "RAMI_SERVICE_DB": str(database)})
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            env={**os.environ, "RAMI_SERVICE_DB": str(database)},
+        )
         try:
             for _ in range(600):
                 if process.poll() is not None:
@@ -72,8 +86,9 @@ def view(served: tuple[str, Path]) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=["--no-sandbox", "--disable-gpu"])
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.set_default_timeout(15_000)
@@ -90,32 +105,37 @@ def view(served: tuple[str, Path]) -> Iterator[Any]:
 
 def _press(page: Any, selector: str) -> None:
     page.locator(selector).first.click(
-        **({"position": {"x": 8, "y": 24}} if ".card" in selector else {}))
+        **({"position": {"x": 8, "y": 24}} if ".card" in selector else {})
+    )
 
 
 def _ratings(page: Any) -> str:
     return str(page.locator("#ratings").inner_text())
 
 
-def test_an_attempt_is_reported_and_the_ratings_shown(served: tuple[str, Path],
-                                                      view: Any) -> None:
+def test_an_attempt_is_reported_and_the_ratings_shown(served: tuple[str, Path], view: Any) -> None:
     base, database = served
     view.goto(f"{base}/#{EASY}")
     view.wait_for_selector("#hand .card")
-    view.wait_for_function("() => document.querySelector('#ratings')?.textContent"
-                           ".includes('This puzzle')")
+    view.wait_for_function(
+        "() => document.querySelector('#ratings')?.textContent.includes('This puzzle')"
+    )
     start = round(shipped_starts()[EASY])  # the model of human solvers' starting rating
-    assert _ratings(view) == (f"Your rating: 1500 \u00b1 350 \u00b7 This puzzle: {start} "
-                              f"\u00b1 {round(MODEL_DEVIATION)} (0 rated plays)")
+    assert _ratings(view) == (
+        f"Your rating: 1500 \u00b1 350 \u00b7 This puzzle: {start} "
+        f"\u00b1 {round(MODEL_DEVIATION)} (0 rated plays)"
+    )
     # A wrong answer checked, then the solution shown: one attempt, reported at once.
     _press(view, "#hand .card[data-card='TH']")
     _press(view, ".meld[data-number='1'] .here")
     _press(view, "#check")
-    view.wait_for_function("() => document.querySelector('#status').textContent"
-                           ".startsWith('Not solved yet.')")
+    view.wait_for_function(
+        "() => document.querySelector('#status').textContent.startsWith('Not solved yet.')"
+    )
     _press(view, "#show-solution")
-    view.wait_for_function("() => document.querySelector('#ratings').textContent"
-                           ".includes('1 rated play')")
+    view.wait_for_function(
+        "() => document.querySelector('#ratings').textContent.includes('1 rated play')"
+    )
     shown = _ratings(view)
     assert shown.startswith("Your rating: ") and int(shown.split()[2]) < 1500, shown
     player = view.evaluate("() => localStorage.getItem('rami-player')")
@@ -123,23 +143,30 @@ def test_an_attempt_is_reported_and_the_ratings_shown(served: tuple[str, Path],
         stored = store.attempts()
     assert len(stored) == 1
     made = stored[0]
-    assert (made.puzzle, made.player, made.solved, made.solution_shown, made.wrong_checks,
-            made.hints) == (EASY, player, False, True, 1, 0)
+    assert (
+        made.puzzle,
+        made.player,
+        made.solved,
+        made.solution_shown,
+        made.wrong_checks,
+        made.hints,
+    ) == (EASY, player, False, True, 1, 0)
     assert made.first_check_ms is not None and made.first_check_ms >= 0
     # Next puzzle: one near the player's rating, from GET /puzzles/next; left untouched, the
     # puzzle reports nothing.
     _press(view, "#next")
-    view.wait_for_function("id => document.querySelector('.chip.id')?.textContent !== id",
-                           arg=EASY)
+    view.wait_for_function("id => document.querySelector('.chip.id')?.textContent !== id", arg=EASY)
     assert any("/puzzles/next?player=" in url for url in view.sent)
     offered = view.locator(".chip.id").inner_text()
     asked = json.load(urllib.request.urlopen(f"{base}/puzzles/next?player={player}"))
     assert asked["puzzle"]["id"] == offered
-    view.wait_for_function("() => document.querySelector('#ratings').textContent"
-                           ".includes('This puzzle')")
+    view.wait_for_function(
+        "() => document.querySelector('#ratings').textContent.includes('This puzzle')"
+    )
     other = SPLIT if offered != SPLIT else EASY
     view.evaluate("id => { location.hash = '#' + id; }", other)
-    view.wait_for_function("id => document.querySelector('.chip.id')?.textContent === id",
-                           arg=other)
+    view.wait_for_function(
+        "id => document.querySelector('.chip.id')?.textContent === id", arg=other
+    )
     with AttemptStore(database, create=False) as store:
         assert store.count() == 1

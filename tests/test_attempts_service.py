@@ -47,8 +47,9 @@ def checker(servers: tuple[str, str, str]) -> SchemaChecker:
         return SchemaChecker(json.load(response))
 
 
-def call(checker: SchemaChecker, base: str, method: str, path: str,
-         body: Any = None) -> tuple[int, Any]:
+def call(
+    checker: SchemaChecker, base: str, method: str, path: str, body: Any = None
+) -> tuple[int, Any]:
     if method == "POST":
         status, answer = post_json(base + path, body)
     else:
@@ -62,15 +63,22 @@ def call(checker: SchemaChecker, base: str, method: str, path: str,
 
 
 def body(**changes: Any) -> dict[str, Any]:
-    fields: dict[str, Any] = {"puzzle": EASY, "player": "service-player-1", "solved": True,
-                              "first_check_ms": 12_000, "hints": 0, "solution_shown": False,
-                              "wrong_checks": 0}
+    fields: dict[str, Any] = {
+        "puzzle": EASY,
+        "player": "service-player-1",
+        "solved": True,
+        "first_check_ms": 12_000,
+        "hints": 0,
+        "solution_shown": False,
+        "wrong_checks": 0,
+    }
     fields.update(changes)
     return fields
 
 
-def test_an_attempt_is_recorded_and_rated(servers: tuple[str, str, str],
-                                          checker: SchemaChecker, database: Path) -> None:
+def test_an_attempt_is_recorded_and_rated(
+    servers: tuple[str, str, str], checker: SchemaChecker, database: Path
+) -> None:
     one, two, _ = servers
     status, first = call(checker, one, "POST", "/puzzles/attempts", body())
     assert status == 201
@@ -86,22 +94,31 @@ def test_an_attempt_is_recorded_and_rated(servers: tuple[str, str, str],
     assert again["player_rating"] == first["player_rating"]
     with AttemptStore(database, create=False) as store:
         assert [a.id for a in store.attempts(player="service-player-1")] == [
-            first["id"], again["id"]]
+            first["id"],
+            again["id"],
+        ]
 
 
-@pytest.mark.parametrize(("changes", "status", "field"), [
-    ({"player": "me"}, 422, "player"),
-    ({"puzzle": "rc-zz"}, 422, "puzzle"),
-    ({"puzzle": "rc-0000000000"}, 404, "puzzle"),
-    ({"solved": "yes"}, 422, "solved"),
-    ({"first_check_ms": None}, 422, "solved"),
-    ({"hints": -1}, 422, "hints"),
-    ({"wrong_checks": 10**9}, 422, "wrong_checks"),
-    ({"name": "Alice"}, 422, "name"),
-])
-def test_bad_attempts_are_refused_by_field(servers: tuple[str, str, str],
-                                           checker: SchemaChecker, changes: dict[str, Any],
-                                           status: int, field: str) -> None:
+@pytest.mark.parametrize(
+    ("changes", "status", "field"),
+    [
+        ({"player": "me"}, 422, "player"),
+        ({"puzzle": "rc-zz"}, 422, "puzzle"),
+        ({"puzzle": "rc-0000000000"}, 404, "puzzle"),
+        ({"solved": "yes"}, 422, "solved"),
+        ({"first_check_ms": None}, 422, "solved"),
+        ({"hints": -1}, 422, "hints"),
+        ({"wrong_checks": 10**9}, 422, "wrong_checks"),
+        ({"name": "Alice"}, 422, "name"),
+    ],
+)
+def test_bad_attempts_are_refused_by_field(
+    servers: tuple[str, str, str],
+    checker: SchemaChecker,
+    changes: dict[str, Any],
+    status: int,
+    field: str,
+) -> None:
     got, answer = call(checker, servers[0], "POST", "/puzzles/attempts", body(**changes))
     assert (got, answer["field"]) == (status, field), answer
 
@@ -113,37 +130,53 @@ def test_a_missing_field_is_named(servers: tuple[str, str, str], checker: Schema
     assert (status, answer["field"]) == (422, "solved")
 
 
-def test_without_a_database_nothing_is_recorded(servers: tuple[str, str, str],
-                                                checker: SchemaChecker) -> None:
+def test_without_a_database_nothing_is_recorded(
+    servers: tuple[str, str, str], checker: SchemaChecker
+) -> None:
     none = servers[2]
-    for method, path, sent in (("POST", "/puzzles/attempts", body()),
-                               ("GET", "/puzzles/next?player=service-player-1", None)):
+    for method, path, sent in (
+        ("POST", "/puzzles/attempts", body()),
+        ("GET", "/puzzles/next?player=service-player-1", None),
+    ):
         status, answer = call(checker, none, method, path, sent)
         assert status == 503 and "keeps no attempts" in answer["error"], answer
     # The ratings say so, with a 200 (the page asks them before it reports anything).
     status, answer = call(checker, none, "GET", "/puzzles/ratings?player=service-player-1")
-    assert (status, answer) == (200, {"recording": False, "attempts": 0, "first_attempts": 0,
-                                      "puzzles": [], "players": []})
+    assert (status, answer) == (
+        200,
+        {"recording": False, "attempts": 0, "first_attempts": 0, "puzzles": [], "players": []},
+    )
     # The rest of the puzzle endpoints are unchanged.
     status, puzzle = call(checker, none, "GET", f"/puzzles/{EASY}")
     assert status == 200 and puzzle["id"] == EASY
 
 
-def test_next_offers_an_unplayed_puzzle_near_the_rating(servers: tuple[str, str, str],
-                                                        checker: SchemaChecker) -> None:
+def test_next_offers_an_unplayed_puzzle_near_the_rating(
+    servers: tuple[str, str, str], checker: SchemaChecker
+) -> None:
     one, two, _ = servers
     player = "service-newcomer"
     status, offer = call(checker, one, "GET", f"/puzzles/next?player={player}")
     assert status == 200
-    assert offer["player"] == {"id": player, "rating": 1500, "deviation": 350,
-                               "volatility": 0.06, "games": 0}
+    assert offer["player"] == {
+        "id": player,
+        "rating": 1500,
+        "deviation": 350,
+        "volatility": 0.06,
+        "games": 0,
+    }
     # A puzzle whose starting rating is near the newcomer's 1500.
     assert abs(offer["puzzle"]["rating"] - 1500) <= NEXT_BAND
     ids = {puzzle.id for puzzle in shipped_packs()}
     assert offer["puzzle"]["id"] in ids and offer["themes"] and offer["rules"]
     assert call(checker, two, "GET", f"/puzzles/next?player={player}")[1] == offer  # same state
-    call(checker, one, "POST", "/puzzles/attempts",
-         body(player=player, puzzle=offer["puzzle"]["id"], solved=False, wrong_checks=2))
+    call(
+        checker,
+        one,
+        "POST",
+        "/puzzles/attempts",
+        body(player=player, puzzle=offer["puzzle"]["id"], solved=False, wrong_checks=2),
+    )
     status, after = call(checker, two, "GET", f"/puzzles/next?player={player}")
     assert status == 200 and after["puzzle"]["id"] != offer["puzzle"]["id"]
     assert after["player"]["rating"] < 1500 and after["player"]["games"] == 1
@@ -161,8 +194,9 @@ def test_ratings_list_and_filter(servers: tuple[str, str, str], checker: SchemaC
     listed = [p["rating"] for p in ratings["players"]]
     assert listed == sorted(listed, reverse=True)
     assert "service-ratings-1" in {p["id"] for p in ratings["players"]}
-    status, one_player = call(checker, two, "GET",
-                              f"/puzzles/ratings?player=service-ratings-1&puzzle={EASY}")
+    status, one_player = call(
+        checker, two, "GET", f"/puzzles/ratings?player=service-ratings-1&puzzle={EASY}"
+    )
     assert status == 200 and [p["id"] for p in one_player["players"]] == ["service-ratings-1"]
     assert [p["id"] for p in one_player["puzzles"]] == [EASY]
     status, limited = call(checker, two, "GET", "/puzzles/ratings?limit=1")

@@ -46,7 +46,7 @@ THRESHOLD = 0.9
 def test_spearman() -> None:
     assert spearman([1, 2, 3, 4], [10, 20, 30, 45]) == pytest.approx(1.0)
     assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
-    assert spearman([1, 2, 2, 3], [1, 2, 3, 4]) == pytest.approx(4.5 / 22.5 ** 0.5)
+    assert spearman([1, 2, 2, 3], [1, 2, 3, 4]) == pytest.approx(4.5 / 22.5**0.5)
     with pytest.raises(ValueError):
         spearman([1], [1])
 
@@ -54,12 +54,15 @@ def test_spearman() -> None:
 def test_the_solver_model() -> None:
     assert solve_chance(1500, 1500) == 0.5
     assert solve_chance(1900, 1500) == pytest.approx(10 / 11)
-    made = [attempt(random.Random(7), "rc-0000000001", "sim-solver-0001", 1500, 1700, EPOCH)
-            for _ in range(2)]
+    made = [
+        attempt(random.Random(7), "rc-0000000001", "sim-solver-0001", 1500, 1700, EPOCH)
+        for _ in range(2)
+    ]
     assert made[0] == made[1]  # the same draws, the same attempt
     rng = random.Random(1)
-    many = [attempt(rng, "rc-0000000001", "sim-solver-0001", 1500, 1500, EPOCH)
-            for _ in range(2000)]
+    many = [
+        attempt(rng, "rc-0000000001", "sim-solver-0001", 1500, 1500, EPOCH) for _ in range(2000)
+    ]
     clean = sum(a.solved and not a.hints for a in many) / len(many)
     assert 0.45 < clean < 0.55  # the logistic chance, 0.5
     assert any(a.solution_shown and not a.checked for a in many)  # some give up at once
@@ -115,15 +118,24 @@ def test_through_the_service(tmp_path: Path) -> None:
             return str(_get(f"{server.url}/puzzles/next?player={player}")["puzzle"]["id"])
 
         def record(made: Attempt) -> Attempt:
-            status, answer = post_json(server.url + "/puzzles/attempts", {
-                "puzzle": made.puzzle, "player": made.player, "solved": made.solved,
-                "first_check_ms": made.first_check_ms, "hints": made.hints,
-                "solution_shown": made.solution_shown, "wrong_checks": made.wrong_checks})
+            status, answer = post_json(
+                server.url + "/puzzles/attempts",
+                {
+                    "puzzle": made.puzzle,
+                    "player": made.player,
+                    "solved": made.solved,
+                    "first_check_ms": made.first_check_ms,
+                    "hints": made.hints,
+                    "solution_shown": made.solution_shown,
+                    "wrong_checks": made.wrong_checks,
+                },
+            )
             assert status == 201 and answer["rated"], answer
             return replace(made, id=answer["id"])
 
-        served, history = play(world, 12, seed=5, tiers=tiers, choose=choose, record=record,
-                               checkpoints=[12])
+        served, history = play(
+            world, 12, seed=5, tiers=tiers, choose=choose, record=record, checkpoints=[12]
+        )
         summary = _get(f"{server.url}/puzzles/ratings?limit=1000")
     library, _ = play(world, 12, seed=5, tiers=tiers)
     assert summary.pop("recording") is True

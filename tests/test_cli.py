@@ -93,15 +93,21 @@ def test_cli_import_does_not_load_the_solver() -> None:
     assert "rami.cli.main" in imported
     assert not any(name.split(".")[0] in ("ortools", "numpy", "pandas") for name in imported)
     # Nor what only some commands use: the processes, the puzzles' models.
-    for module in ("rami.solver.rearrange", "rami.scale.executor", "multiprocessing",
-                   "rami.puzzles.model"):
+    for module in (
+        "rami.solver.rearrange",
+        "rami.scale.executor",
+        "multiprocessing",
+        "rami.puzzles.model",
+    ):
         assert module not in imported
 
 
 def test_the_library_import_does_not_load_the_pictures_nor_the_engine() -> None:
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", "import rami"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
     assert "rami.display" in imported
@@ -429,9 +435,11 @@ def test_rules_of_one_preset() -> None:
 def test_rules_says_which_original_text_a_preset_comes_from() -> None:
     """``seed`` is the number of the preset's original text: the text output names the text."""
     assert "source:                       original text 000 (Les règles du rami chinois)\n" in (
-        ok("rules", "rami-chinois").stdout)
+        ok("rules", "rami-chinois").stdout
+    )
     assert "source:                       original text 003 (Le Rami Fou)\n" in (
-        ok("rules", "rami-fou").stdout)
+        ok("rules", "rami-fou").stdout
+    )
     rummikub = ok("rules", "rummikub").stdout
     assert "source:                       no original text: the standard game" in rummikub
     assert "seed:" not in rummikub
@@ -596,9 +604,7 @@ def test_solve_needs_a_position_or_a_batch() -> None:
 
 
 def test_solve_unsupported_rule_option() -> None:
-    message = bad(
-        "solve", "5S 6S 7S / 7H 8H 9H 2C / rami-fou[open_and_rearrange_same_turn=true]"
-    )
+    message = bad("solve", "5S 6S 7S / 7H 8H 9H 2C / rami-fou[open_and_rearrange_same_turn=true]")
     assert message == (
         "error: opening and laying off (or rearranging) in the same turn "
         "(open_and_rearrange_same_turn) is not solved for presets that discard\n"
@@ -661,8 +667,11 @@ def test_batch_bad_lines_do_not_stop_the_others(tmp_path: Path) -> None:
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [row["line"] for row in rows] == [1, 3, 4, 5, 6, 7]
     assert rows[0]["status"] == "optimal"
-    assert rows[1] == {"line": 3, "error": "hand[1]: unknown card 'ZZ': expected a rank "
-                       "(A 2-9 T/10 J Q K) and a suit (S H D C or ♠ ♥ ♦ ♣), or * for a joker"}
+    assert rows[1] == {
+        "line": 3,
+        "error": "hand[1]: unknown card 'ZZ': expected a rank "
+        "(A 2-9 T/10 J Q K) and a suit (S H D C or ♠ ♥ ♦ ♣), or * for a joker",
+    }
     assert rows[2]["error"].startswith("malformed JSON at line 1 column")
     assert rows[3] == {
         "line": 5,
@@ -676,7 +685,12 @@ def test_batch_bad_lines_do_not_stop_the_others(tmp_path: Path) -> None:
 
 def test_batch_from_stdin_with_options() -> None:
     result = ok(
-        "solve", "--batch", "-", "--objective", "cards", "--no-min-moves",
+        "solve",
+        "--batch",
+        "-",
+        "--objective",
+        "cards",
+        "--no-min-moves",
         stdin=BATCH.read_text(encoding="utf-8"),
     )
     rows = [json.loads(line) for line in result.stdout.splitlines()]
@@ -784,8 +798,13 @@ ADD = Move("add", parse_cards("TH"), None, 1, "add TH from your hand to meld 1")
 
 def test_hint_levels_without_a_table_move() -> None:
     solution = _solution(
-        "7H 8H 9H / 9S 9D 9C TH KS / opened", "7H 8H 9H TH | 9S 9D 9C", "9S 9D 9C TH", "KS",
-        (LAY, ADD), 47, 10,
+        "7H 8H 9H / 9S 9D 9C TH KS / opened",
+        "7H 8H 9H TH | 9S 9D 9C",
+        "9S 9D 9C TH",
+        "KS",
+        (LAY, ADD),
+        47,
+        10,
     )
     assert make_hint(solution, 1).text == "You can shed 37 points (play 4 of 5 cards)."
     second = make_hint(solution, 2)
@@ -798,12 +817,24 @@ def test_hint_levels_without_a_table_move() -> None:
 
 def test_hint_cards_objective_and_going_out() -> None:
     cards = _solution(
-        "7H 8H 9H / 9S 9D 9C TH KS / opened", "7H 8H 9H TH | 9S 9D 9C", "9S 9D 9C TH", "KS",
-        (LAY, ADD), 47, 10, Objective.CARDS,
+        "7H 8H 9H / 9S 9D 9C TH KS / opened",
+        "7H 8H 9H TH | 9S 9D 9C",
+        "9S 9D 9C TH",
+        "KS",
+        (LAY, ADD),
+        47,
+        10,
+        Objective.CARDS,
     )
     assert make_hint(cards, 1).text == "You can play 4 of 5 cards (shedding 37 points)."
     out = _solution(
-        "7H 8H 9H / TH KS / rami-fou opened", "7H 8H 9H TH", "TH", "", (ADD,), 20, 0,
+        "7H 8H 9H / TH KS / rami-fou opened",
+        "7H 8H 9H TH",
+        "TH",
+        "",
+        (ADD,),
+        20,
+        0,
     )
     assert make_hint(out, 1).text == "You can go out: play 1 card and discard the last one."
     assert make_hint(out, 1).to_json()["goes_out"] is True
@@ -829,8 +860,13 @@ def test_hint_level_out_of_range() -> None:
 
 def test_report_of_a_feasible_solution() -> None:
     solution = _solution(
-        "7H 8H 9H / 9S 9D 9C TH KS / opened", "9S 9D 9C | 7H 8H 9H TH", "9S 9D 9C TH", "KS",
-        (LAY, ADD), 47, 10,
+        "7H 8H 9H / 9S 9D 9C TH KS / opened",
+        "9S 9D 9C | 7H 8H 9H TH",
+        "9S 9D 9C TH",
+        "KS",
+        (LAY, ADD),
+        47,
+        10,
     )
     assert solution_lines(solution) == [
         "Status: feasible (objective: points, 12.0 ms)",
@@ -852,12 +888,19 @@ def test_report_of_a_feasible_solution() -> None:
 
 def test_numbered_table_follows_the_old_melds() -> None:
     solution = _solution(
-        "7H 8H 9H | QS QD QC / 9S 9D 9C / opened", "9S 9D 9C | QS QD QC | 7H 8H 9H",
-        "9S 9D 9C", "", (LAY,), 27, 0,
+        "7H 8H 9H | QS QD QC / 9S 9D 9C / opened",
+        "9S 9D 9C | QS QD QC | 7H 8H 9H",
+        "9S 9D 9C",
+        "",
+        (LAY,),
+        27,
+        0,
     )
     numbered = solution.numbered_table()
     assert [(number, str(meld)) for number, meld in numbered] == [
-        (1, "7H 8H 9H"), (2, "QS QD QC"), (3, "9S 9D 9C"),
+        (1, "7H 8H 9H"),
+        (2, "QS QD QC"),
+        (3, "9S 9D 9C"),
     ]
     assert all(isinstance(meld, Meld) for _, meld in numbered)
 

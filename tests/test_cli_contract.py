@@ -95,8 +95,12 @@ def run_rami(*args: str, **kwargs) -> subprocess.CompletedProcess:
 )
 def test_closed_standard_input_is_a_clear_error(args: list[str]) -> None:
     done = subprocess.run(
-        f"exec {RAMI} {' '.join(args)} <&-", shell=True, capture_output=True, text=True,
-        timeout=60, cwd=ROOT,
+        f"exec {RAMI} {' '.join(args)} <&-",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr == "error: cannot read standard input: standard input is closed\n"
@@ -105,8 +109,12 @@ def test_closed_standard_input_is_a_clear_error(args: list[str]) -> None:
 
 def test_closed_standard_input_under_json() -> None:
     done = subprocess.run(
-        f"exec {RAMI} score --json - <&-", shell=True, capture_output=True, text=True,
-        timeout=60, cwd=ROOT,
+        f"exec {RAMI} score --json - <&-",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
     )
     assert done.returncode == 2
     assert json.loads(done.stdout)["error"]["type"] == "UnreadableFileError"
@@ -179,8 +187,12 @@ def test_devices_are_refused_at_once() -> None:
 
 def test_endless_standard_input_stops_at_the_bound() -> None:
     done = subprocess.run(
-        f"exec {RAMI} validate - < /dev/zero", shell=True, capture_output=True, text=True,
-        timeout=60, cwd=ROOT,
+        f"exec {RAMI} validate - < /dev/zero",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
     )
     assert done.returncode == 2
     assert done.stderr == (
@@ -227,8 +239,14 @@ def test_empty_argument_is_an_empty_position() -> None:
 
 @pytest.mark.parametrize(
     ("argument", "kind"),
-    [("[1,2]", "array"), ("42", "number"), ("null", "null"), ("true", "boolean"),
-     ('"7H"', "string"), ("3.5", "number")],
+    [
+        ("[1,2]", "array"),
+        ("42", "number"),
+        ("null", "null"),
+        ("true", "boolean"),
+        ('"7H"', "string"),
+        ("3.5", "number"),
+    ],
 )
 def test_json_that_is_not_a_position_says_so(argument: str, kind: str) -> None:
     message = bad("validate", argument)
@@ -333,8 +351,12 @@ def _wait_until_solving(process: subprocess.Popen[str], timeout: float = 60) -> 
     while time.monotonic() < deadline:
         assert process.poll() is None, "the solve ended before the interrupt"
         blocked = next(
-            (line.split()[1] for line in status.read_text().splitlines()
-             if line.startswith("SigBlk:")), "0",
+            (
+                line.split()[1]
+                for line in status.read_text().splitlines()
+                if line.startswith("SigBlk:")
+            ),
+            "0",
         )
         if int(blocked, 16) & (1 << (signal.SIGINT - 1)):
             time.sleep(0.2)  # well inside it
@@ -364,8 +386,7 @@ def test_ctrl_c_during_a_solve_says_interrupted(tmp_path: Path, json_output: boo
     assert "Status" not in out
     if json_output:
         assert json.loads(out) == {
-            "error": {"type": "Interrupted", "message": "interrupted", "loc": None,
-                      "problems": []},
+            "error": {"type": "Interrupted", "message": "interrupted", "loc": None, "problems": []},
             "exit_code": 130,
         }
         assert err == ""
@@ -411,8 +432,13 @@ def test_sigint_after_a_solve_is_python_s_again() -> None:
         "except KeyboardInterrupt:\n"
         "    print('KeyboardInterrupt')\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert (done.returncode, done.stdout) == (0, "True\nKeyboardInterrupt\n"), done.stderr
 
 
@@ -421,9 +447,7 @@ def test_sigint_after_a_solve_is_python_s_again() -> None:
 
 def test_hint_plurals() -> None:
     assert rami("hint", "7H 8H 9H / TH / opened").stdout == "You can play your only card.\n"
-    assert rami("hint", "7H 8H 9H / TH 9S 9D 9C / opened").stdout == (
-        "You can play all 4 cards.\n"
-    )
+    assert rami("hint", "7H 8H 9H / TH 9S 9D 9C / opened").stdout == ("You can play all 4 cards.\n")
     assert rami("hint", "7H 8H 9H / AS KS / opened").stdout == "No card can be played this turn.\n"
 
 
@@ -482,7 +506,9 @@ def test_library_errors_carry_structure() -> None:
     assert str(invalid) == "meld 1: too short; 3 copies of 7H"
     assert invalid.problems == ["meld 1: too short", "3 copies of 7H"]
     assert invalid.to_json() == {
-        "type": "InvalidPositionError", "message": str(invalid), "loc": None,
+        "type": "InvalidPositionError",
+        "message": str(invalid),
+        "loc": None,
         "problems": ["meld 1: too short", "3 copies of 7H"],
     }
     again = pickle.loads(pickle.dumps(invalid))
@@ -505,11 +531,21 @@ def test_library_errors_carry_structure() -> None:
         (["hint", "--json", "--level", "7", "- / 2C"], "UsageError", None),
         (["rules", "--json", "poker"], "UnknownRulesetError", None),
         (["validate", "--json", "--jsn", "- / 2C"], "UsageError", None),
-        (["solve", "--json", "5S 6S 7S / 7H 8H 9H 2C / "
-          "rami-fou[open_and_rearrange_same_turn=true]"], "UnsupportedError", None),
+        (
+            [
+                "solve",
+                "--json",
+                "5S 6S 7S / 7H 8H 9H 2C / rami-fou[open_and_rearrange_same_turn=true]",
+            ],
+            "UnsupportedError",
+            None,
+        ),
         (["puzzle", "show", "--json", "nope"], "NotationError", None),
-        (["puzzle", "check", "--json", "rc-44022bd5db", "--answer", "3H ZZ"], "NotationError",
-         ["table", 0]),
+        (
+            ["puzzle", "check", "--json", "rc-44022bd5db", "--answer", "3H ZZ"],
+            "NotationError",
+            ["table", 0],
+        ),
         (["puzzle", "daily", "--json", "--date", "2026-13-45"], "UsageError", None),
     ],
 )
@@ -531,8 +567,10 @@ def test_invalid_position_json_lists_the_problems() -> None:
         "type": "InvalidPositionError",
         "message": "invalid position (2 problems)",
         "loc": None,
-        "problems": ["meld 1: run 7H 8S 9H mixes suits (S, H)",
-                     "3 copies of 2C: two decks hold only 2"],
+        "problems": [
+            "meld 1: run 7H 8S 9H mixes suits (S, H)",
+            "3 copies of 2C: two decks hold only 2",
+        ],
     }
 
 
@@ -578,7 +616,8 @@ def test_a_reader_that_leaves_ends_the_command_quietly() -> None:
     """``rami solve ... | head``: no "internal error" when the reader closes the pipe early."""
     process = subprocess.Popen(
         [str(RAMI), "solve", "--json", str(ROOT / "examples" / "demo.txt")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     with process:
         assert process.stdout is not None and process.stderr is not None

@@ -13,8 +13,13 @@ pytest.importorskip("pandas")  # (OR-Tools requires it: always installed with ra
 
 
 def run_python(code: str) -> str:
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
-                          text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 

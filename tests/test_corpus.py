@@ -27,20 +27,33 @@ def test_the_corpus_covers_presets_objectives_languages_and_kinds() -> None:
     assert all(presets[preset] >= 200 for preset in PRESETS)
     assert Counter(case["lang"] for case in CASES)["fr"] >= 800
     kinds = Counter(case["kind"] for case in CASES)
-    for kind in ("solve", "solve-max-play", "hint", "review", "review-game", "validate",
-                 "puzzle-show", "puzzle-check", "puzzle-daily"):
+    for kind in (
+        "solve",
+        "solve-max-play",
+        "hint",
+        "review",
+        "review-game",
+        "validate",
+        "puzzle-show",
+        "puzzle-check",
+        "puzzle-daily",
+    ):
         assert kinds[kind] >= 10, kind
     words = [word for case in CASES for word in case["args"]]
     assert words.count("--no-min-moves") >= 400 and words.count("cards") >= 300
-    assert {"1", "2", "3"} <= {case["args"][case["args"].index("--level") + 1]
-                               for case in CASES if "--level" in case["args"]}
+    assert {"1", "2", "3"} <= {
+        case["args"][case["args"].index("--level") + 1]
+        for case in CASES
+        if "--level" in case["args"]
+    }
     assert len({case["id"] for case in CASES}) == len(CASES)
 
 
 def test_only_timings_are_blanked() -> None:
     text = '{\n  "ms": 37.993,\n  "build_ms": 2,\n  "cards_moved": 4\n}\nStatus: optimal (12.5 ms)'
-    assert normalize(text) == ('{\n  "ms": 0,\n  "build_ms": 0,\n  "cards_moved": 4\n}\n'
-                               "Status: optimal (N ms)")
+    assert normalize(text) == (
+        '{\n  "ms": 0,\n  "build_ms": 0,\n  "cards_moved": 4\n}\nStatus: optimal (N ms)'
+    )
     assert normalize("4 moves, 10 points left") == "4 moves, 10 points left"
 
 
@@ -60,5 +73,7 @@ def test_a_sample_of_the_corpus_replays_identical() -> None:
 @pytest.mark.slow
 def test_the_whole_corpus_replays_identical() -> None:
     changed = _replay(CASES)
-    assert not changed, (f"{len(changed)} of {len(CASES)} changed (recorded at "
-                         f"{HEADER['commit'][:10]}):\n" + "\n".join(changed[:40]))
+    assert not changed, (
+        f"{len(changed)} of {len(CASES)} changed (recorded at "
+        f"{HEADER['commit'][:10]}):\n" + "\n".join(changed[:40])
+    )

@@ -35,8 +35,9 @@ def rated_play() -> tuple[list[Puzzle], Ratings]:
     solvers, 20 rounds (1200 rated first attempts)."""
     puzzles = shipped_packs()[:60]
     spread = World.spread(puzzles=60, players=60, seed=2, low=1300, high=1900)
-    world = World(dict(zip([p.id for p in puzzles], spread.difficulty.values(), strict=True)),
-                  spread.skill)
+    world = World(
+        dict(zip([p.id for p in puzzles], spread.difficulty.values(), strict=True)), spread.skill
+    )
     ratings, _ = play(world, 20, seed=2, tiers={p.id: p.tier for p in puzzles})
     assert ratings.first_attempts >= MIN_RATED
     return puzzles, ratings
@@ -57,8 +58,12 @@ def test_today_is_chosen_by_rating_and_kept(tmp_path: Path) -> None:
     assert chosen is not None and chosen != daily(TODAY, puzzles)
     rating = ratings.puzzle(chosen.id)
     assert BAND[0] <= rating.rating <= BAND[1] and rating.deviation < MAX_DEVIATION
-    fits = [p for p in puzzles if BAND[0] <= ratings.puzzle(p.id).rating <= BAND[1]
-            and ratings.puzzle(p.id).deviation < MAX_DEVIATION]
+    fits = [
+        p
+        for p in puzzles
+        if BAND[0] <= ratings.puzzle(p.id).rating <= BAND[1]
+        and ratings.puzzle(p.id).deviation < MAX_DEVIATION
+    ]
     assert ratings.puzzle_games[chosen.id] == max(ratings.puzzle_games[p.id] for p in fits)
     with AttemptStore(tmp_path / "a.db") as store:
         assert daily_with(TODAY, TODAY, puzzles, store, ratings) == chosen
@@ -90,8 +95,12 @@ def test_two_processes_claiming_the_same_days_agree(tmp_path: Path) -> None:
     path = tmp_path / "a.db"
     AttemptStore(path).close()
     mine = ["rc-000000000a", "rc-000000000b"]
-    runs = [subprocess.Popen([sys.executable, "-c", CLAIMER, str(path), puzzle],
-                             stdout=subprocess.PIPE, text=True) for puzzle in mine]
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CLAIMER, str(path), puzzle], stdout=subprocess.PIPE, text=True
+        )
+        for puzzle in mine
+    ]
     outputs = [run.communicate(timeout=120)[0].split() for run in runs]
     assert [run.returncode for run in runs] == [0, 0]
     assert outputs[0] == outputs[1] and len(outputs[0]) == 300  # first writer wins, for both
@@ -104,7 +113,8 @@ def rami(*args: str) -> Result:
     result = CliRunner().invoke(app, list(args), prog_name="rami")
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception)
+        result.exception
+    )
     return result
 
 

@@ -17,13 +17,31 @@ from rami.referee import validate_turn
 from rami.rules import get_ruleset
 
 
-def view(rules: str, hand: str, table: str = "-", *, phase: str = "play", opened: bool = False,
-         pile: str = "", draws: tuple[str, ...] = (), other: int = 12) -> View:
+def view(
+    rules: str,
+    hand: str,
+    table: str = "-",
+    *,
+    phase: str = "play",
+    opened: bool = False,
+    pile: str = "",
+    draws: tuple[str, ...] = (),
+    other: int = 12,
+) -> View:
     return View(
-        rules=get_ruleset(rules), seat=0, phase=phase, hand=parse_cards(hand),
-        table=parse_table(table), discard_pile=parse_cards(pile), stock_size=40,
-        hand_sizes=(len(parse_cards(hand)), other), opened=(opened, True), active=(True, True),
-        known=((), ()), scores=(0, 0), draws=draws,
+        rules=get_ruleset(rules),
+        seat=0,
+        phase=phase,
+        hand=parse_cards(hand),
+        table=parse_table(table),
+        discard_pile=parse_cards(pile),
+        stock_size=40,
+        hand_sizes=(len(parse_cards(hand)), other),
+        opened=(opened, True),
+        active=(True, True),
+        known=((), ()),
+        scores=(0, 0),
+        draws=draws,
     )
 
 
@@ -34,12 +52,26 @@ def legal(seen: View, play: Play) -> bool:
 def test_expert_takes_a_discard_it_lays_off_at_no_cost() -> None:
     """Laying the TH off leaves the same points as the turn without it: the confirmed bot draws
     the stock; the expert takes it, a card fewer in the hand than a stock card would leave."""
-    seen = view("bfmania-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True,
-                pile="3D TH", draws=("stock", "discard"))
+    seen = view(
+        "bfmania-51",
+        "KS 2C 5D 9C",
+        "7H 8H 9H",
+        phase="draw",
+        opened=True,
+        pile="3D TH",
+        draws=("stock", "discard"),
+    )
     assert make_bot("confirmed").act(seen) == Draw("stock")
     assert make_bot("expert").act(seen) == Draw("discard")
-    useless = view("bfmania-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True,
-                   pile="3D 4S", draws=("stock", "discard"))
+    useless = view(
+        "bfmania-51",
+        "KS 2C 5D 9C",
+        "7H 8H 9H",
+        phase="draw",
+        opened=True,
+        pile="3D 4S",
+        draws=("stock", "discard"),
+    )
     assert make_bot("expert").act(useless) == Draw("stock")
 
 
@@ -57,8 +89,7 @@ def test_expert_takes_a_discard_that_builds_its_opening() -> None:
     assert builds_opening(parse_cards("4S 5S 9C"), Card.parse("6S"), rules)  # the pure run
     assert not builds_opening(parse_cards("4S 5S 9C"), Card.parse("9D"), rules)  # a pair
     # Rami 51 lays the card taken this turn (decision 10): the expert does not take it.
-    rami51 = view("rami-51", hand + " 6H", phase="draw", pile="6S 9D",
-                  draws=("stock", "discard"))
+    rami51 = view("rami-51", hand + " 6H", phase="draw", pile="6S 9D", draws=("stock", "discard"))
     assert make_bot("expert").act(rami51) == Draw("stock")
 
 
@@ -131,10 +162,8 @@ def test_expert_holds_its_melds_until_it_goes_out() -> None:
 def test_expert_bfmania_game_is_deterministic() -> None:
     def one() -> str:
         bots = [make_bot("confirmed", 4), make_bot("expert", 3)]
-        return json.dumps(play_game("bfmania-51", bots, seed=21,
-                                    options=GameOptions(max_rounds=1)))
+        return json.dumps(play_game("bfmania-51", bots, seed=21, options=GameOptions(max_rounds=1)))
 
     first = one()
     assert first == one()
     assert '"draw": "discard"' in first
-

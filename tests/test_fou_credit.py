@@ -67,13 +67,16 @@ def test_the_credit_is_tight_where_the_matchings_differ():
     assert found == [(2, 2), (2, 2)]
 
 
-@pytest.mark.parametrize("text", [
-    # Duplicates: a card of the original in its slot and its twin in another meld.
-    "4D * 6D 7D 8D | 5D 6D 7D 8D / 6S 3D JD * * / rami-fou opened",
-    "3C 4C 5C * 7C | 5C 6C 7C / 6C 8C 2H / rami-fou opened",
-    "7S 8S * TS | 8S 9S TS / 9S JS 2D / rami-fou opened",
-    "5H * 7H 8H | 7H 8H 9H / 6H 9H 2C * / rami-fou opened",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Duplicates: a card of the original in its slot and its twin in another meld.
+        "4D * 6D 7D 8D | 5D 6D 7D 8D / 6S 3D JD * * / rami-fou opened",
+        "3C 4C 5C * 7C | 5C 6C 7C / 6C 8C 2H / rami-fou opened",
+        "7S 8S * TS | 8S 9S TS / 9S JS 2D / rami-fou opened",
+        "5H * 7H 8H | 7H 8H 9H / 6H 9H 2C * / rami-fou opened",
+    ],
+)
 def test_the_bound_holds_with_duplicate_cards(text):
     bound_holds(parse_position(text))
 
@@ -92,15 +95,24 @@ def test_the_bound_holds_on_random_positions(seed):
     assert checked >= 20 and reached >= checked * 3 // 4
 
 
-@pytest.mark.parametrize("text, moved", [
-    # rami-fou-020[11] and rami-fou-060[13]: their bound stayed one card below the answer.
-    ("7C 8C 9C TC | 9S TS JS * KS AS | 3C 4C 5C * 7C | 7S 8S 9S TS JS / 6S 7S AH 2H 5H 8H JH"
-     " KH 6D 9D KD 3C 5C 6C 9C * * / rami-fou opened", 6),
-    ("7D 8D 9D TD JD QD KD AD | 3S 3D 3C | 2H 3H 4H 5H 6H 7H | 2H 3H 4H | 9H TH JH QH KH AH"
-     " | AS 2S 3S 4S | 4S 4D 4C | * 4D 5D 6D 7D | 6S 6H 6D | QC KC AC | QS QH QC"
-     " | 5S 5H 5D 5C | 9S 9H 9D 9C | 7S 8S 9S TS JS / 2S 7S JS TH 2D QD 5C 7C TC TC *"
-     " / rami-fou opened", 8),
-])
+@pytest.mark.parametrize(
+    "text, moved",
+    [
+        # rami-fou-020[11] and rami-fou-060[13]: their bound stayed one card below the answer.
+        (
+            "7C 8C 9C TC | 9S TS JS * KS AS | 3C 4C 5C * 7C | 7S 8S 9S TS JS / 6S 7S AH 2H 5H 8H JH"
+            " KH 6D 9D KD 3C 5C 6C 9C * * / rami-fou opened",
+            6,
+        ),
+        (
+            "7D 8D 9D TD JD QD KD AD | 3S 3D 3C | 2H 3H 4H 5H 6H 7H | 2H 3H 4H | 9H TH JH QH KH AH"
+            " | AS 2S 3S 4S | 4S 4D 4C | * 4D 5D 6D 7D | 6S 6H 6D | QC KC AC | QS QH QC"
+            " | 5S 5H 5D 5C | 9S 9H 9D 9C | 7S 8S 9S TS JS / 2S 7S JS TH 2D QD 5C 7C TC TC *"
+            " / rami-fou opened",
+            8,
+        ),
+    ],
+)
 def test_suite_positions_once_unproved_are_proved(text, moved):
     solution = solve(parse_position(text), time_limit=30.0, wall_clock=False)
     assert solution.status is Status.OPTIMAL, solution.bounds

@@ -36,21 +36,42 @@ _ENGLISH_CARD = re.compile(r"(?<![\w*])(?:10|[A2-9TJQK])[SHDC](?![\w])")
 # --- Known answers ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("french", "english"), [
-    ("7C", "7H"), ("10T", "TC"), ("RK", "KD"), ("VP", "JS"), ("DC", "QH"), ("AT", "AC"),
-    ("D♦", "QD"), ("R♠", "KS"), ("10♥", "TH"), ("rk", "KD"), ("vp", "JS"), ("*", "*"),
-    ("🃏", "*"), ("2K", "2D"), ("9P", "9S"),
-])
+@pytest.mark.parametrize(
+    ("french", "english"),
+    [
+        ("7C", "7H"),
+        ("10T", "TC"),
+        ("RK", "KD"),
+        ("VP", "JS"),
+        ("DC", "QH"),
+        ("AT", "AC"),
+        ("D♦", "QD"),
+        ("R♠", "KS"),
+        ("10♥", "TH"),
+        ("rk", "KD"),
+        ("vp", "JS"),
+        ("*", "*"),
+        ("🃏", "*"),
+        ("2K", "2D"),
+        ("9P", "9S"),
+    ],
+)
 def test_french_cards_read_as_a_french_player_means_them(french: str, english: str) -> None:
     assert Card.parse(french, FRENCH) == Card.parse(english)
 
 
-@pytest.mark.parametrize(("card", "symbols", "letters"), [
-    ("KH", "R♥", "RC"), ("TD", "10♦", "10K"), ("JC", "V♣", "VT"), ("QS", "D♠", "DP"),
-    ("AS", "A♠", "AP"), ("*", "*", "*"),
-])
-def test_french_cards_are_written_with_french_ranks(card: str, symbols: str,
-                                                    letters: str) -> None:
+@pytest.mark.parametrize(
+    ("card", "symbols", "letters"),
+    [
+        ("KH", "R♥", "RC"),
+        ("TD", "10♦", "10K"),
+        ("JC", "V♣", "VT"),
+        ("QS", "D♠", "DP"),
+        ("AS", "A♠", "AP"),
+        ("*", "*", "*"),
+    ],
+)
+def test_french_cards_are_written_with_french_ranks(card: str, symbols: str, letters: str) -> None:
     assert Card.parse(card).text(FRENCH) == symbols
     assert Card.parse(card).text(FRENCH, suit_letters=True) == letters
     assert Card.parse(card).text(ENGLISH) == card
@@ -83,18 +104,29 @@ def test_the_language_is_named_en_or_fr() -> None:
 # --- Mix-ups: refused, naming the likely cause -----------------------------------------------
 
 
-@pytest.mark.parametrize(("lang", "text", "card", "reads_as"), [
-    (ENGLISH, "7C 8C 9C / RK", "RK",
-     "French notation (R♦, KD in English): set the language to fr (--lang fr"),
-    (ENGLISH, "- / 7C VP", "VP", "French notation (V♠, JS in English)"),
-    (ENGLISH, "- / 10T", "10T", "French notation (10♣, TC in English)"),
-    (ENGLISH, "DP DK DT / 2H", "DP", "French notation (D♠, QS in English)"),
-    (FRENCH, "- / 7H 8H 9H", "7H",
-     "English notation (7H, 7♥ in French): set the language to en (--lang en"),
-    (FRENCH, "7C 8C 9C / KD", "KD", "English notation (KD, R♦ in French)"),
-    (FRENCH, "QS QD QC / 2C", "QS", "English notation (QS, D♠ in French)"),
-    (FRENCH, "- / TH", "TH", "English notation (TH, 10♥ in French)"),
-])
+@pytest.mark.parametrize(
+    ("lang", "text", "card", "reads_as"),
+    [
+        (
+            ENGLISH,
+            "7C 8C 9C / RK",
+            "RK",
+            "French notation (R♦, KD in English): set the language to fr (--lang fr",
+        ),
+        (ENGLISH, "- / 7C VP", "VP", "French notation (V♠, JS in English)"),
+        (ENGLISH, "- / 10T", "10T", "French notation (10♣, TC in English)"),
+        (ENGLISH, "DP DK DT / 2H", "DP", "French notation (D♠, QS in English)"),
+        (
+            FRENCH,
+            "- / 7H 8H 9H",
+            "7H",
+            "English notation (7H, 7♥ in French): set the language to en (--lang en",
+        ),
+        (FRENCH, "7C 8C 9C / KD", "KD", "English notation (KD, R♦ in French)"),
+        (FRENCH, "QS QD QC / 2C", "QS", "English notation (QS, D♠ in French)"),
+        (FRENCH, "- / TH", "TH", "English notation (TH, 10♥ in French)"),
+    ],
+)
 def test_a_position_in_the_other_notation_is_refused_naming_it(
     lang: Language, text: str, card: str, reads_as: str
 ) -> None:
@@ -132,10 +164,12 @@ def test_every_card_round_trips_in_french(card: Card, letters: bool, lower: bool
 @st.composite
 def positions(draw: st.DrawFn) -> Position:
     cards = st.sampled_from((*ALL_CARDS, JOKER))
-    melds = draw(st.lists(
-        st.tuples(st.lists(cards, min_size=1, max_size=6), st.sampled_from(MeldKind)),
-        max_size=5,
-    ))
+    melds = draw(
+        st.lists(
+            st.tuples(st.lists(cards, min_size=1, max_size=6), st.sampled_from(MeldKind)),
+            max_size=5,
+        )
+    )
     table = tuple(Meld(tuple(meld), kind) for meld, kind in melds)
     hand = tuple(sorted(draw(st.lists(cards, max_size=12))))
     rules = get_ruleset(draw(st.sampled_from(sorted(PRESETS))))
@@ -149,8 +183,9 @@ def test_every_position_round_trips_in_french(position: Position, letters: bool)
     text = position.text(FRENCH)
     assert parse_position(text, FRENCH) == position
     if letters:  # the same position written with suit letters instead of symbols
-        written = re.sub(r"(10|[A2-9VDR])([♠♥♦♣])",
-                         lambda m: m.group(1) + "PCKT"["♠♥♦♣".index(m.group(2))], text)
+        written = re.sub(
+            r"(10|[A2-9VDR])([♠♥♦♣])", lambda m: m.group(1) + "PCKT"["♠♥♦♣".index(m.group(2))], text
+        )
         assert parse_position(written, FRENCH) == position
     assert parse_position(str(position)) == position
 
@@ -159,19 +194,25 @@ def test_every_position_round_trips_in_french(position: Position, letters: bool)
 
 
 def test_the_issue_examples_are_said_in_french() -> None:
-    solution = solve(parse_position("3C 4C 5C 6C 7C 8C 9C | DP DK DT / 6C RP / "
-                                    "rami-chinois opened", FRENCH))
+    solution = solve(
+        parse_position("3C 4C 5C 6C 7C 8C 9C | DP DK DT / 6C RP / rami-chinois opened", FRENCH)
+    )
     assert [move.said(FRENCH) for move in solution.moves] == [
         "coupez 3♥..9♥ (combinaison 1) après 6♥ : 7♥ 8♥ 9♥ devient la combinaison 3",
         "ajoutez 6♥ de votre main à la combinaison 3",
     ]
     assert make_hint(solution, 1, FRENCH).text == (
-        "Vous pouvez vous défaire de 6 points (jouer 1 de vos 2 cartes).")
+        "Vous pouvez vous défaire de 6 points (jouer 1 de vos 2 cartes)."
+    )
     assert make_hint(solution, 2, FRENCH).text.startswith("Coup clé : coupez 3♥..9♥")
     lines = solution_lines(solution, FRENCH)
     assert lines[1] == "Note : 1 carte jouée sur 2, 10 points restants"
-    assert lines[2:6] == ["Nouvelle table (3 combinaisons) :", "  1. 3♥ 4♥ 5♥ 6♥",
-                          "  2. D♠ D♦ D♣", "  3. 6♥ 7♥ 8♥ 9♥"]
+    assert lines[2:6] == [
+        "Nouvelle table (3 combinaisons) :",
+        "  1. 3♥ 4♥ 5♥ 6♥",
+        "  2. D♠ D♦ D♣",
+        "  3. 6♥ 7♥ 8♥ 9♥",
+    ]
     assert "Main restante (1) : R♠" in lines
 
 
@@ -216,8 +257,9 @@ def test_each_phrase_reads_back_what_it_says() -> None:
         english = phrase.say(**fields)
         assert phrase_of(english) == (phrase, fields)
         french = translate(english, FRENCH)
-        assert french == phrase.french.format(**{
-            name: value if name in numbers else "7♥ 8♥" for name, value in fields.items()})
+        assert french == phrase.french.format(
+            **{name: value if name in numbers else "7♥ 8♥" for name, value in fields.items()}
+        )
         assert not _ENGLISH_CARD.search(french)
 
 
@@ -237,7 +279,8 @@ def test_rami_solve_speaks_french_with_lang_fr() -> None:
     code, output = _run("solve", "--lang", "fr", FRENCH_SPLIT)
     assert code == 0, output
     assert "  1. coupez 3♥..9♥ (combinaison 1) après 6♥ : 7♥ 8♥ 9♥ devient la combinaison 3" in (
-        output.splitlines())
+        output.splitlines()
+    )
     assert "Cartes jouées (1) : 6♥" in output
 
 
@@ -283,8 +326,9 @@ def test_rami_validate_and_score_write_french_cards() -> None:
 
 
 def test_rami_review_in_french() -> None:
-    code, output = _run("review", "--lang", "fr", "3C 4C 5C / 6C 2C / rami-chinois opened",
-                        "--table", "3C 4C 5C 6C")
+    code, output = _run(
+        "review", "--lang", "fr", "3C 4C 5C / 6C 2C / rami-chinois opened", "--table", "3C 4C 5C 6C"
+    )
     assert code == 0, output
     lines = output.splitlines()
     assert lines[0] == "Appréciation : bon coup (2 points perdus)"
@@ -292,8 +336,9 @@ def test_rami_review_in_french() -> None:
 
 
 def test_rami_solve_top_in_french() -> None:
-    code, output = _run("solve", "--lang", "fr", "--top", "2",
-                        "3C 4C 5C 6C 7C 8C 9C / 6C 2C / rami-chinois opened")
+    code, output = _run(
+        "solve", "--lang", "fr", "--top", "2", "3C 4C 5C 6C 7C 8C 9C / 6C 2C / rami-chinois opened"
+    )
     assert code == 0, output
     lines = output.splitlines()
     assert lines[0].startswith("Réponses : les 2 meilleures réponses (")
@@ -327,17 +372,27 @@ def test_the_service_reads_and_says_french(server: str) -> None:
     assert status == 200, data
     assert data["hand"] == ["KS"]
     assert data["moves"][0]["text"].startswith("coupez 3♥..9♥")
-    status, data = post_json(server + "/hint", {"position": FRENCH_SPLIT, "lang": "fr",
-                                            "level": 2})
+    status, data = post_json(server + "/hint", {"position": FRENCH_SPLIT, "lang": "fr", "level": 2})
     assert status == 200 and data["hint"].startswith("Coup clé : coupez")
-    status, data = post_json(server + "/review", {
-        "position": "3C 4C 5C / 6C 2C / rami-chinois opened", "lang": "fr",
-        "table_after": [["3C", "4C", "5C", "6C"]]})
+    status, data = post_json(
+        server + "/review",
+        {
+            "position": "3C 4C 5C / 6C 2C / rami-chinois opened",
+            "lang": "fr",
+            "table_after": [["3C", "4C", "5C", "6C"]],
+        },
+    )
     assert status == 200 and data["grade"] == "good"
     assert data["missed"]["text"] == "ajoutez 2♥ 6♥ de votre main à la combinaison 1"
-    status, data = post_json(server + "/validate-turn", {
-        "position": "3C 4C 5C / 6C / rami-chinois opened", "lang": "fr",
-        "table_after": [["3C", "4C", "5C", "6P"]], "played": ["6P"]})
+    status, data = post_json(
+        server + "/validate-turn",
+        {
+            "position": "3C 4C 5C / 6C / rami-chinois opened",
+            "lang": "fr",
+            "table_after": [["3C", "4C", "5C", "6P"]],
+            "played": ["6P"],
+        },
+    )
     assert status == 200 and not data["legal"]
     assert any("6♠" in problem for problem in data["problems"])
     assert not any(_ENGLISH_CARD.search(problem) for problem in data["problems"])

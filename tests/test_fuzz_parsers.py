@@ -49,8 +49,13 @@ def test_random_inputs() -> None:
     assert time.perf_counter() - started < 20
 
 
-@settings(max_examples=300, deadline=None, database=None, phases=[Phase.generate, Phase.shrink],
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=300,
+    deadline=None,
+    database=None,
+    phases=[Phase.generate, Phase.shrink],
+    suppress_health_check=list(HealthCheck),
+)
 @given(rami_fuzz.strategy())
 def test_hypothesis_inputs(case: tuple[str, object]) -> None:
     _no_finding(*case)

@@ -50,15 +50,28 @@ def crafted(name: str, hands: list[str], discard: str | None = None, stock: str 
     for part in [*dealt, top, cards(discard or "")]:
         deck.subtract(part)
     assert all(count >= 0 for count in deck.values())
-    return Deal(tuple(dealt), Card.parse(discard) if discard else None,
-                top + tuple(sorted(deck.elements())))
+    return Deal(
+        tuple(dealt), Card.parse(discard) if discard else None, top + tuple(sorted(deck.elements()))
+    )
 
 
-def start(name: str, hands: list[str], discard: str | None = None, stock: str = "",
-          first: int = 0, **options: int) -> Round:
+def start(
+    name: str,
+    hands: list[str],
+    discard: str | None = None,
+    stock: str = "",
+    first: int = 0,
+    **options: int,
+) -> Round:
     rules = get_ruleset(name)
-    return Round(rules, GameOptions(**options).resolved(rules), crafted(name, hands, discard,
-                 stock), first=first, active=[True] * len(hands), deal_sizes=False)
+    return Round(
+        rules,
+        GameOptions(**options).resolved(rules),
+        crafted(name, hands, discard, stock),
+        first=first,
+        active=[True] * len(hands),
+        deal_sizes=False,
+    )
 
 
 def table(text: str) -> tuple[Meld, ...]:
@@ -88,8 +101,12 @@ def test_deal_sizes_and_turned_card(name: str) -> None:
 def test_deal_per_preset_known_answer() -> None:
     sizes = {name: (GAME_RULES[name].deal, GAME_RULES[name].first_discard) for name in ALL}
     assert sizes == {
-        "rami-chinois": (13, False), "rami-fou": (13, True), "rami-51": (14, False),
-        "bfmania-51": (13, True), "bfmania-30": (13, True), "cafe-rummy": (13, True),
+        "rami-chinois": (13, False),
+        "rami-fou": (13, True),
+        "rami-51": (14, False),
+        "bfmania-51": (13, True),
+        "bfmania-30": (13, True),
+        "cafe-rummy": (13, True),
         "rummikub": (14, False),
     }
     assert len(make_deck(get_ruleset("rami-chinois[jokers=0]"))) == 104
@@ -98,15 +115,21 @@ def test_deal_per_preset_known_answer() -> None:
 
 
 def test_first_player_by_lot_then_one_seat_each_round() -> None:
-    record = play_game("rami-chinois", [make_bot("beginner"), make_bot("beginner"),
-                                        make_bot("beginner")], seed=11,
-                       options=GameOptions(max_rounds=4))
+    record = play_game(
+        "rami-chinois",
+        [make_bot("beginner"), make_bot("beginner"), make_bot("beginner")],
+        seed=11,
+        options=GameOptions(max_rounds=4),
+    )
     firsts = [entry["first"] for entry in record["rounds"]]
     assert len(firsts) >= 2
     assert firsts == [(firsts[0] + k) % 3 for k in range(len(firsts))]
-    seeds = {play_game("bfmania-30", [make_bot("beginner")] * 2, seed=s,
-                       options=GameOptions(max_rounds=1))["rounds"][0]["first"]
-             for s in range(12)}
+    seeds = {
+        play_game(
+            "bfmania-30", [make_bot("beginner")] * 2, seed=s, options=GameOptions(max_rounds=1)
+        )["rounds"][0]["first"]
+        for s in range(12)
+    }
     assert seeds == {0, 1}
 
 
@@ -144,8 +167,9 @@ def test_rami_51_draw_choice_and_decision_10() -> None:
 
 
 def test_rami_51_unopened_takes_the_discard_only_to_open_with_it() -> None:
-    rnd = start("rami-51", ["AS 2S 3S 9C 9D 9H KH KD 4D", "5H 9S KC QC"], discard=None,
-                stock="5C 6C")
+    rnd = start(
+        "rami-51", ["AS 2S 3S 9C 9D 9H KH KD 4D", "5H 9S KC QC"], discard=None, stock="5C 6C"
+    )
     rnd.apply(Play(rnd.state.table, (), Card.parse("4D")))  # seat 0 drew 5C, discards 4D
     rnd.apply(Draw("stock"))  # seat 1
     rnd.apply(Play(rnd.state.table, (), Card.parse("KC")))  # seat 1 discards KC
@@ -161,8 +185,13 @@ def test_rami_51_unopened_takes_the_discard_only_to_open_with_it() -> None:
 
 def test_rami_51_opened_may_not_take_a_card_it_does_not_lay() -> None:
     rnd = start("rami-51", ["AS 2S 3S 9C 9D 9H KH KD KS 4D", "5H 9S KC QC"], stock="5C 6C")
-    rnd.apply(Play(table("AS 2S 3S | 9C 9D 9H | KH KD KS"),
-                   cards("AS 2S 3S 9C 9D 9H KH KD KS"), Card.parse("4D")))
+    rnd.apply(
+        Play(
+            table("AS 2S 3S | 9C 9D 9H | KH KD KS"),
+            cards("AS 2S 3S 9C 9D 9H KH KD KS"),
+            Card.parse("4D"),
+        )
+    )
     rnd.apply(Draw("stock"))
     rnd.apply(Play(rnd.state.table, (), Card.parse("QC")))
     rnd.apply(Draw("discard"))  # seat 0 takes QC, cannot lay it
@@ -220,8 +249,10 @@ def test_rummikub_plays_or_draws_one_tile_and_ends_when_blocked() -> None:
 def _thin_stock(rnd: Round, keep: int) -> None:
     """Move all but ``keep`` stock cards under the discard pile's top (cards conserved)."""
     state = rnd.state
-    moved, state.stock = state.stock[:-keep] if keep else state.stock, state.stock[-keep:] \
-        if keep else []
+    moved, state.stock = (
+        state.stock[:-keep] if keep else state.stock,
+        state.stock[-keep:] if keep else [],
+    )
     top = state.discard[-1:] if state.discard else []
     state.discard = state.discard[:-1] + moved + top
 
@@ -239,8 +270,12 @@ def test_rami_chinois_ends_at_once_when_the_stock_is_empty() -> None:
 
 @pytest.mark.parametrize("name", ["rami-fou", "rami-51", "cafe-rummy", "bfmania-51"])
 def test_reshuffle_the_discard_pile_less_its_top(name: str) -> None:
-    rnd = start(name, ["2S 5H 9C", "3D 4C 8H"], discard="KD" if GAME_RULES[name].first_discard
-                else None, stock="7S")
+    rnd = start(
+        name,
+        ["2S 5H 9C", "3D 4C 8H"],
+        discard="KD" if GAME_RULES[name].first_discard else None,
+        stock="7S",
+    )
     while rnd.phase != PLAY:
         rnd.apply(Claim(False) if rnd.phase == CLAIM else Draw("stock"))
     assert rnd.to_move == 0
@@ -278,8 +313,7 @@ def test_bfmania_reshuffles_three_times_then_the_round_ends() -> None:
 
 
 def test_rami_fou_claim_takes_the_card_and_a_penalty_then_play_goes_on_from_the_claimer() -> None:
-    rnd = start("rami-fou", ["2S 5H 9C", "3D 4C 8H", "QS QD TC"], discard="AD",
-                stock="7S 6S 5S 4S")
+    rnd = start("rami-fou", ["2S 5H 9C", "3D 4C 8H", "QS QD TC"], discard="AD", stock="7S 6S 5S 4S")
     for _ in range(3):
         rnd.apply(Claim(False))
     assert rnd.to_move == 0 and rnd.phase == PLAY
@@ -314,8 +348,9 @@ def test_rami_chinois_goes_out_by_laying_the_last_card() -> None:
 
 def test_rami_fou_goes_out_by_discarding_and_rami_sec_doubles() -> None:
     # Seat 1 has opened; seat 2 has not. Seat 0 lays everything at once: rami sec.
-    rnd = start("rami-fou", ["QS KS AS TD TC TH", "5H 6H 2C", "8C 9S"], discard="2D",
-                stock="TS 3C 4C 5C")
+    rnd = start(
+        "rami-fou", ["QS KS AS TD TC TH", "5H 6H 2C", "8C 9S"], discard="2D", stock="TS 3C 4C 5C"
+    )
     for _ in range(3):
         rnd.apply(Claim(False))
     with pytest.raises(IllegalActionError, match="ends every turn with a discard"):
@@ -331,11 +366,13 @@ def test_rami_fou_and_rami_51_flat_100_for_not_opened() -> None:
     for name in ("rami-fou", "rami-51"):
         rules = get_ruleset(name)
         hands = {0: Counter(), 1: Counter(cards("2S 3D")), 2: Counter(cards("KS KD KH AS"))}
-        result = score_round(rules, GAME_RULES[name], 3, hands, {0: True, 1: True, 2: False},
-                             "out", 0)
+        result = score_round(
+            rules, GAME_RULES[name], 3, hands, {0: True, 1: True, 2: False}, "out", 0
+        )
         assert result.scores == (0, 5, 100)
-        stock_out = score_round(rules, GAME_RULES[name], 3, hands, {0: True, 1: False, 2: True},
-                                "stock")
+        stock_out = score_round(
+            rules, GAME_RULES[name], 3, hands, {0: True, 1: False, 2: True}, "stock"
+        )
         assert stock_out.winners == () and stock_out.scores == (0, 100, 41)
 
 
@@ -359,17 +396,23 @@ def test_rummikub_scoring_decision_11() -> None:
     hands = {0: Counter(), 1: Counter([JOKER, *cards("KS 2D")]), 2: Counter(cards("5H"))}
     result = score_round(rules, GAME_RULES["rummikub"], 3, hands, {0: 1, 1: 1, 2: 1}, "out", 0)
     assert result.scores == (30 + 13 + 2 + 5, -(30 + 13 + 2), -5)
-    blocked = score_round(rules, GAME_RULES["rummikub"], 3,
-                          {0: Counter(cards("2S")), 1: Counter(cards("9S")),
-                           2: Counter(cards("2D"))}, {0: 1, 1: 1, 2: 1}, "blocked")
+    blocked = score_round(
+        rules,
+        GAME_RULES["rummikub"],
+        3,
+        {0: Counter(cards("2S")), 1: Counter(cards("9S")), 2: Counter(cards("2D"))},
+        {0: 1, 1: 1, 2: 1},
+        "blocked",
+    )
     assert blocked.winners == (0, 2) and blocked.scores == (4, -7, 3)
 
 
 def test_cafe_rummy_cap_lowest_hand_wins_the_round() -> None:
     rules = get_ruleset("cafe-rummy")
     hands = {0: Counter(cards("KS")), 1: Counter(cards("2S 3S")), 2: Counter(cards("5D"))}
-    result = score_round(rules, GAME_RULES["cafe-rummy"], 3, hands, dict.fromkeys(hands, True),
-                         "cap")
+    result = score_round(
+        rules, GAME_RULES["cafe-rummy"], 3, hands, dict.fromkeys(hands, True), "cap"
+    )
     assert result.winners == (1, 2) and result.scores == (10, 0, 0)
     rnd = start("cafe-rummy", ["2S 5H 9C", "3D 4C 8H"], discard="KD", stock="7S 6S")
     rnd.turns = 120
@@ -380,11 +423,17 @@ def test_cafe_rummy_cap_lowest_hand_wins_the_round() -> None:
 # ---------------------------------------------------------------- game end
 
 
-def _end(name: str, totals: list[int], active: list[bool] | None = None, played: int = 3,
-         **options: int):
+def _end(
+    name: str, totals: list[int], active: list[bool] | None = None, played: int = 3, **options: int
+):
     rules = get_ruleset(name)
-    return game_after_round(GAME_RULES[name], GameOptions(**options).resolved(rules), totals,
-                            active or [True] * len(totals), played)
+    return game_after_round(
+        GAME_RULES[name],
+        GameOptions(**options).resolved(rules),
+        totals,
+        active or [True] * len(totals),
+        played,
+    )
 
 
 def test_game_end_per_preset() -> None:
@@ -411,8 +460,12 @@ def test_cafe_rummy_eliminates_and_goes_on_until_one_remains() -> None:
     assert last.over and last.winners == (2,) and last.eliminated == (1,)
     both = _end("cafe-rummy", [520, 530, 600], active=[False, True, True])
     assert both.over and both.winners == (1,)
-    record = play_game("cafe-rummy", [make_bot("beginner", seat) for seat in range(3)], seed=4,
-                       options=GameOptions(target=100))
+    record = play_game(
+        "cafe-rummy",
+        [make_bot("beginner", seat) for seat in range(3)],
+        seed=4,
+        options=GameOptions(target=100),
+    )
     out = [seat for entry in record["rounds"] for seat in entry["eliminated"]]
     assert len(out) >= 2 or len(record["winners"]) > 1
     for entry in record["rounds"][1:]:
@@ -462,21 +515,47 @@ def test_a_bot_sees_only_its_visible_state() -> None:
     def listener(rnd, _events) -> None:
         rnd_seen.append(rnd)
 
-    play_game("bfmania-51", [spy, make_bot("beginner")], seed=3,
-              options=GameOptions(max_rounds=1), listener=listener)
+    play_game(
+        "bfmania-51",
+        [spy, make_bot("beginner")],
+        seed=3,
+        options=GameOptions(max_rounds=1),
+        listener=listener,
+    )
     assert spy.seen and all(type(view) is View for view in spy.seen)
     allowed = (View, str, int, bool, type(None), Card, Meld, tuple, list, dict)
     for view in spy.seen[:50]:
         for item in _reachable(view):
             assert isinstance(item, allowed) or type(item).__module__ in (
-                "rami.rules", "rami.melds"), type(item)
-        assert not any(hasattr(view, name) for name in ("state", "stock", "hands", "round"
-                                                        "_state"))
+                "rami.rules",
+                "rami.melds",
+            ), type(item)
+        assert not any(hasattr(view, name) for name in ("state", "stock", "hands", "round_state"))
     # The view holds the seat's own hand, and of the others only what the table sees.
     assert {f.name for f in dataclasses.fields(View)} == {
-        "rules", "seat", "phase", "hand", "table", "discard_pile", "stock_size", "hand_sizes",
-        "opened", "active", "known", "scores", "round", "turn", "first", "draws",
-        "taken_discard", "drawn", "claim_card", "claimed", "reshuffles", "target"}
+        "rules",
+        "seat",
+        "phase",
+        "hand",
+        "table",
+        "discard_pile",
+        "stock_size",
+        "hand_sizes",
+        "opened",
+        "active",
+        "known",
+        "scores",
+        "round",
+        "turn",
+        "first",
+        "draws",
+        "taken_discard",
+        "drawn",
+        "claim_card",
+        "claimed",
+        "reshuffles",
+        "target",
+    }
     rnd = rnd_seen[0]
     for seat in (0, 1):
         view = rnd.view(seat)
@@ -484,8 +563,10 @@ def test_a_bot_sees_only_its_visible_state() -> None:
         assert view.hand_sizes == tuple(sum(rnd.state.hands[s].values()) for s in (0, 1))
         assert view.stock_size == len(rnd.state.stock)
         # Nothing in the view is the other hand or the stock, as objects: only copies of cards.
-        assert all(item is not rnd.state.hands[1 - seat] and item is not rnd.state.stock
-                   for item in _reachable(view))
+        assert all(
+            item is not rnd.state.hands[1 - seat] and item is not rnd.state.stock
+            for item in _reachable(view)
+        )
 
 
 def test_view_json_round_trip_and_bot_turn() -> None:
@@ -493,14 +574,15 @@ def test_view_json_round_trip_and_bot_turn() -> None:
     view = rnd.view()
     assert View.from_json(json.loads(json.dumps(view.to_json()))) == view
     assert bot_turn(view, "beginner") == Draw("stock")
-    assert bot_turn(json.dumps(view.to_json()), "beginner") == {"action": "draw",
-                                                                "source": "stock"}
+    assert bot_turn(json.dumps(view.to_json()), "beginner") == {"action": "draw", "source": "stock"}
     rnd.apply(Draw("stock"))
     action = bot_turn(rnd.view().to_json(), "confirmed")
     assert action["action"] == "play" and "TS" in action["played"]
-    rnd_action = Play(parse_table(" | ".join(
-        " ".join(meld) for meld in action["table"])), cards(" ".join(action["played"])),
-        None if action["discard"] is None else Card.parse(action["discard"]))
+    rnd_action = Play(
+        parse_table(" | ".join(" ".join(meld) for meld in action["table"])),
+        cards(" ".join(action["played"])),
+        None if action["discard"] is None else Card.parse(action["discard"]),
+    )
     rnd.apply(rnd_action)
 
 
@@ -521,8 +603,9 @@ def test_cafe_hand_of_jokers_only_lets_one_go() -> None:
     discarded only as the last card); bots and engine let one joker go (docs/game.md)."""
     rnd = start("cafe-rummy", ["* 6S 6H 6D 6C QS QH QC", "5H 9S KC"], discard="2D", stock="*")
     rnd.apply(Draw("stock"))
-    rnd.apply(Play(table("6S 6H 6D 6C | QS QH QC *"), cards("6S 6H 6D 6C QS QH QC *"),
-                   Card.parse("*")))
+    rnd.apply(
+        Play(table("6S 6H 6D 6C | QS QH QC *"), cards("6S 6H 6D 6C QS QH QC *"), Card.parse("*"))
+    )
     assert rnd.over  # laid everything but one joker, discarded it as the last card
     rnd = start("cafe-rummy", ["* 7S", "5H 9S KC"], discard="2D", stock="5D")
     rnd.apply(Draw("stock"))

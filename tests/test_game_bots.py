@@ -12,13 +12,31 @@ from rami.referee import validate_turn
 from rami.rules import get_ruleset
 
 
-def view(rules: str, hand: str, table: str = "-", *, phase: str = "play", opened: bool = False,
-         pile: str = "", draws: tuple[str, ...] = (), taken: str | None = None) -> View:
+def view(
+    rules: str,
+    hand: str,
+    table: str = "-",
+    *,
+    phase: str = "play",
+    opened: bool = False,
+    pile: str = "",
+    draws: tuple[str, ...] = (),
+    taken: str | None = None,
+) -> View:
     return View(
-        rules=get_ruleset(rules), seat=0, phase=phase, hand=parse_cards(hand),
-        table=parse_table(table), discard_pile=parse_cards(pile), stock_size=40,
-        hand_sizes=(len(parse_cards(hand)), 12), opened=(opened, False), active=(True, True),
-        known=((), ()), scores=(0, 0), draws=draws,
+        rules=get_ruleset(rules),
+        seat=0,
+        phase=phase,
+        hand=parse_cards(hand),
+        table=parse_table(table),
+        discard_pile=parse_cards(pile),
+        stock_size=40,
+        hand_sizes=(len(parse_cards(hand)), 12),
+        opened=(opened, False),
+        active=(True, True),
+        known=((), ()),
+        scores=(0, 0),
+        draws=draws,
         taken_discard=Card.parse(taken) if taken else None,
     )
 
@@ -67,12 +85,14 @@ def test_beginner_opening_in_rami_chinois_lays_new_melds_only() -> None:
 
 
 def test_beginner_draws_the_stock_confirmed_takes_a_discard_that_lays() -> None:
-    useful = view("bfmania-30", "TS JS 9H 9C 2D 5C KD", phase="draw", pile="4H QS",
-                  draws=("stock", "discard"))
+    useful = view(
+        "bfmania-30", "TS JS 9H 9C 2D 5C KD", phase="draw", pile="4H QS", draws=("stock", "discard")
+    )
     assert make_bot("beginner").act(useful) == Draw("stock")
     assert make_bot("confirmed").act(useful) == Draw("discard")
-    useless = view("bfmania-30", "TS JS 9H 9C 2D 5C KD", phase="draw", pile="QS 2H",
-                   draws=("stock", "discard"))
+    useless = view(
+        "bfmania-30", "TS JS 9H 9C 2D 5C KD", phase="draw", pile="QS 2H", draws=("stock", "discard")
+    )
     assert make_bot("confirmed").act(useless) == Draw("stock")
 
 
@@ -92,7 +112,9 @@ def test_expert_keeps_a_live_pair_and_drops_a_dead_card() -> None:
     assert legal(seen, play)
     assert play.discard in (Card.parse("9H"), Card.parse("2C"))
     assert make_bot("confirmed").solve(seen.position()).discard in (
-        Card.parse("KD"), Card.parse("KC"))
+        Card.parse("KD"),
+        Card.parse("KC"),
+    )
     assert make_bot("confirmed").act(seen).discard == Card.parse("9H")
     left = Counter(parse_cards("KD KC 2C"))
     assert expert.value(left, seen) < expert.value(Counter(parse_cards("KD 9H 2C")), seen)
@@ -107,7 +129,6 @@ def test_bot_turn_json_for_each_level() -> None:
     action = bot_turn(seen.to_json(), "expert", seed=5)
     assert action["action"] == "play" and action["played"] == []
     assert action["discard"] in ("KS", "KD", "2C")
-
 
 
 def test_confirmed_discards_a_dead_card_not_half_of_a_pair() -> None:

@@ -14,8 +14,15 @@ def play(*args: str, stdin: str):
 
 
 def test_an_illegal_turn_gets_the_referees_reason_then_a_legal_one_is_accepted() -> None:
-    result = play("--rules", "rami-chinois", "--vs", "beginner", "--seed", "3",
-                  stdin="hand\nlay 2H 3H *\ndone\nundo\nfoo\ndone\nquit\n")
+    result = play(
+        "--rules",
+        "rami-chinois",
+        "--vs",
+        "beginner",
+        "--seed",
+        "3",
+        stdin="hand\nlay 2H 3H *\ndone\nundo\nfoo\ndone\nquit\n",
+    )
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Your hand (14): 7S 8S 8S 2H 3H KH AD 2D JD AC 5C 7C * *" in out
@@ -27,8 +34,15 @@ def test_an_illegal_turn_gets_the_referees_reason_then_a_legal_one_is_accepted()
 
 
 def test_hint_and_moves_that_are_not_possible() -> None:
-    result = play("--rules", "rami-chinois", "--vs", "beginner", "--seed", "3",
-                  stdin="hint 1\nlay 2S 3S 4S\nadd KH to 1\ndiscard KH\nhelp\n")
+    result = play(
+        "--rules",
+        "rami-chinois",
+        "--vs",
+        "beginner",
+        "--seed",
+        "3",
+        stdin="hint 1\nlay 2S 3S 4S\nadd KH to 1\ndiscard KH\nhelp\n",
+    )
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "You cannot open this turn." in out
@@ -40,8 +54,15 @@ def test_hint_and_moves_that_are_not_possible() -> None:
 
 
 def test_draw_choice_in_a_discard_preset() -> None:
-    result = play("--rules", "bfmania-30", "--vs", "confirmed,beginner", "--seed", "5",
-                  stdin="draw discard\nquit\n")
+    result = play(
+        "--rules",
+        "bfmania-30",
+        "--vs",
+        "confirmed,beginner",
+        "--seed",
+        "5",
+        stdin="draw discard\nquit\n",
+    )
     assert result.exit_code == 0, result.output
     assert "Draw from stock or discard?" in result.stdout
     assert "You draw 2D from the discard pile" in result.stdout
@@ -58,33 +79,58 @@ def test_bad_options_exit_2() -> None:
 
 
 def test_short_words_and_commands_that_are_not_asked_now() -> None:
-    result = play("--rules", "bfmania-30", "--vs", "beginner", "--seed", "5",
-                  stdin="lay 2D 3D 4D\nhint\nclaim\ndraw\n?\npile\nstock\ndraw\npass\nquit\n")
+    result = play(
+        "--rules",
+        "bfmania-30",
+        "--vs",
+        "beginner",
+        "--seed",
+        "5",
+        stdin="lay 2D 3D 4D\nhint\nclaim\ndraw\n?\npile\nstock\ndraw\npass\nquit\n",
+    )
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "you draw first ('draw stock' or 'draw discard'), then play your moves" in out
     # A hint at the draw: take the top discard or draw from the stock, and why.
-    assert out.split("> hint\n")[1].startswith(("Take 6H from the discard pile",
-                                                 "Draw from the stock: 6H"))
+    assert out.split("> hint\n")[1].startswith(
+        ("Take 6H from the discard pile", "Draw from the stock: 6H")
+    )
     assert "there is no claim to answer now: your turn starts with a draw" in out
     assert "draw from where? draw stock or draw discard" in out
     assert "short: stock, pile" in out  # ? is help
     assert "You draw 6H from the discard pile" in out  # pile
-    assert out.count("you have drawn already this turn (6H from the discard pile): play your "
-                     "moves, then 'discard CARD'") == 2  # stock, draw
+    assert (
+        out.count(
+            "you have drawn already this turn (6H from the discard pile): play your "
+            "moves, then 'discard CARD'"
+        )
+        == 2
+    )  # stock, draw
     assert "there is no claim to answer now: it is your turn to play" in out
     result = play("--vs", "beginner", "--seed", "3", stdin="stock\nquit\n")
     assert "you have drawn already this turn (7S): play your moves, then 'done'" in result.stdout
 
 
 def test_a_claim_is_answered_first_and_asked_with_the_hand_shown() -> None:
-    result = play("--rules", "rami-fou", "--vs", "beginner", "--seed", "1",
-                  stdin="lay 2H 3H\nhint\nstock\npass\nquit\n")
+    result = play(
+        "--rules",
+        "rami-fou",
+        "--vs",
+        "beginner",
+        "--seed",
+        "1",
+        stdin="lay 2H 3H\nhint\nstock\npass\nquit\n",
+    )
     assert result.exit_code == 0, result.output
     out = result.stdout
     claim = out.index("Claim JS (and a penalty card from the stock)?")
     assert "Your hand (13): 4S 9S KS 4H TD QD KD AC 3C 8C QC KC *" in out[:claim]
-    assert out.count("JS has just been discarded: answer 'claim' (take it, and a penalty "
-                     "card) or 'pass' first") == 2
+    assert (
+        out.count(
+            "JS has just been discarded: answer 'claim' (take it, and a penalty "
+            "card) or 'pass' first"
+        )
+        == 2
+    )
     assert out.split("> hint\n")[1].startswith(("Claim JS:", "Pass: JS"))  # a hint at a claim
     assert "Game abandoned." in out

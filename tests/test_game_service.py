@@ -27,8 +27,13 @@ def post(base: str, body: Any) -> tuple[int, Any]:
 
 def _round(name: str) -> Round:
     rules = get_ruleset(name)
-    return Round(rules, GameOptions().resolved(rules), deal(rules, [True, True],
-                 stream(4, "deal", 1)), first=0, active=[True, True])
+    return Round(
+        rules,
+        GameOptions().resolved(rules),
+        deal(rules, [True, True], stream(4, "deal", 1)),
+        first=0,
+        active=[True, True],
+    )
 
 
 @pytest.mark.parametrize("level", ["beginner", "novice", "intermediate", "confirmed", "expert"])

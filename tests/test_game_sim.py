@@ -39,8 +39,9 @@ def pool():
 
 def _check(name: str, players: int, games: int, seed: int, pool) -> dict:
     records: list[dict] = []
-    simulation = Simulation(name, ("beginner",) * players, games, seed,
-                            GameOptions(max_rounds=1), verify=True)
+    simulation = Simulation(
+        name, ("beginner",) * players, games, seed, GameOptions(max_rounds=1), verify=True
+    )
     summary = simulate(simulation, 2, records.append, pool)
     assert summary["errors"] == []
     assert len(records) == games
@@ -77,8 +78,9 @@ def test_full_games_to_the_end(name: str) -> None:
 def test_solver_bots_games_replay_clean(name: str) -> None:
     """The confirmed bot's turns are the solver's, each judged by the referee."""
     records: list[dict] = []
-    simulation = Simulation(name, ("confirmed", "beginner"), 2, 5, GameOptions(max_rounds=1),
-                            verify=True)
+    simulation = Simulation(
+        name, ("confirmed", "beginner"), 2, 5, GameOptions(max_rounds=1), verify=True
+    )
     summary = simulate(simulation, 1, records.append)
     assert summary["errors"] == [], summary["errors"]
     assert summary["solver_calls_per_turn"] > 0
@@ -88,8 +90,9 @@ def test_same_records_with_one_or_two_workers() -> None:
     runs = []
     for workers in (1, 2):
         records: list[dict] = []
-        simulation = Simulation("bfmania-30", ("confirmed", "beginner", "beginner"), 6, 42,
-                                GameOptions(max_rounds=2))
+        simulation = Simulation(
+            "bfmania-30", ("confirmed", "beginner", "beginner"), 6, 42, GameOptions(max_rounds=2)
+        )
         simulate(simulation, workers, records.append)
         runs.append([json.dumps(record) for record in records])
     assert runs[0] == runs[1]
@@ -107,19 +110,45 @@ def rami(*args: str):
 
 def test_simulate_and_replay_cli(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
-    result = rami("simulate", "--rules", "rami-fou", "--players", "beginner,confirmed",
-                  "--games", "3", "--seed", "7", "--out", str(out), "--rounds", "1", "--json")
+    result = rami(
+        "simulate",
+        "--rules",
+        "rami-fou",
+        "--players",
+        "beginner,confirmed",
+        "--games",
+        "3",
+        "--seed",
+        "7",
+        "--out",
+        str(out),
+        "--rounds",
+        "1",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["games"] == 3 and [p["level"] for p in summary["players"]] == [
-        "beginner", "confirmed"]
+        "beginner",
+        "confirmed",
+    ]
     assert {level["level"] for level in summary["levels"]} == {"beginner", "confirmed"}
     lines = out.read_text().splitlines()
     assert len(lines) == 3 and all(json.loads(line)["rules"] == "rami-fou" for line in lines)
     refused = rami("simulate", "--rules", "rami-fou", "--games", "1", "--out", str(out))
     assert refused.exit_code == 2 and "--force" in refused.stderr
-    text = rami("simulate", "--rules", "rami-fou", "--games", "1", "--out", str(out),
-                "--force", "--rounds", "1")
+    text = rami(
+        "simulate",
+        "--rules",
+        "rami-fou",
+        "--games",
+        "1",
+        "--out",
+        str(out),
+        "--force",
+        "--rounds",
+        "1",
+    )
     assert text.exit_code == 0 and "Elo" in text.stdout and "games/min" in text.stdout
     replayed = rami("replay", str(out))
     assert replayed.exit_code == 0, replayed.output
@@ -128,8 +157,13 @@ def test_simulate_and_replay_cli(tmp_path: Path) -> None:
 
 def test_replay_names_the_game_round_and_turn_of_a_corrupted_record(tmp_path: Path) -> None:
     records = [
-        play_game("rami-chinois", [make_bot("beginner", 1), make_bot("beginner", 2)], seed=s,
-                  options=GameOptions(max_rounds=1), game=s)
+        play_game(
+            "rami-chinois",
+            [make_bot("beginner", 1), make_bot("beginner", 2)],
+            seed=s,
+            options=GameOptions(max_rounds=1),
+            game=s,
+        )
         for s in range(2)
     ]
     # Corrupt game 1: a card of a table after some turn is changed.
@@ -138,7 +172,7 @@ def test_replay_names_the_game_round_and_turn_of_a_corrupted_record(tmp_path: Pa
     meld = actions[index]["table"][-1]
     cards = meld["cards"] if isinstance(meld, dict) else meld
     cards[0] = "KD" if cards[0] != "KD" else "QD"
-    turn = sum(1 for event in actions[:index + 1] if "played" in event)
+    turn = sum(1 for event in actions[: index + 1] if "played" in event)
     path = tmp_path / "games.jsonl"
     path.write_text("".join(json.dumps(record) + "\n" for record in records))
     result = rami("replay", str(path))
@@ -151,8 +185,12 @@ def test_replay_names_the_game_round_and_turn_of_a_corrupted_record(tmp_path: Pa
 
 
 def test_replay_catches_a_changed_drawn_card_and_a_changed_score(tmp_path: Path) -> None:
-    record = play_game("bfmania-30", [make_bot("beginner", 1), make_bot("beginner", 2)], seed=3,
-                       options=GameOptions(max_rounds=1))
+    record = play_game(
+        "bfmania-30",
+        [make_bot("beginner", 1), make_bot("beginner", 2)],
+        seed=3,
+        options=GameOptions(max_rounds=1),
+    )
     drawn = json.loads(json.dumps(record))
     event = next(e for e in drawn["rounds"][0]["actions"] if e.get("draw") == "stock")
     event["card"] = "KD" if event["card"] != "KD" else "QD"
@@ -164,7 +202,9 @@ def test_replay_catches_a_changed_drawn_card_and_a_changed_score(tmp_path: Path)
         replay(scored)
     dealt = json.loads(json.dumps(record))
     dealt["rounds"][0]["deal"]["stock"][0], dealt["rounds"][0]["deal"]["stock"][1] = (
-        dealt["rounds"][0]["deal"]["stock"][1], dealt["rounds"][0]["deal"]["stock"][0])
+        dealt["rounds"][0]["deal"]["stock"][1],
+        dealt["rounds"][0]["deal"]["stock"][0],
+    )
     if dealt != record:
         with pytest.raises(RecordError, match="deal"):
             replay(dealt)
@@ -182,8 +222,9 @@ def test_replay_unreadable_input_exits_2(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ALL)
 def test_expert_games_replay_clean(name: str) -> None:
     """The expert's turns (solver turns with its own draws, discards and hold-backs)."""
-    simulation = Simulation(name, ("expert", "beginner"), 1, 8, GameOptions(max_rounds=1),
-                            verify=True)
+    simulation = Simulation(
+        name, ("expert", "beginner"), 1, 8, GameOptions(max_rounds=1), verify=True
+    )
     summary = simulate(simulation, 1)
     assert summary["errors"] == [], summary["errors"]
 
@@ -191,8 +232,7 @@ def test_expert_games_replay_clean(name: str) -> None:
 def test_expert_is_deterministic() -> None:
     def one() -> str:
         bots = [make_bot("expert", 3), make_bot("confirmed", 4)]
-        return json.dumps(play_game("cafe-rummy", bots, seed=21, options=GameOptions(
-            max_rounds=1)))
+        return json.dumps(play_game("cafe-rummy", bots, seed=21, options=GameOptions(max_rounds=1)))
 
     assert one() == one()
 
@@ -217,8 +257,7 @@ def parse_cards_(text: str):
     return parse_cards(text)
 
 
-def test_a_refused_bot_turn_is_an_internal_error_named_by_game(tmp_path: Path,
-                                                               monkeypatch) -> None:
+def test_a_refused_bot_turn_is_an_internal_error_named_by_game(tmp_path: Path, monkeypatch) -> None:
     import rami.game.simulate as simulate_module
 
     monkeypatch.setattr(simulate_module, "make_bot", lambda level, seed: _Cheat())

@@ -34,8 +34,12 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def call(base: str, path: str, body: Any = None, method: str | None = None) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, method=method or (
-        "GET" if body is None else "POST"), headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        base + path,
+        data=data,
+        method=method or ("GET" if body is None else "POST"),
+        headers={"Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
             return response.status, json.load(response)
@@ -79,8 +83,9 @@ def test_a_session_is_the_game_play_game_plays(rules: str) -> None:
     options = GameOptions(max_rounds=2)
     session = GameSession(rules, ["beginner", "beginner"], 4, options)
     drive(session, 4)
-    record = play_game(rules, [make_bot("beginner", 4 + seat) for seat in range(3)], 4,
-                       options=options)
+    record = play_game(
+        rules, [make_bot("beginner", 4 + seat) for seat in range(3)], 4, options=options
+    )
     assert session.result is not None
     assert session.result["totals"] == record["totals"]
     assert session.result["winners"] == record["winners"]
@@ -97,12 +102,15 @@ def test_seat_0_sees_no_other_hand_and_no_stock() -> None:
         assert sorted(sent["view"]["hand"]) == sorted(map(str, rnd.state.hands[0].elements()))
         assert sent["view"]["stock_size"] == len(rnd.state.stock)
         assert set(sent["view"]) == set(View.__dataclass_fields__)
-        seen = {*sent["view"]["hand"], *sent["view"]["discard_pile"],
-                *_cards_in(sent["view"]["table"]),
-                *(card for entry in session.log for card in _cards_in(entry.get("table"))),
-                *(entry.get("card") for entry in session.log),
-                *(card for entry in session.log for card in entry.get("played") or ()),
-                *(entry.get("discard") for entry in session.log)}
+        seen = {
+            *sent["view"]["hand"],
+            *sent["view"]["discard_pile"],
+            *_cards_in(sent["view"]["table"]),
+            *(card for entry in session.log for card in _cards_in(entry.get("table"))),
+            *(entry.get("card") for entry in session.log),
+            *(card for entry in session.log for card in entry.get("played") or ()),
+            *(entry.get("discard") for entry in session.log),
+        }
         assert _cards_in(sent) <= seen  # every card named was seen by seat 0
         stock = [str(card) for card in rnd.state.stock]
         assert stock[-3:] and not set(stock[-3:]) <= seen | set(map(str, rnd.state.hands[0]))
@@ -152,8 +160,7 @@ def test_the_store_is_bounded_and_expires() -> None:
 
 
 def test_a_game_over_http(url: str) -> None:
-    status, game = call(url, "/games", {"rules": "rami-chinois", "bots": ["beginner"],
-                                        "seed": 3})
+    status, game = call(url, "/games", {"rules": "rami-chinois", "bots": ["beginner"], "seed": 3})
     assert status == 200, game
     assert game["phase"] == "play" and game["to_move"] == 0
     assert [p["level"] for p in game["players"]] == ["human", "beginner"]
@@ -162,8 +169,10 @@ def test_a_game_over_http(url: str) -> None:
     assert game["events"][-1]["text"].startswith("You draw ")
     game_id = game["id"]
     # The same seed, the same deal.
-    assert call(url, "/games", {"bots": ["beginner"], "seed": 3})[1]["view"]["hand"] \
+    assert (
+        call(url, "/games", {"bots": ["beginner"], "seed": 3})[1]["view"]["hand"]
         == game["view"]["hand"]
+    )
     # An illegal turn: the referee's reasons, nothing changed.
     hand = game["view"]["hand"]
     status, error = call(url, f"/games/{game_id}/play", {"table": [hand[:2]]})
@@ -186,8 +195,11 @@ def test_a_game_over_http(url: str) -> None:
 
 
 def test_a_game_played_to_its_end_over_http(url: str) -> None:
-    status, game = call(url, "/games", {"rules": "bfmania-30", "bots": ["beginner", "beginner"],
-                                        "seed": 11, "max_rounds": 1})
+    status, game = call(
+        url,
+        "/games",
+        {"rules": "bfmania-30", "bots": ["beginner", "beginner"], "seed": 11, "max_rounds": 1},
+    )
     assert status == 200, game
     me = make_bot("beginner", 11)
     for _ in range(400):
@@ -200,9 +212,14 @@ def test_a_game_played_to_its_end_over_http(url: str) -> None:
         else:
             assert isinstance(action, Play)
             table = [[str(c) for c in meld.cards] for meld in action.table]
-            status, game = call(url, f"/games/{game['id']}/play", {
-                "table": table, "discard": None if action.discard is None
-                else str(action.discard)})
+            status, game = call(
+                url,
+                f"/games/{game['id']}/play",
+                {
+                    "table": table,
+                    "discard": None if action.discard is None else str(action.discard),
+                },
+            )
         assert status == 200, game
     assert game["phase"] == "game-over" and game["result"]["winners"]
     (summary,) = game["rounds"]
@@ -212,19 +229,23 @@ def test_a_game_played_to_its_end_over_http(url: str) -> None:
     assert status == 409 and "this one is over" in error["error"]
 
 
-@pytest.mark.parametrize(("path", "body", "status", "field"), [
-    ("/games", {"rules": "rami-99"}, 422, "rules"),
-    ("/games", {"bots": ["beginner"] * 4}, 422, "bots"),
-    ("/games", {"bots": ["grandmaster"]}, 422, "bots[0]"),
-    ("/games", {"bots": []}, 422, "bots"),
-    ("/games", {"seed": -1}, 422, "seed"),
-    ("/games", {"colour": "red"}, 422, "colour"),
-    ("/games/nope/play", {"table": []}, 404, "id"),
-    ("/games/bad%20id", None, 422, "path.game_id"),
-    ("/games/nope/draw", {"source": "pile"}, 422, "source"),
-])
-def test_bad_requests_are_json_errors(url: str, path: str, body: Any, status: int,
-                                      field: str | None) -> None:
+@pytest.mark.parametrize(
+    ("path", "body", "status", "field"),
+    [
+        ("/games", {"rules": "rami-99"}, 422, "rules"),
+        ("/games", {"bots": ["beginner"] * 4}, 422, "bots"),
+        ("/games", {"bots": ["grandmaster"]}, 422, "bots[0]"),
+        ("/games", {"bots": []}, 422, "bots"),
+        ("/games", {"seed": -1}, 422, "seed"),
+        ("/games", {"colour": "red"}, 422, "colour"),
+        ("/games/nope/play", {"table": []}, 404, "id"),
+        ("/games/bad%20id", None, 422, "path.game_id"),
+        ("/games/nope/draw", {"source": "pile"}, 422, "source"),
+    ],
+)
+def test_bad_requests_are_json_errors(
+    url: str, path: str, body: Any, status: int, field: str | None
+) -> None:
     got, error = call(url, path, body)
     assert got == status, error
     assert set(error) == {"error", "field", "problems"} and error["error"]
@@ -240,8 +261,9 @@ def test_a_bot_asked_by_target_elo(url: str) -> None:
     # bfmania-30 has no measured ladder: refused at once, even where you play first (seed 0)
     # and the bot would only have met it at its first turn.
     for seed in (0, 1):
-        status, error = call(url, "/games", {"rules": "bfmania-30", "seed": seed,
-                                             "bots": ["beginner", "elo:500"]})
+        status, error = call(
+            url, "/games", {"rules": "bfmania-30", "seed": seed, "bots": ["beginner", "elo:500"]}
+        )
         assert status == 422, error
         assert error["field"] == "bots[1]"
         assert error["error"].startswith("no measured ladder for bfmania-30: ask a level by name")
@@ -253,8 +275,11 @@ def test_the_levels_notes(url: str) -> None:
 
     note = level_note("expert", get_ruleset("rami-chinois"))
     assert note and "keeps its melds in the hand until it can go out in one turn" in note
-    status, game = call(url, "/games", {"rules": "rami-chinois", "seed": 3,
-                                        "bots": ["expert", "beginner", "expert"]})
+    status, game = call(
+        url,
+        "/games",
+        {"rules": "rami-chinois", "seed": 3, "bots": ["expert", "beginner", "expert"]},
+    )
     assert status == 200, game
     assert game["notes"] == [note]  # once, though two experts are seated
     assert call(url, f"/games/{game['id']}")[1]["notes"] == [note]
@@ -266,10 +291,13 @@ def test_the_levels_notes(url: str) -> None:
 def test_bad_plays_are_json_errors(url: str) -> None:
     _, game = call(url, "/games", {"bots": ["beginner"], "seed": 5})
     path = f"/games/{game['id']}/play"
-    for body, field in [({"table": [["ZZ"]]}, "table[0]"), ({"table": [], "discard": "1X"},
-                                                             "discard"),
-                        ({"table": "7H 8H 9H"}, "table"), ({"table": [[7]]}, "table[0][0]"),
-                        ({"table": [["7H"] * 31]}, "table[0]")]:
+    for body, field in [
+        ({"table": [["ZZ"]]}, "table[0]"),
+        ({"table": [], "discard": "1X"}, "discard"),
+        ({"table": "7H 8H 9H"}, "table"),
+        ({"table": [[7]]}, "table[0][0]"),
+        ({"table": [["7H"] * 31]}, "table[0]"),
+    ]:
         status, error = call(url, path, body)
         assert status == 422, (body, error)
         assert error["field"] == field, (body, error)

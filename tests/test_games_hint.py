@@ -47,8 +47,7 @@ def test_a_hint_at_the_play_is_a_turn_the_referee_accepts(url: str) -> None:
     french = call(url, f"{path}/hint", {"lang": "fr"})[1]
     shown = Card.parse(hint["discard"]).text(FRENCH)
     assert french["moves"][-1].startswith(f"défaussez {shown}")
-    status, played = call(url, f"{path}/play", {"table": hint["table"],
-                                                "discard": hint["discard"]})
+    status, played = call(url, f"{path}/play", {"table": hint["table"], "discard": hint["discard"]})
     assert status == 200, played
 
 
@@ -96,11 +95,18 @@ def test_no_hint_when_the_game_asks_nothing(url: str) -> None:
     assert call(url, "/games/unknown-game/hint", {})[0] == 404
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"level": 0}, "level"), ({"level": "3"}, "level"), ({"lang": "de"}, "lang"),
-    ({"table": [["ZZ"]]}, "table[0]"), ({"table": "7H 8H 9H"}, "table"),
-    ({"table": [["7H"] * 31]}, "table[0]"), ({"tables": []}, "tables"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"level": 0}, "level"),
+        ({"level": "3"}, "level"),
+        ({"lang": "de"}, "lang"),
+        ({"table": [["ZZ"]]}, "table[0]"),
+        ({"table": "7H 8H 9H"}, "table"),
+        ({"table": [["7H"] * 31]}, "table[0]"),
+        ({"tables": []}, "tables"),
+    ],
+)
 def test_a_bad_hint_request_is_a_422_naming_the_field(url: str, body: Any, field: str) -> None:
     game = _game(url, rules="rami-51", bots=["beginner"], seed=3)
     status, error = call(url, f"/games/{game['id']}/hint", body)

@@ -36,8 +36,9 @@ def _play(url: str, game: dict[str, Any], decisions: int) -> dict[str, Any]:
 def test_a_game_survives_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "rami.db"
     with ServerProcess(env=_env(path)) as first:
-        status, game = call(first.url, "/games", {"rules": "rami-51", "bots": ["beginner"] * 2,
-                                                  "seed": 11})
+        status, game = call(
+            first.url, "/games", {"rules": "rami-51", "bots": ["beginner"] * 2, "seed": 11}
+        )
         assert status == 200, game
         game = _play(first.url, game, 12)
         seen = call(first.url, f"/games/{game['id']}?since=0")
@@ -64,9 +65,11 @@ def _holding(pid: int, path: Path) -> bool:
 def test_with_two_workers_every_request_of_a_game_succeeds(tmp_path: Path) -> None:
     path = tmp_path / "rami.db"
     with ServerProcess(workers=2, env=_env(path)) as running:
-        status, game = call(running.url, "/games", {"rules": "rami-fou",
-                                                    "bots": ["beginner"] * 2, "seed": 4,
-                                                    "max_rounds": 2})
+        status, game = call(
+            running.url,
+            "/games",
+            {"rules": "rami-fou", "bots": ["beginner"] * 2, "seed": 4, "max_rounds": 2},
+        )
         assert status == 200, game
         answered = 0
         while game["phase"] != "game-over":  # each request on a new connection
@@ -81,8 +84,9 @@ def test_with_two_workers_every_request_of_a_game_succeeds(tmp_path: Path) -> No
     assert len(workers) == 2 and len(serving) == 2, (workers, serving)  # both answered
 
 
-def _kill_while_playing(running: ServerProcess, game: dict[str, Any],
-                       answers: int) -> tuple[list[dict[str, Any]], list[str]]:
+def _kill_while_playing(
+    running: ServerProcess, game: dict[str, Any], answers: int
+) -> tuple[list[dict[str, Any]], list[str]]:
     """A client answers ``game`` as fast as it can; the server is killed (SIGKILL) once it has
     answered ``answers`` decisions. The answers given (200), in order, and how the client
     ended."""
@@ -94,8 +98,7 @@ def _kill_while_playing(running: ServerProcess, game: dict[str, Any],
         for answered in range(100_000):
             where, body = next_request(state, answered)
             try:
-                status, state = call(running.url, f"/games/{game['id']}/{where}", body,
-                                     timeout=30)
+                status, state = call(running.url, f"/games/{game['id']}/{where}", body, timeout=30)
             except (OSError, http.client.HTTPException, ValueError) as error:  # gone
                 errors.append(repr(error))
                 return
@@ -123,9 +126,11 @@ def test_kill_9_loses_no_decision_the_server_answered(tmp_path: Path) -> None:
     stored; at most one more is (stored, its answer never sent); the game goes on from it."""
     path = tmp_path / "rami.db"
     with ServerProcess(env=_env(path)) as running:
-        status, game = call(running.url, "/games", {"rules": "rami-51",
-                                                    "bots": ["beginner"] * 2, "seed": 21,
-                                                    "max_rounds": 20})
+        status, game = call(
+            running.url,
+            "/games",
+            {"rules": "rami-51", "bots": ["beginner"] * 2, "seed": 21, "max_rounds": 20},
+        )
         assert status == 200, game
     answered, figures = 0, []
     for _ in range(3):

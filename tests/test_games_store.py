@@ -38,8 +38,9 @@ from rami.service.testing import BackgroundServer, SchemaChecker
 from rami.solver.explain import replay_moves
 
 
-def drive(session: GameSession, seed: int, level: str = "beginner",
-          decisions: int | None = None) -> list[int]:
+def drive(
+    session: GameSession, seed: int, level: str = "beginner", decisions: int | None = None
+) -> list[int]:
     """Seat 0 played by a bot through the session's own calls (at most ``decisions`` answers);
     the journal's length after each answer."""
     me = make_bot(level, seed)
@@ -59,8 +60,12 @@ def drive(session: GameSession, seed: int, level: str = "beginner",
     return marks
 
 
-GAMES = [("rami-chinois", ["beginner", "confirmed"], 3), ("rami-51", ["confirmed"], 5),
-         ("rami-fou", ["beginner", "beginner"], 2), ("bfmania-30", ["expert"], 4)]
+GAMES = [
+    ("rami-chinois", ["beginner", "confirmed"], 3),
+    ("rami-51", ["confirmed"], 5),
+    ("rami-fou", ["beginner", "beginner"], 2),
+    ("bfmania-30", ["expert"], 4),
+]
 
 
 @pytest.mark.parametrize(("rules", "levels", "seed"), GAMES)
@@ -84,8 +89,13 @@ def test_a_journal_that_does_not_replay_is_refused() -> None:
     over = GameSession("rami-51", ["beginner"], 5, options)
     drive(over, 1)
     with pytest.raises(ReplayError, match="left over"):  # an answer after the game's end
-        GameSession("rami-51", ["beginner"], 5, options,
-                    journal=[*over.journal, {"action": "draw", "source": "stock"}])
+        GameSession(
+            "rami-51",
+            ["beginner"],
+            5,
+            options,
+            journal=[*over.journal, {"action": "draw", "source": "stock"}],
+        )
     session = GameSession("rami-51", ["beginner"], 5)
     drive(session, 1, decisions=6)
     journal = list(session.journal)
@@ -147,8 +157,12 @@ def test_took_names_the_cards_a_bot_took_from_your_melds() -> None:
     mine, theirs = Meld.parse("5H 6H 7H 8H"), Meld.parse("QS QD QC")
     before = [mine, theirs]
     # A bot moves 8H off your run and QC off its own set, and lays them with its hand cards.
-    after = [Meld.parse("5H 6H 7H"), Meld.parse("QS QD"), Meld.parse("8S 8D 8H"),
-             Meld.parse("QC QH QH")]
+    after = [
+        Meld.parse("5H 6H 7H"),
+        Meld.parse("QS QD"),
+        Meld.parse("8S 8D 8H"),
+        Meld.parse("QC QH QH"),
+    ]
     moves = turn_moves(before, after, [Card.parse(c) for c in ("8S", "8D", "QH", "QH")])
     assert took(moves, [0, 1], 0) == [Card.parse("8H")]
     assert took(moves, [1, 1], 0) == []
@@ -158,8 +172,11 @@ def test_took_names_the_cards_a_bot_took_from_your_melds() -> None:
     taken = [entry for _, entry in _turns(session) if entry["took"]]
     assert taken and all(entry["seat"] == 1 for entry in taken)
     for entry in taken:  # each card taken was moved by a move of the turn
-        moved = " ".join(move for move in session.entry_json(entry)["moves"]
-                         if move.startswith(("move ", "split ")))
+        moved = " ".join(
+            move
+            for move in session.entry_json(entry)["moves"]
+            if move.startswith(("move ", "split "))
+        )
         assert all(card in moved for card in entry["took"])
 
 
@@ -168,8 +185,9 @@ def test_the_log_in_french() -> None:
     drive(session, 3, decisions=40)
     english = session.to_json(0)["events"]
     french = session.to_json(0, FRENCH)["events"]
-    assert [{k: v for k, v in e.items() if k not in ("text", "moves")} for e in english] == \
-        [{k: v for k, v in e.items() if k not in ("text", "moves")} for e in french]
+    assert [{k: v for k, v in e.items() if k not in ("text", "moves")} for e in english] == [
+        {k: v for k, v in e.items() if k not in ("text", "moves")} for e in french
+    ]
     assert french[0]["text"].startswith("Manche 1 : ")
     bots = [fr["text"] for fr in french if fr.get("seat") == 1]
     assert bots and all(text.startswith("P2 (confirmé) ") for text in bots)
@@ -185,10 +203,15 @@ def test_the_log_in_french() -> None:
 # ------------------------------------------------------------------------------ the database
 
 
-def _record(database: GameDatabase, game_id: str, session: GameSession,
-            marks: list[int]) -> None:
-    database.create(game_id, "rami-51", list(session.levels), session.seed,
-                    {"target": None, "max_rounds": None}, session.journal[:marks[0]])
+def _record(database: GameDatabase, game_id: str, session: GameSession, marks: list[int]) -> None:
+    database.create(
+        game_id,
+        "rami-51",
+        list(session.levels),
+        session.seed,
+        {"target": None, "max_rounds": None},
+        session.journal[: marks[0]],
+    )
 
 
 def test_the_database_keeps_a_game_step_by_step(tmp_path: Path) -> None:
@@ -200,7 +223,7 @@ def test_the_database_keeps_a_game_step_by_step(tmp_path: Path) -> None:
     _record(database, "g1", session, marks)
     assert database.decisions("g1") == 0 and database.decisions("nope") is None
     for number in range(1, len(marks)):
-        database.append("g1", number, session.journal[marks[number - 1]:marks[number]])
+        database.append("g1", number, session.journal[marks[number - 1] : marks[number]])
     with pytest.raises(StaleGameError) as stale:  # step 3 again: another process was first
         database.append("g1", 3, [{"action": "draw", "source": "stock"}])
     assert stale.value.decisions == 8
@@ -212,12 +235,14 @@ def test_the_database_keeps_a_game_step_by_step(tmp_path: Path) -> None:
     assert rebuilt.to_json(0) == session.to_json(0)
     settings = sqlite3.connect(path)
     assert settings.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert settings.execute("SELECT version FROM rami_formats WHERE part = 'games'"
-                            ).fetchone()[0] == 1
+    assert (
+        settings.execute("SELECT version FROM rami_formats WHERE part = 'games'").fetchone()[0] == 1
+    )
 
 
-def test_a_game_has_a_bounded_number_of_decisions(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_has_a_bounded_number_of_decisions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import rami.game.game_db as game_db
 
     monkeypatch.setattr(game_db, "MAX_DECISIONS", 2)
@@ -235,8 +260,9 @@ def test_games_and_puzzle_attempts_share_one_file(tmp_path: Path) -> None:
     attempts = AttemptStore(path)
     games = GameDatabase(path)
     games.create("g", "rami-51", ["beginner"], 1, {}, [])
-    attempt = attempts.record(Attempt("rc-0123456789", "player-01", True, 1200, 0, False, 0,
-                                      datetime.now(UTC)))
+    attempt = attempts.record(
+        Attempt("rc-0123456789", "player-01", True, 1200, 0, False, 0, datetime.now(UTC))
+    )
     attempts.close()
     games.close()
     assert [a.id for a in AttemptStore(path, create=False).attempts()] == [attempt.id]
@@ -274,15 +300,17 @@ def two(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, An
 
 def test_any_worker_answers_any_game(two: tuple[str, str, Any, Any]) -> None:
     one, other, first, second = two
-    status, game = call(one, "/games", {"rules": "rami-fou", "bots": ["beginner"] * 2,
-                                        "seed": 4, "max_rounds": 1})
+    status, game = call(
+        one, "/games", {"rules": "rami-fou", "bots": ["beginner"] * 2, "seed": 4, "max_rounds": 1}
+    )
     assert status == 200, game
     path = f"/games/{game['id']}"
     urls = [other, one]
     answered = 0
     while game["phase"] != "game-over":
-        where, body = ("next", {}) if game["phase"] == "round-over" else \
-            answer(game["view"], answered)
+        where, body = (
+            ("next", {}) if game["phase"] == "round-over" else answer(game["view"], answered)
+        )
         status, game = call(urls[answered % 2], f"{path}/{where}", body)
         assert status == 200, game
         answered += 1
@@ -298,8 +326,7 @@ def test_any_worker_answers_any_game(two: tuple[str, str, Any, Any]) -> None:
     assert call(other, f"{path}?since=0") == (200, seen)
 
 
-def test_two_answers_at_once_the_second_stored_is_a_409(two: tuple[str, str, Any, Any]
-                                                        ) -> None:
+def test_two_answers_at_once_the_second_stored_is_a_409(two: tuple[str, str, Any, Any]) -> None:
     one, other, first, second = two
     _, game = call(one, "/games", {"rules": "rami-51", "bots": ["beginner"], "seed": 6})
     game_id = game["id"]
@@ -314,32 +341,37 @@ def test_two_answers_at_once_the_second_stored_is_a_409(two: tuple[str, str, Any
     if where == "draw":
         entry.session.draw(body["source"])
     else:
-        entry.session.play([[Card.parse(card) for card in meld] for meld in body["table"]],
-                           body["discard"] and Card.parse(body["discard"]))
+        entry.session.play(
+            [[Card.parse(card) for card in meld] for meld in body["table"]],
+            body["discard"] and Card.parse(body["discard"]),
+        )
     with pytest.raises(ApiError) as refused:
         asyncio.run(store.commit(game_id, entry, start))
     assert refused.value.status == 409 and game_id not in store.games
     # The second app then answers from the stored game (the first answer).
     status, seen = call(other, f"/games/{game_id}?since=0")
-    assert status == 200 and seen["events"] == call(one, f"/games/{game_id}?since=0")[1][
-        "events"]
+    assert status == 200 and seen["events"] == call(one, f"/games/{game_id}?since=0")[1]["events"]
     assert first.state.games.database.decisions(game_id) == 1
 
 
 def test_the_language_of_the_log(two: tuple[str, str, Any, Any]) -> None:
     one, other, _, _ = two
-    status, game = call(one, "/games", {"rules": "rami-51", "bots": ["confirmed"], "seed": 3,
-                                        "lang": "fr"})
+    status, game = call(
+        one, "/games", {"rules": "rami-51", "bots": ["confirmed"], "seed": 3, "lang": "fr"}
+    )
     assert status == 200 and game["events"][0]["text"] == "Manche 1 : vous commencez."
     path = f"/games/{game['id']}"
-    status, played = call(other, f"{path}/play?lang=fr",
-                          {"table": [], "discard": game["view"]["hand"][0]})
-    assert status == 200 and played["events"][0]["text"].startswith("Vous ne posez rien, "
-                                                                     "défaussez ")
+    status, played = call(
+        other, f"{path}/play?lang=fr", {"table": [], "discard": game["view"]["hand"][0]}
+    )
+    assert status == 200 and played["events"][0]["text"].startswith(
+        "Vous ne posez rien, défaussez "
+    )
     english = call(one, f"{path}?since=0")[1]["events"]
     assert english[0]["text"] == "Round 1: You play first."
-    assert [e["text"] for e in call(one, f"{path}?since=0&lang=fr")[1]["events"]] == \
-        [e["text"] for e in call(other, f"{path}?since=0&lang=fr")[1]["events"]]
+    assert [e["text"] for e in call(one, f"{path}?since=0&lang=fr")[1]["events"]] == [
+        e["text"] for e in call(other, f"{path}?since=0&lang=fr")[1]["events"]
+    ]
     status, error = call(one, f"{path}?lang=de")
     assert status == 422 and error["field"] == "query.lang"
     status, error = call(one, "/games", {"lang": "xx"})
@@ -350,14 +382,14 @@ def test_the_events_match_the_openapi_document(two: tuple[str, str, Any, Any]) -
     one, _, _, _ = two
     _, document = call(one, "/openapi.json")
     checker = SchemaChecker(document)
-    status, game = call(one, "/games", {"rules": "rami-chinois", "bots": ["confirmed"],
-                                        "seed": 5, "max_rounds": 1})
+    status, game = call(
+        one, "/games", {"rules": "rami-chinois", "bots": ["confirmed"], "seed": 5, "max_rounds": 1}
+    )
     kinds: Counter[str] = Counter()
     for answered in range(200):
         for event in game["events"]:
             kinds[event["kind"]] += 1
-            assert set(event) <= set(document["components"]["schemas"]["EventOut"]
-                                     ["properties"])
+            assert set(event) <= set(document["components"]["schemas"]["EventOut"]["properties"])
         if game["phase"] == "game-over":
             break
         where, body = answer(game["view"], answered)
@@ -365,8 +397,9 @@ def test_the_events_match_the_openapi_document(two: tuple[str, str, Any, Any]) -
         assert checker.check("post", f"/games/{game['id']}/{where}", status, game)
     assert game["phase"] == "game-over"
     assert {"deal", "draw", "play", "round-over", "game-over"} <= set(kinds)
-    plays = [e for e in call(one, f"/games/{game['id']}?since=0")[1]["events"]
-             if e["kind"] == "play"]
+    plays = [
+        e for e in call(one, f"/games/{game['id']}?since=0")[1]["events"] if e["kind"] == "play"
+    ]
     assert all(isinstance(e["moves"], list) and isinstance(e["took"], list) for e in plays)
 
 

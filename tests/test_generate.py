@@ -12,8 +12,14 @@ from rami.melds import MeldKind, stands_for
 from rami.position import Position
 from rami.rules import PRESETS, get_ruleset
 
-RULESETS = ["rami-chinois", "rami-chinois[jokers=0]", "rummikub", "rami-fou", "bfmania-51",
-            "cafe-rummy"]
+RULESETS = [
+    "rami-chinois",
+    "rami-chinois[jokers=0]",
+    "rummikub",
+    "rami-fou",
+    "bfmania-51",
+    "cafe-rummy",
+]
 
 
 def _jokers(position: Position) -> int:
@@ -23,10 +29,12 @@ def _jokers(position: Position) -> int:
 def test_same_seed_same_position() -> None:
     rules = PRESETS["rami-chinois"]
     for seed in range(20):
-        first = random_position(random.Random(seed), rules=rules, table_cards=20, hand_cards=8,
-                                jokers=4)
-        again = random_position(random.Random(seed), rules=rules, table_cards=20, hand_cards=8,
-                                jokers=4)
+        first = random_position(
+            random.Random(seed), rules=rules, table_cards=20, hand_cards=8, jokers=4
+        )
+        again = random_position(
+            random.Random(seed), rules=rules, table_cards=20, hand_cards=8, jokers=4
+        )
         assert str(first) == str(again)
         assert first == again
         assert str(small_position(random.Random(seed), rules)) == str(
@@ -37,8 +45,11 @@ def test_same_seed_same_position() -> None:
 def test_different_seeds_differ() -> None:
     rules = PRESETS["rami-chinois"]
     texts = {
-        str(random_position(random.Random(seed), rules=rules, table_cards=15, hand_cards=6,
-                            jokers=2))
+        str(
+            random_position(
+                random.Random(seed), rules=rules, table_cards=15, hand_cards=6, jokers=2
+            )
+        )
         for seed in range(30)
     }
     assert len(texts) == 30
@@ -48,8 +59,9 @@ def test_no_global_random_state_is_used() -> None:
     random.seed(1)
     before = random.random()
     random.seed(1)
-    random_position(random.Random(5), rules=PRESETS["rummikub"], table_cards=12, hand_cards=4,
-                    jokers=2)
+    random_position(
+        random.Random(5), rules=PRESETS["rummikub"], table_cards=12, hand_cards=4, jokers=2
+    )
     assert random.random() == before
 
 
@@ -62,8 +74,14 @@ def test_valid_positions_with_exact_card_counts(rules_name: str) -> None:
         hand_cards = rng.randint(0, 14)
         jokers = rng.randint(0, rules.jokers)
         opened = rng.random() < 0.5
-        position = random_position(rng, rules=rules, table_cards=table_cards,
-                                   hand_cards=hand_cards, jokers=jokers, opened=opened)
+        position = random_position(
+            rng,
+            rules=rules,
+            table_cards=table_cards,
+            hand_cards=hand_cards,
+            jokers=jokers,
+            opened=opened,
+        )
         assert position.problems() == [], str(position)
         assert sum(len(meld) for meld in position.table) == table_cards
         assert len(position.hand) == hand_cards
@@ -146,5 +164,10 @@ def test_hand_cards_connect_to_the_table_in_small_positions() -> None:
 )
 def test_impossible_requests_are_refused(table_cards: int, hand_cards: int, jokers: int) -> None:
     with pytest.raises(ValueError):
-        random_position(random.Random(0), rules=PRESETS["rami-chinois"], table_cards=table_cards,
-                        hand_cards=hand_cards, jokers=jokers)
+        random_position(
+            random.Random(0),
+            rules=PRESETS["rami-chinois"],
+            table_cards=table_cards,
+            hand_cards=hand_cards,
+            jokers=jokers,
+        )

@@ -57,11 +57,17 @@ def test_blend_moves_part_of_the_way() -> None:
     assert half.volatility == pytest.approx(0.065)
 
 
-@pytest.mark.parametrize("bad", [
-    lambda: Rating(float("nan")), lambda: Rating(1500, 0), lambda: Rating(1500, 350, -1),
-    lambda: update(PLAYER, [(PLAYER, 1.5)]), lambda: update(PLAYER, [], tau=0),
-    lambda: blend(PLAYER, PLAYER, 2),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda: Rating(float("nan")),
+        lambda: Rating(1500, 0),
+        lambda: Rating(1500, 350, -1),
+        lambda: update(PLAYER, [(PLAYER, 1.5)]),
+        lambda: update(PLAYER, [], tau=0),
+        lambda: blend(PLAYER, PLAYER, 2),
+    ],
+)
 def test_bad_values_are_refused(bad: Callable[[], object]) -> None:
     with pytest.raises(ValueError):
         bad()

@@ -35,10 +35,15 @@ def random_small(count: int, seed: str) -> list[Position]:
             continue
         table = rng.choice((0, 3, 6, 9, 12, 15, 20, 25, 30, 35, 40, 45, 50))
         try:
-            found.append(random_position(
-                rng, rules=rules, table_cards=table, hand_cards=rng.randint(1, 20),
-                jokers=rng.randint(0, min(rules.jokers, 4)),
-            ))
+            found.append(
+                random_position(
+                    rng,
+                    rules=rules,
+                    table_cards=table,
+                    hand_cards=rng.randint(1, 20),
+                    jokers=rng.randint(0, min(rules.jokers, 4)),
+                )
+            )
         except ValueError:
             continue
     return found
@@ -99,15 +104,18 @@ def test_same_values_as_cp_sat_many(objective: str, monkeypatch: pytest.MonkeyPa
     _same_as_cp_sat(random_small(600, f"glpk-play-slow-{objective}"), objective, monkeypatch)
 
 
-@pytest.mark.parametrize("text", [
-    "- / * * * / rami-chinois opened",
-    "7H 8H 9H / * * * 5C / rami-chinois opened",
-    "QH QD QC / QS KH QC * / rami-chinois opened",
-    "AH 2H 3H 4H | 5S 6S 7S * / AD 2C 3C / rami-chinois opened",
-    "7S 7H 7D * | 9C TC JC / 7C / rami-chinois opened",
-    "QH KH AH | 2S 3S 4S / JH AS / rami-chinois opened",
-    "- / 9H TH * / rummikub opened",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- / * * * / rami-chinois opened",
+        "7H 8H 9H / * * * 5C / rami-chinois opened",
+        "QH QD QC / QS KH QC * / rami-chinois opened",
+        "AH 2H 3H 4H | 5S 6S 7S * / AD 2C 3C / rami-chinois opened",
+        "7S 7H 7D * | 9C TC JC / 7C / rami-chinois opened",
+        "QH KH AH | 2S 3S 4S / JH AS / rami-chinois opened",
+        "- / 9H TH * / rummikub opened",
+    ],
+)
 @pytest.mark.parametrize("objective", OBJECTIVES)
 def test_known_traps(text: str, objective: str, monkeypatch: pytest.MonkeyPatch) -> None:
     position = parse_position(text)
@@ -115,8 +123,9 @@ def test_known_traps(text: str, objective: str, monkeypatch: pytest.MonkeyPatch)
 
 
 @pytest.mark.parametrize("objective", OBJECTIVES)
-def test_the_full_objective_stays_on_cp_sat(objective: str,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_full_objective_stays_on_cp_sat(
+    objective: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Stage 1's table is stage 2's hint: CP-SAT's, with its bonus for the table's own melds."""
     calls = Calls(monkeypatch)
     for position in random_small(5, "other-objectives"):
@@ -128,20 +137,25 @@ def test_large_tables_and_openings_stay_on_cp_sat(monkeypatch: pytest.MonkeyPatc
     calls = Calls(monkeypatch)
     rules = get_ruleset("rummikub")
     rng = random.Random("large")
-    large = random_position(rng, rules=rules, table_cards=glpkplay.SMALL_TABLE_CARDS + 10,
-                            hand_cards=14, jokers=1)
-    opening = random_position(rng, rules=rules, table_cards=20, hand_cards=14, jokers=0,
-                              opened=False)
+    large = random_position(
+        rng, rules=rules, table_cards=glpkplay.SMALL_TABLE_CARDS + 10, hand_cards=14, jokers=1
+    )
+    opening = random_position(
+        rng, rules=rules, table_cards=20, hand_cards=14, jokers=0, opened=False
+    )
     for position in (large, opening):
         solve(position, objective="cards", min_moves=False)
     assert calls.count == 0
 
 
-@pytest.mark.parametrize("answer", [
-    lambda found: ("undefined", None),  # the wall-clock cap reached
-    lambda found: ("optimal", found[1] * 0.5),  # not integral: refused by the check
-    lambda found: ("optimal", found[1] * 0 - 1),  # integral, out of bounds: refused
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        lambda found: ("undefined", None),  # the wall-clock cap reached
+        lambda found: ("optimal", found[1] * 0.5),  # not integral: refused by the check
+        lambda found: ("optimal", found[1] * 0 - 1),  # integral, out of bounds: refused
+    ],
+)
 def test_no_checked_optimum_falls_back(answer, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     positions = random_small(12, "fallback")
     expected = [by_cp_sat(position, monkeypatch) for position in positions]
@@ -167,5 +181,7 @@ def test_same_answer_every_time(objective: str) -> None:
         for _ in range(2):
             again = solve(position, objective=objective, min_moves=False)
             assert (again.table, again.played, again.moves) == (
-                first.table, first.played, first.moves
+                first.table,
+                first.played,
+                first.moves,
             )

@@ -26,16 +26,25 @@ def test_the_stored_goal_text_is_made_from_the_goal() -> None:
     assert any(r["goal"]["cards_played"] == 1 and r["kind"] == "empty-hand" for r in RECORDS)
 
 
-@pytest.mark.parametrize(("kind", "goal", "text"), [
-    ("empty-hand", {"cards_played": 1, "penalty_after": 0}, "Play the only card of your hand."),
-    ("empty-hand", {"cards_played": 4, "penalty_after": 0}, "Play all 4 cards of your hand."),
-    ("best-score", {"cards_played": 2, "penalty_after": 1},
-     "Your hand cannot be emptied: shed as many points as you can (the best play leaves 1 point "
-     "in hand)."),
-    ("best-score", {"cards_played": 2, "penalty_after": 18},
-     "Your hand cannot be emptied: shed as many points as you can (the best play leaves 18 "
-     "points in hand)."),
-])
+@pytest.mark.parametrize(
+    ("kind", "goal", "text"),
+    [
+        ("empty-hand", {"cards_played": 1, "penalty_after": 0}, "Play the only card of your hand."),
+        ("empty-hand", {"cards_played": 4, "penalty_after": 0}, "Play all 4 cards of your hand."),
+        (
+            "best-score",
+            {"cards_played": 2, "penalty_after": 1},
+            "Your hand cannot be emptied: shed as many points as you can "
+            "(the best play leaves 1 point in hand).",
+        ),
+        (
+            "best-score",
+            {"cards_played": 2, "penalty_after": 18},
+            "Your hand cannot be emptied: shed as many points as you can (the best play leaves 18 "
+            "points in hand).",
+        ),
+    ],
+)
 def test_goal_text(kind: str, goal: dict[str, int], text: str) -> None:
     assert goal_text(kind, goal) == text
 

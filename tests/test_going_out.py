@@ -59,8 +59,9 @@ def test_a_turn_only_free_jokers_allow_is_not_used():
     decision 5 forbids the slide, so the fast path finds nothing and the models answer: 2S
     stays in the hand and 9C is discarded (as test_rami_fou's known answer)."""
     position = parse_position("4S 5S 6S 7S * / 2S 9C / rami-fou opened")
-    free_rules = replace(RULES, discard=False, table_joker=TableJoker.FREE,
-                         taken_discard_locked=False)
+    free_rules = replace(
+        RULES, discard=False, table_joker=TableJoker.FREE, taken_discard_locked=False
+    )
     free = replace(position, rules=free_rules, hand=(position.hand[0],))
     assert str(free.hand[0]) == "2S"
     assert lay_whole_hand(free).table is not None, "the free search finds the slide"
@@ -80,12 +81,15 @@ def test_the_card_with_fewest_places_is_kept_back_first(monkeypatch):
     assert sorted(map(str, found.played)) == ["5H", "QC"]
 
 
-@pytest.mark.parametrize("text", [
-    "2H 3H 4H / 5H 9D / rami-chinois opened",  # no discard: the rami chinois fast path's job
-    "2H 3H 4H / 5H 9D / rami-fou",  # not opened: the opening turn lays new melds only
-    "2H 3H 4H / 9D / rami-fou opened",  # one card: nothing to lay, it is the discard
-    "2H 3H 4H / 5H 9D 9S / rami-fou opened",  # two cards with no place: no going out
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2H 3H 4H / 5H 9D / rami-chinois opened",  # no discard: the rami chinois fast path's job
+        "2H 3H 4H / 5H 9D / rami-fou",  # not opened: the opening turn lays new melds only
+        "2H 3H 4H / 9D / rami-fou opened",  # one card: nothing to lay, it is the discard
+        "2H 3H 4H / 5H 9D 9S / rami-fou opened",  # two cards with no place: no going out
+    ],
+)
 def test_declines_where_it_does_not_apply(text):
     assert go_out_in_place(parse_position(text)) is None
 
@@ -103,8 +107,11 @@ def going_out_position(rng: random.Random) -> Position | None:
         if len(cards) >= 4 and not end.is_joker and rng.random() < 0.7:
             cards.remove(end)
             hand.append(end)
-        table.append(Meld(tuple(cards), meld.kind) if meld.kind is MeldKind.SET
-                     else Meld(tuple(cards), MeldKind.RUN))
+        table.append(
+            Meld(tuple(cards), meld.kind)
+            if meld.kind is MeldKind.SET
+            else Meld(tuple(cards), MeldKind.RUN)
+        )
     if len(hand) < 2:
         return None
     position = Position(tuple(table), tuple(hand), opened=True, rules=RULES)
@@ -135,13 +142,17 @@ def test_random_going_out_positions_agree_with_the_reference(monkeypatch):
             solution = checked_solve(str(position), objective=objective)
             context = f"{position} ({objective})"
             assert solution.status is Status.OPTIMAL, context
-            assert (solution.penalty_after, solution.cards_played, solution.cards_moved) == (
-                reference.penalty_after, reference.cards_played, reference.cards_moved
-            ) == (0, len(position.hand) - 1, 0), context
+            assert (
+                (solution.penalty_after, solution.cards_played, solution.cards_moved)
+                == (reference.penalty_after, reference.cards_played, reference.cards_moved)
+                == (0, len(position.hand) - 1, 0)
+            ), context
             with monkeypatch.context() as patched:
                 patched.setattr(stages, "go_out_in_place", lambda position: None)
                 modelled = solve(position, objective=objective)
             assert (modelled.penalty_after, modelled.cards_played, modelled.cards_moved) == (
-                solution.penalty_after, solution.cards_played, solution.cards_moved
+                solution.penalty_after,
+                solution.cards_played,
+                solution.cards_moved,
             ), context
     assert fired >= 25, f"the fast path answered only {fired} of {tried} positions"

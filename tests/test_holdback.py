@@ -14,14 +14,29 @@ from rami.referee import validate_turn
 from rami.rules import get_ruleset
 
 
-def view(rules: str, hand: str, table: str = "-", *, opened: bool = False, stock: int = 40,
-         players: int = 2) -> View:
+def view(
+    rules: str,
+    hand: str,
+    table: str = "-",
+    *,
+    opened: bool = False,
+    stock: int = 40,
+    players: int = 2,
+) -> View:
     cards = parse_cards(hand)
     return View(
-        rules=get_ruleset(rules), seat=0, phase="play", hand=cards, table=parse_table(table),
-        discard_pile=(), stock_size=stock, hand_sizes=(len(cards),) + (12,) * (players - 1),
-        opened=(opened,) + (True,) * (players - 1), active=(True,) * players,
-        known=((),) * players, scores=(0,) * players,
+        rules=get_ruleset(rules),
+        seat=0,
+        phase="play",
+        hand=cards,
+        table=parse_table(table),
+        discard_pile=(),
+        stock_size=stock,
+        hand_sizes=(len(cards),) + (12,) * (players - 1),
+        opened=(opened,) + (True,) * (players - 1),
+        active=(True,) * players,
+        known=((),) * players,
+        scores=(0,) * players,
     )
 
 
@@ -98,8 +113,9 @@ def test_the_ceiling_lays_the_whole_turn_when_it_sees_the_other_go_out_next() ->
 
     from rami.game.lookahead import Ceiling, restore
 
-    seen = replace(view("rami-chinois", "KS KH KD 4C 5C 6C 9D", "7H 8H 9H", opened=True),
-                   hand_sizes=(7, 1))
+    seen = replace(
+        view("rami-chinois", "KS KH KD 4C 5C 6C 9D", "7H 8H 9H", opened=True), hand_sizes=(7, 1)
+    )
     stock = parse_cards("JH 2S 3D 4H 5S 8C QD 2C 6S 7D")
     ceiling = Ceiling(0)
     ceiling.see(restore(seen, {1: Counter(parse_cards("TH"))}, list(stock)))

@@ -178,7 +178,10 @@ def check_against_reference(position: Position) -> InPlace:
     for objective in ("points", "cards"):
         expected = reference_solve(position, objective)
         lay_off = (expected.penalty_after, expected.cards_played, expected.cards_moved) == (
-            0, len(position.hand), 0)
+            0,
+            len(position.hand),
+            0,
+        )
         if found.table is not None:
             assert lay_off, f"the reference does better than laying all in place: {position}"
         if found.none_exists:
@@ -212,8 +215,9 @@ def test_engine_answers_equal_with_and_without_the_fast_path(
 ) -> None:
     """On the benchmark positions where it matters most, both objectives' optimum levels are
     the same whether the fast path answers or the model does, and every answer is proved."""
-    positions = [case.position for case in benchlib.load_suite(
-        benchlib.SUITES_DIR / f"{suite}.jsonl")]
+    positions = [
+        case.position for case in benchlib.load_suite(benchlib.SUITES_DIR / f"{suite}.jsonl")
+    ]
     answered = [lay_whole_hand(position).table is not None for position in positions]
     assert sum(answered) >= len(positions) // 3
     for min_moves in (False, True):
@@ -224,7 +228,9 @@ def test_engine_answers_equal_with_and_without_the_fast_path(
         for position, with_it, without in zip(positions, fast, slow, strict=True):
             assert with_it.status is Status.OPTIMAL and without.status is Status.OPTIMAL
             assert (with_it.penalty_after, with_it.cards_played) == (
-                without.penalty_after, without.cards_played), str(position)
+                without.penalty_after,
+                without.cards_played,
+            ), str(position)
             if min_moves:
                 assert with_it.cards_moved == without.cards_moved, str(position)
 
@@ -238,7 +244,6 @@ def test_medium_positions_are_legal_and_move_nothing(seed: int) -> None:
     if table is not None:
         verdict = validate_turn(position, table, position.hand)
         assert verdict.legal and not verdict.hand_after and verdict.cards_moved == 0
-
 
 
 @pytest.mark.parametrize("objective", ["points", "cards"])

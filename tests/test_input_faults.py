@@ -56,12 +56,15 @@ def json_error(result: Result) -> dict[str, object]:
 # ------------------------------------------------------------------ 5: an option given twice
 
 
-@pytest.mark.parametrize("spec", [
-    "rami-chinois[jokers=0,jokers=4]",
-    "rami-chinois[jokers=4, jokers=4]",
-    "RAMI-CHINOIS[Jokers=0,jokers=4]",
-    "bfmania-51[opening_pure_run=true,opening_pure_run=false]",
-])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "rami-chinois[jokers=0,jokers=4]",
+        "rami-chinois[jokers=4, jokers=4]",
+        "RAMI-CHINOIS[Jokers=0,jokers=4]",
+        "bfmania-51[opening_pure_run=true,opening_pure_run=false]",
+    ],
+)
 def test_an_option_given_twice_is_refused_naming_it(spec: str) -> None:
     name = spec.split("[")[1].split("=")[0].strip().lower()
     with pytest.raises(UnknownRulesetError, match=f"option '{name}' is given twice"):
@@ -128,14 +131,19 @@ def test_a_batch_line_with_a_key_given_twice_gets_its_own_error(tmp_path: Path) 
     assert lines[1]["hand"] == ["KS"] and "error" not in lines[1]
 
 
-def _post(port: int, path: str, body: bytes, *, extra: bytes = b"") -> tuple[int, dict[str, str],
-                                                                             Any]:
+def _post(
+    port: int, path: str, body: bytes, *, extra: bytes = b""
+) -> tuple[int, dict[str, str], Any]:
     """One request on a raw socket to the loopback server: status, headers, decoded body."""
     with socket.create_connection((LOOPBACK, port), timeout=30) as sock:
         sock.sendall(
             f"POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-            "Content-Type: application/json\r\n".encode() + extra
-            + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+            "Content-Type: application/json\r\n".encode()
+            + extra
+            + b"Content-Length: "
+            + str(len(body)).encode()
+            + b"\r\n\r\n"
+            + body
         )
         answer = b""
         while chunk := sock.recv(65536):
@@ -155,13 +163,17 @@ def server() -> Iterator[BackgroundServer]:
         yield running
 
 
-@pytest.mark.parametrize(("path", "body", "field"), [
-    ("/solve", b'{"position": {"table": [], "hand": ["TH"], "hand": ["KS"]}}', "position.hand"),
-    ("/solve", b'{"position": "- / KS", "time_limit": 1, "time_limit": 9}', "time_limit"),
-    ("/validate", b'{"position": "- / TH", "position": "- / KS"}', "position"),
-])
-def test_the_service_refuses_a_key_given_twice(server: BackgroundServer, path: str, body: bytes,
-                                               field: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/solve", b'{"position": {"table": [], "hand": ["TH"], "hand": ["KS"]}}', "position.hand"),
+        ("/solve", b'{"position": "- / KS", "time_limit": 1, "time_limit": 9}', "time_limit"),
+        ("/validate", b'{"position": "- / TH", "position": "- / KS"}', "position"),
+    ],
+)
+def test_the_service_refuses_a_key_given_twice(
+    server: BackgroundServer, path: str, body: bytes, field: str
+) -> None:
     status, headers, answer = _post(server.port, path, body)
     assert status == 422 and headers["content-type"] == "application/json"
     assert answer["field"] == field
@@ -185,9 +197,14 @@ UNBOUNDED = ["inf", "1e309", "nan", "-inf", "Infinity"]
 
 
 @pytest.mark.parametrize("limit", UNBOUNDED)
-@pytest.mark.parametrize("command", [
-    ["solve", "- / TH"], ["solve", "--top", "3", "- / TH"], ["hint", "- / TH"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["solve", "- / TH"],
+        ["solve", "--top", "3", "- / TH"],
+        ["hint", "- / TH"],
+    ],
+)
 def test_a_time_limit_that_is_not_finite_is_refused(command: list[str], limit: str) -> None:
     result = rami(*command, "--time-limit", limit)
     assert result.exit_code == 2, result.output
@@ -224,10 +241,12 @@ def test_the_service_settings_never_give_an_unbounded_time_limit() -> None:
 
 @pytest.mark.parametrize("limit", [b"Infinity", b"1e309", b"NaN", b"-Infinity"])
 @pytest.mark.parametrize("path", ["/solve", "/hint"])
-def test_the_service_refuses_an_unbounded_time_limit(server: BackgroundServer, path: str,
-                                                     limit: bytes) -> None:
-    status, _, answer = _post(server.port, path,
-                              b'{"position": "- / TH", "time_limit": ' + limit + b"}")
+def test_the_service_refuses_an_unbounded_time_limit(
+    server: BackgroundServer, path: str, limit: bytes
+) -> None:
+    status, _, answer = _post(
+        server.port, path, b'{"position": "- / TH", "time_limit": ' + limit + b"}"
+    )
     assert status == 422 and answer["field"] == "time_limit", answer
 
 
@@ -246,9 +265,18 @@ def _asgi_request(app: Any, headers: list[tuple[bytes, bytes]], body: bytes) -> 
         sent.append(message)
 
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-        "scheme": "http", "path": "/validate", "raw_path": b"/validate", "query_string": b"",
-        "root_path": "", "headers": headers, "client": (LOOPBACK, 1), "server": (LOOPBACK, 2),
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/validate",
+        "raw_path": b"/validate",
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": (LOOPBACK, 1),
+        "server": (LOOPBACK, 2),
     }
     asyncio.run(app(scope, receive, send))
     return sent
@@ -257,10 +285,13 @@ def _asgi_request(app: Any, headers: list[tuple[bytes, bytes]], body: bytes) -> 
 BODY = b'{"position": "- / TH"}'
 
 
-@pytest.mark.parametrize("headers", [
-    [(b"content-length", str(len(BODY)).encode()), (b"transfer-encoding", b"chunked")],
-    [(b"transfer-encoding", b"chunked"), (b"content-length", b"0")],
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        [(b"content-length", str(len(BODY)).encode()), (b"transfer-encoding", b"chunked")],
+        [(b"transfer-encoding", b"chunked"), (b"content-length", b"0")],
+    ],
+)
 def test_content_length_with_chunked_encoding_is_a_400_through_the_app(
     headers: list[tuple[bytes, bytes]],
 ) -> None:
@@ -272,8 +303,11 @@ def test_content_length_with_chunked_encoding_is_a_400_through_the_app(
     answer = json.loads(body["body"])
     assert "ambiguous request framing" in answer["error"] and answer["field"] == "body"
     # One framing header: served.
-    sent = _asgi_request(app, [(b"content-type", b"application/json"),
-                               (b"content-length", str(len(BODY)).encode())], BODY)
+    sent = _asgi_request(
+        app,
+        [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())],
+        BODY,
+    )
     assert sent[0]["status"] == 200
 
 
@@ -292,15 +326,22 @@ def test_content_length_with_chunked_encoding_is_a_400_on_the_wire(
 ) -> None:
     chunked = hex(len(BODY))[2:].encode() + b"\r\n" + BODY + b"\r\n0\r\n\r\n"
     head = b"POST /validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-    answer = _raw(server.port, head + b"Content-Length: " + str(len(BODY)).encode()
-                  + b"\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked)
+    answer = _raw(
+        server.port,
+        head
+        + b"Content-Length: "
+        + str(len(BODY)).encode()
+        + b"\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + chunked,
+    )
     assert answer.startswith(b"HTTP/1.1 400 "), answer
     assert b"connection: close" in answer.lower()
     assert b"ambiguous request framing" in answer
     assert answer.count(b"HTTP/1.1") == 1  # nothing of the body was read as a next request
     # Chunked alone, and Content-Length alone, are served.
-    answer = _raw(server.port, head + b"Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n"
-                  + chunked)
+    answer = _raw(
+        server.port, head + b"Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked
+    )
     assert answer.startswith(b"HTTP/1.1 200 "), answer
     status, _, _ = _post(server.port, "/validate", BODY)
     assert status == 200
@@ -311,8 +352,12 @@ def test_content_length_with_chunked_encoding_is_a_400_on_the_wire(
 
 def test_a_batch_line_that_is_not_utf8_gets_its_own_error(tmp_path: Path) -> None:
     batch = tmp_path / "batch.jsonl"
-    batch.write_bytes(b"\xef\xbb\xbf- / KS\n" + "- / 9\u2665 T\u2665\n".encode()[:10]
-                      + b"\xff TH\n" + b'{"table": [], "hand": ["QH"]}\n\n- / \xc3\n')
+    batch.write_bytes(
+        b"\xef\xbb\xbf- / KS\n"
+        + "- / 9\u2665 T\u2665\n".encode()[:10]
+        + b"\xff TH\n"
+        + b'{"table": [], "hand": ["QH"]}\n\n- / \xc3\n'
+    )
     for source, stdin in ((str(batch), None), ("-", batch.read_bytes())):
         result = rami("solve", "--batch", source, "--time-limit", "2", stdin=stdin)
         assert result.exit_code == 2, result.output
@@ -326,10 +371,19 @@ def test_a_batch_line_that_is_not_utf8_gets_its_own_error(tmp_path: Path) -> Non
 
 def test_solve_task_gives_an_undecodable_line_its_error_too() -> None:
     """The same line sent to a worker (--ray) as plain data."""
-    answer = solve_task({"line": 7, "text": b"- / \xffKS".decode("utf-8", "surrogateescape"),
-                         "objective": "points", "time_limit": 1.0, "min_moves": True})
-    assert answer == {"result": {"line": 7, "error": "not UTF-8 text (byte 0xFF, the line's "
-                                 "byte 5)"}, "internal": False}
+    answer = solve_task(
+        {
+            "line": 7,
+            "text": b"- / \xffKS".decode("utf-8", "surrogateescape"),
+            "objective": "points",
+            "time_limit": 1.0,
+            "min_moves": True,
+        }
+    )
+    assert answer == {
+        "result": {"line": 7, "error": "not UTF-8 text (byte 0xFF, the line's byte 5)"},
+        "internal": False,
+    }
 
 
 # ------------------------------------------------------------------ 7: replay strict on every field
@@ -338,8 +392,13 @@ def test_solve_task_gives_an_undecodable_line_its_error_too() -> None:
 @pytest.fixture(scope="module")
 def record() -> dict[str, Any]:
     """One short game (one round between beginners), as its JSON record."""
-    played = play_game("rami-chinois", [make_bot("beginner", 1), make_bot("beginner", 2)],
-                       seed=5, options=GameOptions(max_rounds=1), game=0)
+    played = play_game(
+        "rami-chinois",
+        [make_bot("beginner", 1), make_bot("beginner", 2)],
+        seed=5,
+        options=GameOptions(max_rounds=1),
+        game=0,
+    )
     return json.loads(json.dumps(played))
 
 
@@ -353,34 +412,44 @@ def _first_draw(record: dict[str, Any]) -> dict[str, Any]:
     return next(e for e in record["rounds"][0]["actions"] if "draw" in e)
 
 
-@pytest.mark.parametrize(("change", "reason"), [
-    (lambda r: r["players"][0].update(level="grandmaster"),
-     "players[0].level: unknown level 'grandmaster'"),
-    (lambda r: r["players"][1].update(level=None), "players[1].level: unknown level None"),
-    (lambda r: r["players"][0].update(rating=1500), "players[0]: unknown field 'rating'"),
-    (lambda r: r["players"][0].pop("name"), "players[0]: missing field 'name'"),
-    (lambda r: r.update(comment="hi"), "record: unknown field 'comment'"),
-    (lambda r: r.pop("end"), "record: missing field 'end'"),
-    (lambda r: r.update(end="target" if r["end"] != "target" else "rounds"), "end recorded"),
-    (lambda r: r.update(version=True), "not a rami-game record of version 1"),
-    (lambda r: r.update(shuffle="mt19937"), "shuffle: unknown shuffle 'mt19937'"),
-    (lambda r: r.update(seed=True), "seed: expected a whole number or a string"),
-    (lambda r: r.pop("seed"), "names its shuffle"),
-    (lambda r: r.update(game=-1), "game: expected a whole number >= 0"),
-    (lambda r: r.update(draw=0), "draw recorded"),
-    (lambda r: r["rounds"][0].update(note="x"), "round 1: the round: unknown field 'note'"),
-    (lambda r: r["rounds"][0].pop("hands"), "round 1: the round: missing field 'hands'"),
-    (lambda r: r["rounds"][0].pop("eliminated"), "missing field 'eliminated'"),
-    (lambda r: r["rounds"][0].update(number=2), "number: the round is number 1"),
-    (lambda r: r["rounds"][0]["deal"].update(extra=1), "deal: not as rami writes it"),
-    (lambda r: r["rounds"][0]["deal"]["stock"].__setitem__(
-        0, r["rounds"][0]["deal"]["stock"][0].lower()), "deal: not as rami writes it"),
-    (lambda r: r["rounds"][0]["end"].update(rami_sec=0), "the round ends"),
-    (lambda r: _first_draw(r).update(seat=bool(_first_draw(r)["seat"])), "the engine gives"),
-    (lambda r: _first_draw(r).update(note=1), "the engine gives"),
-])
-def test_replay_refuses_every_field_it_does_not_know(record: dict[str, Any], change: Any,
-                                                      reason: str) -> None:
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (
+            lambda r: r["players"][0].update(level="grandmaster"),
+            "players[0].level: unknown level 'grandmaster'",
+        ),
+        (lambda r: r["players"][1].update(level=None), "players[1].level: unknown level None"),
+        (lambda r: r["players"][0].update(rating=1500), "players[0]: unknown field 'rating'"),
+        (lambda r: r["players"][0].pop("name"), "players[0]: missing field 'name'"),
+        (lambda r: r.update(comment="hi"), "record: unknown field 'comment'"),
+        (lambda r: r.pop("end"), "record: missing field 'end'"),
+        (lambda r: r.update(end="target" if r["end"] != "target" else "rounds"), "end recorded"),
+        (lambda r: r.update(version=True), "not a rami-game record of version 1"),
+        (lambda r: r.update(shuffle="mt19937"), "shuffle: unknown shuffle 'mt19937'"),
+        (lambda r: r.update(seed=True), "seed: expected a whole number or a string"),
+        (lambda r: r.pop("seed"), "names its shuffle"),
+        (lambda r: r.update(game=-1), "game: expected a whole number >= 0"),
+        (lambda r: r.update(draw=0), "draw recorded"),
+        (lambda r: r["rounds"][0].update(note="x"), "round 1: the round: unknown field 'note'"),
+        (lambda r: r["rounds"][0].pop("hands"), "round 1: the round: missing field 'hands'"),
+        (lambda r: r["rounds"][0].pop("eliminated"), "missing field 'eliminated'"),
+        (lambda r: r["rounds"][0].update(number=2), "number: the round is number 1"),
+        (lambda r: r["rounds"][0]["deal"].update(extra=1), "deal: not as rami writes it"),
+        (
+            lambda r: r["rounds"][0]["deal"]["stock"].__setitem__(
+                0, r["rounds"][0]["deal"]["stock"][0].lower()
+            ),
+            "deal: not as rami writes it",
+        ),
+        (lambda r: r["rounds"][0]["end"].update(rami_sec=0), "the round ends"),
+        (lambda r: _first_draw(r).update(seat=bool(_first_draw(r)["seat"])), "the engine gives"),
+        (lambda r: _first_draw(r).update(note=1), "the engine gives"),
+    ],
+)
+def test_replay_refuses_every_field_it_does_not_know(
+    record: dict[str, Any], change: Any, reason: str
+) -> None:
     assert replay(record).rounds == 1
     with pytest.raises(RecordError) as caught:
         replay(_changed(record, change), "line 1 (game 0)")
@@ -396,11 +465,16 @@ def test_the_known_levels_are_the_game_levels(record: dict[str, Any]) -> None:
     assert all(level in str(caught.value) for level in LEVELS)
 
 
-def test_rami_replay_does_not_call_a_grandmaster_clean(record: dict[str, Any],
-                                                       tmp_path: Path) -> None:
+def test_rami_replay_does_not_call_a_grandmaster_clean(
+    record: dict[str, Any], tmp_path: Path
+) -> None:
     path = tmp_path / "games.jsonl"
-    path.write_text(json.dumps(record) + "\n" + json.dumps(_changed(
-        record, lambda r: r["players"][1].update(level="grandmaster"))) + "\n")
+    path.write_text(
+        json.dumps(record)
+        + "\n"
+        + json.dumps(_changed(record, lambda r: r["players"][1].update(level="grandmaster")))
+        + "\n"
+    )
     result = rami("replay", str(path))
     assert result.exit_code == 1, result.output
     assert "1 of 2 record(s) do not replay" in result.stderr
@@ -431,7 +505,9 @@ def test_records_are_read_one_line_at_a_time(record: dict[str, Any]) -> None:
 
 
 def test_a_records_file_past_the_whole_file_cap_is_read_whole(
-    record: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    record: dict[str, Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Issue 36: 420 Café Rummy games (78.9 MB) were over the 64 MiB cap of a file. The cap is
     per record now: the whole-file cap, lowered here to 64 KiB, no longer applies."""
@@ -455,8 +531,9 @@ def test_a_records_file_past_the_whole_file_cap_is_read_whole(
         assert sum(1 for _ in read_records(stdin)) == copies
 
 
-def test_a_record_over_its_cap_is_refused_naming_the_line(record: dict[str, Any],
-                                                          tmp_path: Path) -> None:
+def test_a_record_over_its_cap_is_refused_naming_the_line(
+    record: dict[str, Any], tmp_path: Path
+) -> None:
     small = json.dumps(record)
     big = json.dumps({**record, "players": record["players"] * 50})
     path = tmp_path / "games.jsonl"
@@ -464,21 +541,27 @@ def test_a_record_over_its_cap_is_refused_naming_the_line(record: dict[str, Any]
     records = record_file(path, max_record_bytes=len(small) + 10)
     assert [number for number, _ in itertools.islice(records, 2)] == [1, 2]
     # The path itself may be cut in the message (a quoted piece longer than MAX_QUOTE).
-    with pytest.raises(InputTooLargeError, match=(
-        f"cannot read '.*': line 3 is longer than {len(small) + 10} bytes, the most one "
-        "line may hold"
-    )):
+    with pytest.raises(
+        InputTooLargeError,
+        match=(
+            f"cannot read '.*': line 3 is longer than {len(small) + 10} bytes, the most one "
+            "line may hold"
+        ),
+    ):
         next(records)
     with pytest.raises(CliError, match="line 3 is longer than"):
         list(inputs.text_lines(str(path), max_line_bytes=len(small) + 10))
 
 
-@pytest.mark.parametrize(("data", "error"), [
-    (b'{"format": "rami-game"\n', "line 1: malformed JSON at column 23"),
-    (b'\n\n{"a": 1, "a": 2}\n', "line 3: duplicate key 'a'"),
-    (b"[" * 100 + b"]" * 100 + b"\n", "line 1: JSON nested more than 32 levels deep"),
-    (b'{"a": 1}\n\xff\n', "line 2 is not UTF-8 text (byte 0xFF, the line's byte 1)"),
-])
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        (b'{"format": "rami-game"\n', "line 1: malformed JSON at column 23"),
+        (b'\n\n{"a": 1, "a": 2}\n', "line 3: duplicate key 'a'"),
+        (b"[" * 100 + b"]" * 100 + b"\n", "line 1: JSON nested more than 32 levels deep"),
+        (b'{"a": 1}\n\xff\n', "line 2 is not UTF-8 text (byte 0xFF, the line's byte 1)"),
+    ],
+)
 def test_bad_record_lines_are_named(data: bytes, error: str, tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
     path.write_bytes(data)

@@ -20,8 +20,9 @@ from rami.notation import parse_table
 from rami.rules import get_ruleset
 
 DISCARD_LADDERS = ("bfmania-51", "rami-51")
-WITHOUT_LADDER = tuple(name for name in ("rami-fou", "cafe-rummy", "bfmania-30")
-                       if name not in LADDERS)
+WITHOUT_LADDER = tuple(
+    name for name in ("rami-fou", "cafe-rummy", "bfmania-30") if name not in LADDERS
+)
 
 
 def points(rules: str) -> dict[float, float]:
@@ -45,8 +46,12 @@ def test_a_target_elo_in_a_discard_preset_resolves_by_its_ladder(rules: str) -> 
     the top is the expert (strength 2: a whole game as the expert), whose Elo is finite in
     these presets."""
     ladder = points(rules)
-    for strength in (named_strength("novice", rules), named_strength("intermediate", rules),
-                     1.0, 2.0):
+    for strength in (
+        named_strength("novice", rules),
+        named_strength("intermediate", rules),
+        1.0,
+        2.0,
+    ):
         assert strength_for(rules, ladder[strength]) == pytest.approx(strength)
     middle = (ladder[0.5] + ladder[1.0]) / 2
     assert strength_for(rules, middle) == pytest.approx(0.75)
@@ -59,18 +64,38 @@ def test_the_discard_ladders_are_not_the_one_round_ones() -> None:
     """bfmania-51's named levels, measured in whole games: the confirmed bot stands below the
     expert by a finite margin (the expert is on the ladder), unlike rami chinois."""
     assert 2.0 in points("bfmania-51") and 2.0 not in points("rami-chinois")
-    assert points("rami-chinois") == dict(((0.0, 0.0), (0.1, 495.0), (0.5, 766.0), (1.0, 876.0),
-                                           (1.5, 1074.0), (1.8, 1263.0)))
-    assert points("rummikub") == dict(((0.0, 0.0), (0.1, 593.0), (0.4, 833.0), (0.5, 868.0),
-                                       (1.0, 957.0), (1.5, 1153.0), (1.8, 1359.0)))
+    assert points("rami-chinois") == dict(
+        ((0.0, 0.0), (0.1, 495.0), (0.5, 766.0), (1.0, 876.0), (1.5, 1074.0), (1.8, 1263.0))
+    )
+    assert points("rummikub") == dict(
+        (
+            (0.0, 0.0),
+            (0.1, 593.0),
+            (0.4, 833.0),
+            (0.5, 868.0),
+            (1.0, 957.0),
+            (1.5, 1153.0),
+            (1.8, 1359.0),
+        )
+    )
 
 
 def _view(rules: str) -> View:
     cards = parse_cards("AS 2S 3S 9C 9D 9H KH 7D")
-    return View(rules=get_ruleset(rules), seat=0, phase="play", hand=cards,
-                table=parse_table("4S 5S 6S"), discard_pile=(), stock_size=40,
-                hand_sizes=(len(cards), 5), opened=(True, True), active=(True, True),
-                known=((), ()), scores=(0, 0))
+    return View(
+        rules=get_ruleset(rules),
+        seat=0,
+        phase="play",
+        hand=cards,
+        table=parse_table("4S 5S 6S"),
+        discard_pile=(),
+        stock_size=40,
+        hand_sizes=(len(cards), 5),
+        opened=(True, True),
+        active=(True, True),
+        known=((), ()),
+        scores=(0, 0),
+    )
 
 
 def test_a_target_above_the_confirmed_bot_in_bfmania_51_mixes_the_expert_by_round() -> None:
@@ -82,8 +107,9 @@ def test_a_target_above_the_confirmed_bot_in_bfmania_51_mixes_the_expert_by_roun
     assert 1.0 < bot.share(seen) < 2.0
     kinds = []
     for number in range(1, 21):
-        picks = {bot.pick(replace(seen, round=number, turn=turn)) is bot.expert
-                 for turn in range(8)}
+        picks = {
+            bot.pick(replace(seen, round=number, turn=turn)) is bot.expert for turn in range(8)
+        }
         assert len(picks) == 1
         kinds.append(picks.pop())
     assert 0 < sum(kinds) < len(kinds)
@@ -105,8 +131,13 @@ def test_a_bfmania_51_game_against_a_target_elo_plays_to_its_end() -> None:
     from rami.game.match import play_game
 
     levels = ["elo:200", "beginner"]
-    record = play_game("bfmania-51", [make_bot(level, seat) for seat, level in enumerate(levels)],
-                       seed=4, options=GameOptions(max_rounds=1), levels=levels)
+    record = play_game(
+        "bfmania-51",
+        [make_bot(level, seat) for seat, level in enumerate(levels)],
+        seed=4,
+        options=GameOptions(max_rounds=1),
+        levels=levels,
+    )
     assert record["rounds"][0]["end"]["reason"] in ("out", "stock")
     assert GameSession("bfmania-51", ["elo:200"], 0).levels == ("elo:200",)
 

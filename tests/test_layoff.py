@@ -312,9 +312,7 @@ def test_rami_51_lays_off_only_never_rearranges():
 def test_rami_51_fourteen_cards_dealt_then_a_draw():
     """Seed 004: "chaque joueur reçoit 14 cartes" (docs/rules.md row "cards dealt"): 15 cards after
     the draw solve like any hand."""
-    solution = solved(
-        "- / QH KH AH TS TD TC 5S 6S 7S 8S KD KC 2C 3D 4H / rami-51"
-    )
+    solution = solved("- / QH KH AH TS TD TC 5S 6S 7S 8S KD KC 2C 3D 4H / rami-51")
     assert solution.opened and solution.penalty_after == 10 + 2 + 3 + 4
 
 
@@ -337,8 +335,13 @@ def test_opening_requirement_row():
     hand = "QS QD QC KS KD * 2C 3C"
     opened = {
         preset: solved(f"- / {hand} / {preset}").opened
-        for preset in ("rami-51", "bfmania-51", "bfmania-51[opening_pure_run=false]",
-                       "bfmania-30", "cafe-rummy")
+        for preset in (
+            "rami-51",
+            "bfmania-51",
+            "bfmania-51[opening_pure_run=false]",
+            "bfmania-30",
+            "cafe-rummy",
+        )
     }
     assert opened == {
         "rami-51": False,
@@ -417,8 +420,8 @@ def test_cli_solve_and_hint():
 
 
 @pytest.mark.parametrize(
-    "preset", ["rami-51", "bfmania-51", "bfmania-51[opening_pure_run=false]", "bfmania-30",
-               "cafe-rummy"],
+    "preset",
+    ["rami-51", "bfmania-51", "bfmania-51[opening_pure_run=false]", "bfmania-30", "cafe-rummy"],
 )
 def test_larger_random_positions_are_proved_and_legal(preset: str):
     """Tables of 20-60 cards and hands of 8-15, opened or not: proved optimal, referee-checked."""
@@ -426,8 +429,12 @@ def test_larger_random_positions_are_proved_and_legal(preset: str):
     rng = random.Random(f"layoff {preset}")
     for _ in range(6):
         position = random_position(
-            rng, rules=rules, table_cards=rng.randint(20, 60), hand_cards=rng.randint(8, 15),
-            jokers=rng.randint(0, rules.jokers), opened=rng.random() < 0.6,
+            rng,
+            rules=rules,
+            table_cards=rng.randint(20, 60),
+            hand_cards=rng.randint(8, 15),
+            jokers=rng.randint(0, rules.jokers),
+            opened=rng.random() < 0.6,
         )
         solution = solve(position)
         assert solution.status is Status.OPTIMAL
@@ -464,8 +471,10 @@ def test_issue_36_reference_optimum(monkeypatch, preset: str, settings: str):
     best = layoff_reference(position)
     assert best is not None
     assert (best.penalty_after, best.cards_played, best.cards_moved) == ISSUE_36_BEST[preset]
-    for verdict in (validate_turn(position, best.table, best.played, best.discard),
-                    judge(position, best.table, best.played, best.discard)):
+    for verdict in (
+        validate_turn(position, best.table, best.played, best.discard),
+        judge(position, best.table, best.played, best.discard),
+    ):
         assert verdict.legal, verdict.problems
 
 
@@ -476,8 +485,9 @@ def test_issue_36_opening_turn_with_a_table_joker(preset: str, settings: str):
     optimum; with min_moves off too."""
     text = ISSUE_36.format(preset) + settings
     solution = solved(text)
-    assert (solution.penalty_after, solution.cards_played,
-            solution.cards_moved) == ISSUE_36_BEST[preset]
+    assert (solution.penalty_after, solution.cards_played, solution.cards_moved) == ISSUE_36_BEST[
+        preset
+    ]
     assert solution.opened
     loose = solved(text, min_moves=False)
     assert (loose.penalty_after, loose.cards_played) == ISSUE_36_BEST[preset][:2]

@@ -148,8 +148,12 @@ def opening_position(rng: random.Random, rules: Ruleset, max_hand: int = 9) -> P
     included), a set of high cards or an ace set, and jokers: openings of 30 and 51 points are
     often possible and often just missed."""
     base = random_position(
-        rng, rules=rules, table_cards=rng.choice((0, 3, 4, 5, 6)), hand_cards=0,
-        jokers=rng.randint(0, min(2, rules.jokers)), opened=False,
+        rng,
+        rules=rules,
+        table_cards=rng.choice((0, 3, 4, 5, 6)),
+        hand_cards=0,
+        jokers=rng.randint(0, min(2, rules.jokers)),
+        opened=False,
     )
     deck = Counter({Card(index): 2 for index in range(52)})
     deck[JOKER] = rules.jokers
@@ -217,8 +221,10 @@ def _table_jokers_try(rng: random.Random, rules: Ruleset) -> Position:
             places = range(low, min(14, low + rng.choice((2, 2, 3))) + 1)
             slot = rng.randrange(len(places))
             stands = Card.of(1 if places[slot] == 14 else places[slot], suit)
-            cards = [JOKER if n == slot else Card.of(1 if p == 14 else p, suit)
-                     for n, p in enumerate(places)]
+            cards = [
+                JOKER if n == slot else Card.of(1 if p == 14 else p, suit)
+                for n, p in enumerate(places)
+            ]
             laid = lay(cards, MeldKind.RUN)
         else:
             rank = rng.randint(1, 13)

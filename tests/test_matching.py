@@ -138,7 +138,8 @@ def test_property_assignment_is_optimal_and_one_to_one(weights):
     st.integers(9, 20).flatmap(
         lambda cols: st.lists(
             st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 5]), min_size=cols, max_size=cols),
-            min_size=9, max_size=20,
+            min_size=9,
+            max_size=20,
         )
     )
 )

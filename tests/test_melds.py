@@ -376,8 +376,14 @@ def test_arrange_places_cards_and_jokers(cards, rules, expected):
 
 @pytest.mark.parametrize(
     ("cards", "rules"),
-    [("KH AH 2H", CHINOIS), ("7H 8S 9H", CHINOIS), ("7H * *", CAFE), ("* * *", CHINOIS),
-     ("7H 7H 7S", CHINOIS), ("QH KH AH", KUB)],
+    [
+        ("KH AH 2H", CHINOIS),
+        ("7H 8S 9H", CHINOIS),
+        ("7H * *", CAFE),
+        ("* * *", CHINOIS),
+        ("7H 7H 7S", CHINOIS),
+        ("QH KH AH", KUB),
+    ],
 )
 def test_arrange_returns_none_when_impossible(cards, rules):
     """docs/rules.md common (no wrap, one suit, distinct suits), presets (real cards), rummikub (no

@@ -30,8 +30,18 @@ from rami.puzzles.record import (
 from rami.puzzles.themes import THEMES
 
 #: One round of a two-beginner game without jokers: a few seconds, and it holds puzzles.
-SMALL = ["--games", "1", "--seed", "3", "--rounds", "1", "--players", "beginner,beginner",
-         "--rules", "rami-chinois[jokers=0]"]
+SMALL = [
+    "--games",
+    "1",
+    "--seed",
+    "3",
+    "--rounds",
+    "1",
+    "--players",
+    "beginner,beginner",
+    "--rules",
+    "rami-chinois[jokers=0]",
+]
 
 
 def rami(*args: str):
@@ -46,8 +56,7 @@ def test_the_turns_mined_are_those_of_the_simulated_game():
     simulation = Simulation("rami-chinois", ("beginner", "beginner"), 2, 9).checked()
     record, turns = played_turns(simulation, 1)
     assert record == run_game(simulation, 1).record  # game i of 'rami simulate --seed S'
-    plays = sum(1 for entry in record["rounds"] for event in entry["actions"]
-                if "played" in event)
+    plays = sum(1 for entry in record["rounds"] for event in entry["actions"] if "played" in event)
     assert len(turns) >= plays > 0
     assert {turn.round for turn in turns} == set(range(1, len(record["rounds"]) + 1))
 
@@ -97,11 +106,14 @@ def test_mining_on_ray_writes_the_local_pack(ray_cluster, small_pack, tmp_path):
     assert there["executor"] == "ray" and there["tiers"] == summary["tiers"]
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--rules", "rami-fou"], "rami-chinois"),
-    (["--players", "beginner,grandmaster"], "unknown bot level"),
-    (["--players", "beginner"], "2 to"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rules", "rami-fou"], "rami-chinois"),
+        (["--players", "beginner,grandmaster"], "unknown bot level"),
+        (["--players", "beginner"], "2 to"),
+    ],
+)
 def test_mine_refuses_bad_input(tmp_path, args, message):
     result = rami("puzzle", "mine", "--games", "1", *args, "--out", str(tmp_path / "x.jsonl"))
     assert result.exit_code == 2 and message in result.output, result.output
@@ -152,5 +164,7 @@ def test_the_daily_puzzle_draws_from_both_packs_from_its_day():
     assert cycle == {p.id for p in everything}  # a full cycle shows every puzzle once
     assert daily(date(2027, 3, 1)) == daily(date(2027, 3, 1))
     # A pack of generated puzzles only keeps its days whatever the date.
-    assert daily(date(2027, 3, 1), generated) is daily_order(generated)[
-        (date(2027, 3, 1) - DAILY_EPOCH).days % len(generated)]
+    assert (
+        daily(date(2027, 3, 1), generated)
+        is daily_order(generated)[(date(2027, 3, 1) - DAILY_EPOCH).days % len(generated)]
+    )

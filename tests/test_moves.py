@@ -12,33 +12,54 @@ from rami.notation import parse_position, parse_table
 from rami.rules import get_ruleset
 
 
-@pytest.mark.parametrize(("text", "kind", "cards", "source", "target"), [
-    ("lay 7H 8H 9H from your hand as meld 4", MoveKind.LAY, "7H 8H 9H", None, 4),
-    ("LAY 7h 8h 9h", MoveKind.LAY, "7H 8H 9H", None, None),
-    ("add QH from your hand to meld 2", MoveKind.ADD, "QH", None, 2),
-    ("add 8C onto 3", MoveKind.ADD, "8C", None, 3),
-    ("move 5C from your hand to 3", MoveKind.ADD, "5C", None, 3),
-    ("move 5C 6C from meld 3 to meld 5", MoveKind.MOVE, "5C 6C", 3, 5),
-    ("put 5H from your hand in place of the joker in meld 3", MoveKind.REPLACE, "5H", None, 3),
-    ("put 5H in place of the joker in meld 3: the joker goes to your hand", MoveKind.SWAP, "5H",
-     None, 3),
-    ("put 5H in place of the joker in meld 3: lay the joker again this turn", MoveKind.SWAP,
-     "5H", None, 3),
-    ("swap 5H in 3", MoveKind.SWAP, "5H", None, 3),
-    ("discard KD to end your turn", MoveKind.DISCARD, "KD", None, None),
-])
+@pytest.mark.parametrize(
+    ("text", "kind", "cards", "source", "target"),
+    [
+        ("lay 7H 8H 9H from your hand as meld 4", MoveKind.LAY, "7H 8H 9H", None, 4),
+        ("LAY 7h 8h 9h", MoveKind.LAY, "7H 8H 9H", None, None),
+        ("add QH from your hand to meld 2", MoveKind.ADD, "QH", None, 2),
+        ("add 8C onto 3", MoveKind.ADD, "8C", None, 3),
+        ("move 5C from your hand to 3", MoveKind.ADD, "5C", None, 3),
+        ("move 5C 6C from meld 3 to meld 5", MoveKind.MOVE, "5C 6C", 3, 5),
+        ("put 5H from your hand in place of the joker in meld 3", MoveKind.REPLACE, "5H", None, 3),
+        (
+            "put 5H in place of the joker in meld 3: the joker goes to your hand",
+            MoveKind.SWAP,
+            "5H",
+            None,
+            3,
+        ),
+        (
+            "put 5H in place of the joker in meld 3: lay the joker again this turn",
+            MoveKind.SWAP,
+            "5H",
+            None,
+            3,
+        ),
+        ("swap 5H in 3", MoveKind.SWAP, "5H", None, 3),
+        ("discard KD to end your turn", MoveKind.DISCARD, "KD", None, None),
+    ],
+)
 def test_one_parser_reads_typed_moves_and_the_solvers(
     text: str, kind: MoveKind, cards: str, source: int | None, target: int | None
 ) -> None:
     move = parse_move(text)
     assert (move.kind, move.cards, move.source, move.target) == (
-        kind, parse_cards(cards), source, target)
+        kind,
+        parse_cards(cards),
+        source,
+        target,
+    )
 
 
 def test_splits_and_slides_as_the_solver_prints_them() -> None:
     split = parse_move("split 3H..9H (meld 1) after 6H: 7H 8H 9H becomes meld 4")
     assert (split.kind, split.source, split.target, split.after) == (
-        MoveKind.SPLIT, 1, 4, parse_cards("6H")[0])
+        MoveKind.SPLIT,
+        1,
+        4,
+        parse_cards("6H")[0],
+    )
     assert parse_move("split meld 2 after 5C").target is None
     shift = parse_move("in meld 2, slide the joker to stand for 5H (not 8H)")
     assert (shift.kind, shift.source, shift.target) == (MoveKind.SHIFT, 2, 2)
@@ -75,11 +96,13 @@ def test_a_split_names_what_it_cut_and_a_refused_move_changes_nothing() -> None:
     after, done = start.apply(parse_move("split 1 after 4H"))
     assert (done.cards, done.target) == (parse_cards("5H 6H 7H"), 3)
     assert [number for number, _ in after.numbered()] == [1, 2, 3]
-    for text, message in (("split 2 after QS", "is not a run"),
-                          ("split 1 after 7H", "no card after 7H"),
-                          ("move QS from 2 to 5", "there is no meld 5"),
-                          ("add 9H to 1", "your hand does not hold 9H"),
-                          ("move 3H from 1 to 1", "in meld 1 already")):
+    for text, message in (
+        ("split 2 after QS", "is not a run"),
+        ("split 1 after 7H", "no card after 7H"),
+        ("move QS from 2 to 5", "there is no meld 5"),
+        ("add 9H to 1", "your hand does not hold 9H"),
+        ("move 3H from 1 to 1", "in meld 1 already"),
+    ):
         with pytest.raises(MoveError, match=message):
             start.apply(parse_move(text))
     assert start.piles == (parse_cards("3H 4H 5H 6H 7H"), parse_cards("QS QD QC"))
@@ -88,8 +111,9 @@ def test_a_split_names_what_it_cut_and_a_refused_move_changes_nothing() -> None:
 def test_every_move_the_solver_writes_reads_back_and_replays_to_its_table() -> None:
     from rami.solver.api import solve
 
-    position = parse_position("3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 5S 6H QH 5D KD 8C"
-                              " / rami-chinois opened")
+    position = parse_position(
+        "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 5S 6H QH 5D KD 8C / rami-chinois opened"
+    )
     solution = solve(position)
     assert {MoveKind.SPLIT, MoveKind.MOVE} <= {move.kind for move in solution.moves}
     layout = Layout.start(position.rules, position.table, position.hand)
@@ -127,8 +151,11 @@ def test_a_move_is_said_in_french_from_its_phrase_never_read_back() -> None:
     from rami.phrases import BOOK
     from rami.solver.api import solve
 
-    solution = solve(parse_position("3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 5S 6H QH 5D KD"
-                                    " 8C / rami-chinois opened"))
+    solution = solve(
+        parse_position(
+            "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 5S 6H QH 5D KD 8C / rami-chinois opened"
+        )
+    )
     assert {move.phrase for move in solution.moves} >= {"split", "move", "add"}
     for move in solution.moves:
         phrase = BOOK[move.phrase]

@@ -27,11 +27,17 @@ from rami.notation import (
 from rami.position import Position, count_problems
 from rami.rules import PRESETS, get_ruleset
 
-RULESETS = [*PRESETS.values(), *(get_ruleset(spec) for spec in (
-    "rami-chinois[jokers=0]",
-    "bfmania-51[opening_pure_run=false]",
-    "rami-fou[open_and_rearrange_same_turn=true]",
-))]
+RULESETS = [
+    *PRESETS.values(),
+    *(
+        get_ruleset(spec)
+        for spec in (
+            "rami-chinois[jokers=0]",
+            "bfmania-51[opening_pure_run=false]",
+            "rami-fou[open_and_rearrange_same_turn=true]",
+        )
+    ),
+]
 
 ISSUE_JSON = (
     '{"rules": "rami-chinois", "table": [["7H","8H","9H"], ["QS","QD","QC"], '
@@ -82,7 +88,10 @@ def positions(draw):
     assume(not count_problems([*(c for m in table for c in m.cards), *hand], rules))
     if rules.discard and position.hand and draw(st.booleans()):
         position = Position(
-            position.table, position.hand, position.opened, rules,
+            position.table,
+            position.hand,
+            position.opened,
+            rules,
             draw(st.sampled_from(position.hand)),
         )
     assert position.problems() == []
@@ -200,16 +209,17 @@ def test_json_defaults_rules_rami_chinois_opened_false():
     only_hand = parse_position_any('{"hand": ["7H", "10h", "q♠"]}')
     assert only_hand == Position(hand=parse_cards("7H TH QS"))
     assert position_to_json(only_hand) == {
-        "rules": "rami-chinois", "table": [], "hand": ["QS", "7H", "TH"], "opened": False,
+        "rules": "rami-chinois",
+        "table": [],
+        "hand": ["QS", "7H", "TH"],
+        "opened": False,
     }
 
 
 def test_text_defaults_and_settings():
     """Notation: text defaults (rami-chinois, not opened) and the settings words."""
     assert parse_position("- / -") == Position()
-    assert parse_position("7H 8H 9H / TH") == Position(
-        (Meld.parse("7H 8H 9H"),), parse_cards("TH")
-    )
+    assert parse_position("7H 8H 9H / TH") == Position((Meld.parse("7H 8H 9H"),), parse_cards("TH"))
     position = parse_position("- / 7H / Rami-51 OPENED discard=7h")
     assert position.rules.name == "rami-51" and position.opened
     assert position.taken_discard == Card.parse("7H")
@@ -304,8 +314,12 @@ def test_json_not_an_object_is_rejected():
 
 @pytest.mark.parametrize(
     "text",
-    ["- / - / rami-belge", '{"rules": "rami-belge"}', "- / - / rami-chinois[colour=red]",
-     '{"rules": "rami-chinois[jokers=2]"}'],
+    [
+        "- / - / rami-belge",
+        '{"rules": "rami-belge"}',
+        "- / - / rami-chinois[colour=red]",
+        '{"rules": "rami-chinois[jokers=2]"}',
+    ],
 )
 def test_unknown_ruleset_or_option_is_rejected(text):
     """Rejection: unknown ruleset / option raises UnknownRulesetError naming it."""

@@ -15,24 +15,40 @@ from rami.phrases import why_nothing
     ("text", "reason"),
     [
         # Issue 36: 5H 6H 7H is a pure run; TS JS QS (30) with it makes 48, short of 51.
-        ("* 9D TD / 8S TS JS QS 8D 5H 6H 7H 2C / bfmania-51",
-         "no opening possible: the hand cannot make 51 points of melds with a pure run"),
-        ("- / 8S TS JS QS 8D 5H 6H 7H 2C / rami-51",
-         "no opening possible: the hand cannot make 51 points of melds with a pure run"),
+        (
+            "* 9D TD / 8S TS JS QS 8D 5H 6H 7H 2C / bfmania-51",
+            "no opening possible: the hand cannot make 51 points of melds with a pure run",
+        ),
+        (
+            "- / 8S TS JS QS 8D 5H 6H 7H 2C / rami-51",
+            "no opening possible: the hand cannot make 51 points of melds with a pure run",
+        ),
         # 60 points of sets, but no pure run.
-        ("- / QS QD QC KS KD KC 2H / bfmania-51",
-         "no opening possible: the hand holds no pure run (3+ in a row, no joker)"),
-        ("- / QS QD QC KS KD KC 2H / bfmania-51[opening_pure_run=false]",
-         "the hand could open but does not this turn"),
+        (
+            "- / QS QD QC KS KD KC 2H / bfmania-51",
+            "no opening possible: the hand holds no pure run (3+ in a row, no joker)",
+        ),
+        (
+            "- / QS QD QC KS KD KC 2H / bfmania-51[opening_pure_run=false]",
+            "the hand could open but does not this turn",
+        ),
         # The table option drops the pure run: then only the points are missing.
-        ("- / 8S TS JS QS 5H 6H 7H 2C / bfmania-51[opening_pure_run=false]",
-         "no opening possible: the hand cannot make 51 points of melds"),
-        ("- / 5H 6H 7H 2C 9D / bfmania-30",
-         "no opening possible: the hand cannot make 30 points of melds"),
-        ("- / 5H 6H 8H 2C 9D / rami-fou",
-         "no opening possible: the hand cannot make 51 points of melds"),
-        ("- / 5H 6H 8H 2C 9D / rami-chinois",
-         "no opening possible: the hand holds no pure run (3+ in a row, no joker)"),
+        (
+            "- / 8S TS JS QS 5H 6H 7H 2C / bfmania-51[opening_pure_run=false]",
+            "no opening possible: the hand cannot make 51 points of melds",
+        ),
+        (
+            "- / 5H 6H 7H 2C 9D / bfmania-30",
+            "no opening possible: the hand cannot make 30 points of melds",
+        ),
+        (
+            "- / 5H 6H 8H 2C 9D / rami-fou",
+            "no opening possible: the hand cannot make 51 points of melds",
+        ),
+        (
+            "- / 5H 6H 8H 2C 9D / rami-chinois",
+            "no opening possible: the hand holds no pure run (3+ in a row, no joker)",
+        ),
         ("- / 5H 6H 8H 2C 9D / cafe-rummy", "no card of the hand can be played"),
         ("- / 5H 6H 7H 2C 9D / rami-chinois opened", "no card of the hand can be played"),
     ],
@@ -47,8 +63,7 @@ def test_issue_36_solve_names_the_points() -> None:
     solution = solve(position)
     assert not solution.played and not solution.opened
     assert solution.message == (
-        "no opening possible: the hand cannot make 51 points of melds with a pure run, "
-        "discard QS"
+        "no opening possible: the hand cannot make 51 points of melds with a pure run, discard QS"
     )
     assert solution.note(FRENCH) == (
         "pas d'ouverture possible : la main ne fait pas 51 points de combinaisons avec une "

@@ -36,7 +36,8 @@ def shipped() -> set[str]:
 
 def _sources(folder: Path, pattern: str = "*") -> list[str]:
     return sorted(
-        path.relative_to(ROOT).as_posix() for path in folder.rglob(pattern)
+        path.relative_to(ROOT).as_posix()
+        for path in folder.rglob(pattern)
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
     )
 
@@ -62,8 +63,10 @@ def test_the_sdist_ships_what_the_tests_and_the_makefile_read(shipped: set[str])
         files = _sources(ROOT / folder)
         assert files, folder
         assert set(files) <= shipped, folder
-    assert set(_sources(ROOT / "benchmarks", "*.py")) - set(
-        _sources(ROOT / "benchmarks" / "results")) <= shipped
+    assert (
+        set(_sources(ROOT / "benchmarks", "*.py")) - set(_sources(ROOT / "benchmarks" / "results"))
+        <= shipped
+    )
 
 
 def test_every_path_a_test_names_from_the_root_is_shipped(shipped: set[str]) -> None:

@@ -30,12 +30,21 @@ import pytest
 from rami.service.testing import LOOPBACK, free_port
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--disable-gpu"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-gpu",
+]
 VIEWPORTS = {
     "desktop": {"viewport": {"width": 1280, "height": 900}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-              "is_mobile": True, "has_touch": True},
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
 }
 #: The daily puzzle of 2025-06-01: TS TD TC | 7C 8C 9C TC / TH 6C 8C (easy, no jokers).
 EASY = "rc-b5304c3325"
@@ -106,8 +115,9 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                              args=CHROMIUM_ARGS)
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
         yield launched
         launched.close()
 
@@ -128,8 +138,14 @@ class Page:
         self.allowed: set[int] = set()
         self.page.on("request", lambda request: self.requests.append(request.url))
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("console", lambda message: message.type == "error"
-                     and not self._expected(message.text) and self.errors.append(message.text))
+        self.page.on(
+            "console",
+            lambda message: (
+                message.type == "error"
+                and not self._expected(message.text)
+                and self.errors.append(message.text)
+            ),
+        )
 
     def _expected(self, text: str) -> bool:
         return any(f"responded with a status of {status} " in text for status in self.allowed)
@@ -139,7 +155,8 @@ class Page:
         self.page.wait_for_selector("#hand .card")
         if puzzle:
             self.page.wait_for_function(
-                "id => document.querySelector('.chip.id')?.textContent === id", arg=puzzle)
+                "id => document.querySelector('.chip.id')?.textContent === id", arg=puzzle
+            )
         return self
 
     def press(self, selector: str) -> None:
@@ -163,7 +180,8 @@ class Page:
 
     def meld_cards(self, number: int) -> list[str]:
         return self.page.eval_on_selector_all(
-            f"{self.meld(number)} .card", "cards => cards.map(c => c.dataset.card)")
+            f"{self.meld(number)} .card", "cards => cards.map(c => c.dataset.card)"
+        )
 
     def status(self) -> str:
         return self.page.locator("#status").inner_text()
@@ -172,7 +190,8 @@ class Page:
         self.press("#check")
         self.page.wait_for_function(
             "() => !document.querySelector('#status').textContent.startsWith('Checking')"
-            " && document.querySelector('#status').textContent.length > 0")
+            " && document.querySelector('#status').textContent.length > 0"
+        )
         return self.status()
 
     def close(self) -> None:
@@ -192,7 +211,8 @@ def test_a_hash_that_is_no_puzzle_id_asks_nothing(page: Page) -> None:
     (the themes list came back, not a puzzle); only an id as the API documents it is asked."""
     page.page.goto(page.base + "/#themes")
     page.page.wait_for_function(
-        "() => document.querySelector('#status').textContent.startsWith('No puzzle')")
+        "() => document.querySelector('#status').textContent.startsWith('No puzzle')"
+    )
     assert page.status() == 'No puzzle "themes": a puzzle id is rc- and 10 hex digits.'
 
 
@@ -203,8 +223,11 @@ def test_page_loads_from_this_server_only(page: Page) -> None:
     daily = json.load(urllib.request.urlopen(page.base + "/puzzles/daily"))
     position = daily["position"]
     shown = view.eval_on_selector_all(".card", "cards => cards.map(c => c.dataset.card)")
-    expected = [card for meld in position["table"]
-                for card in (meld if isinstance(meld, list) else meld["cards"])]
+    expected = [
+        card
+        for meld in position["table"]
+        for card in (meld if isinstance(meld, list) else meld["cards"])
+    ]
     assert sorted(shown) == sorted(expected + position["hand"])
     view.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth)")
     view.wait_for_function("() => document.querySelectorAll('#theme option').length > 5")
@@ -287,8 +310,10 @@ def test_hints_one_level_at_a_time(page: Page) -> None:
     # The whole turn as its moves (not the solver's report), which the board can play.
     assert "Status:" not in hints.nth(2).inner_text()
     assert hints.nth(2).locator("li").all_inner_texts() == [
-        "move 7C from meld 2 to meld 3", "add TH from your hand to meld 1",
-        "add 6C 8C from your hand to meld 3"]
+        "move 7C from meld 2 to meld 3",
+        "add TH from your hand to meld 1",
+        "add 6C 8C from your hand to meld 3",
+    ]
     assert page.page.locator("#hint").is_disabled()
     page.press("#hints .play-hint")
     for _ in range(3):
@@ -301,9 +326,11 @@ def test_the_solution_step_by_step(page: Page) -> None:
     page.press("#show-solution")
     steps = page.page.locator("#replay-moves li")
     steps.nth(0).wait_for(state="attached")  # on a phone the status line says the step
-    assert steps.all_inner_texts() == ["move 7C from meld 2 to meld 3",
-                                       "add TH from your hand to meld 1",
-                                       "add 6C 8C from your hand to meld 3"]
+    assert steps.all_inner_texts() == [
+        "move 7C from meld 2 to meld 3",
+        "add TH from your hand to meld 1",
+        "add 6C 8C from your hand to meld 3",
+    ]
     page.press("#step")
     assert page.meld_cards(3) == ["7C"] and "Step 1 of 3" in page.status()
     page.press("#step")
@@ -327,8 +354,10 @@ def test_pick_by_tier_and_theme(page: Page) -> None:
     view.select_option("#tier", "hard")
     view.wait_for_function("() => document.querySelector('.chip.tier')?.textContent === 'hard'")
     view.select_option("#theme", "split-run")
-    view.wait_for_function("() => [...document.querySelectorAll('.chip.theme')]"
-                           ".some(c => c.textContent === 'split-run')")
+    view.wait_for_function(
+        "() => [...document.querySelectorAll('.chip.theme')]"
+        ".some(c => c.textContent === 'split-run')"
+    )
     assert view.locator(".chip.tier").inner_text() == "hard"
     chosen = view.locator(".chip.id").inner_text()
     listed = json.load(urllib.request.urlopen(page.base + "/puzzles?tier=hard&theme=split-run"))
@@ -365,7 +394,8 @@ def test_the_keyboard_alone(browser: Any, server: str) -> None:
     view.keyboard.press("3")
     view.keyboard.press("c")
     view.wait_for_function(
-        "() => document.querySelector('#status').textContent.startsWith('Solved')")
+        "() => document.querySelector('#status').textContent.startsWith('Solved')"
+    )
     page.close()
     assert page.errors == []
 
@@ -373,8 +403,9 @@ def test_the_keyboard_alone(browser: Any, server: str) -> None:
 def test_cards_dragged_with_the_mouse(browser: Any, server: str) -> None:
     page = Page(browser, server, "desktop").open(EASY)
     view = page.page
-    view.drag_and_drop(page.card("7C", page.meld(2)), "#new-meld-zone",
-                       source_position={"x": 8, "y": 24})
+    view.drag_and_drop(
+        page.card("7C", page.meld(2)), "#new-meld-zone", source_position={"x": 8, "y": 24}
+    )
     assert page.meld_cards(3) == ["7C"]
     view.drag_and_drop(page.card("TH"), page.meld(1), source_position={"x": 8, "y": 24})
     assert page.meld_cards(1) == ["TS", "TH", "TD", "TC"]
@@ -406,11 +437,17 @@ def touch_drag(page: Page, source: str, target: str) -> None:
     x0, y0 = start["x"] + 8, start["y"] + 24
     x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
     session = page.context.new_cdp_session(view)
-    session.send("Input.dispatchTouchEvent",
-                 {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    session.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]}
+    )
     for step in range(1, 9):
-        session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
-            {"x": x0 + (x1 - x0) * step / 8, "y": y0 + (y1 - y0) * step / 8}]})
+        session.send(
+            "Input.dispatchTouchEvent",
+            {
+                "type": "touchMove",
+                "touchPoints": [{"x": x0 + (x1 - x0) * step / 8, "y": y0 + (y1 - y0) * step / 8}],
+            },
+        )
     session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     session.detach()
 
@@ -460,8 +497,10 @@ def _seed_with_a_run() -> tuple[int, list[str]]:
             if all(code in hand for code in run):
                 before = len(session.log)
                 session.play([[Card.parse(code) for code in run]])
-                if any(entry["kind"] == "play" and entry["seat"] == 1 and entry["played"]
-                       for entry in session.log[before:]):
+                if any(
+                    entry["kind"] == "play" and entry["seat"] == 1 and entry["played"]
+                    for entry in session.log[before:]
+                ):
                     return seed, run
                 break
     raise AssertionError("no seed with a run in the first 200")
@@ -490,14 +529,17 @@ def start_game(page: Page, seed: int = SEED, pace: str = "fast") -> dict[str, An
 def set_pace(page: Page, pace: str) -> None:
     """The bots' pace (its menu shows once a game is dealt; the choice is kept)."""
     page.page.eval_on_selector(
-        "#pace", "(menu, pace) => { menu.value = pace; menu.dispatchEvent(new Event('change')); }",
-        pace)
+        "#pace",
+        "(menu, pace) => { menu.value = pace; menu.dispatchEvent(new Event('change')); }",
+        pace,
+    )
 
 
 def log_lines(page: Page) -> list[str]:
     """The log's lines as the server told them (without the moves the page adds)."""
     lines: list[str] = page.page.eval_on_selector_all(
-        "#game-log li", "items => items.map(i => i.firstChild.textContent)")
+        "#game-log li", "items => items.map(i => i.firstChild.textContent)"
+    )
     return lines
 
 
@@ -507,8 +549,9 @@ def test_a_game_against_a_bot(page: Page) -> None:
     view = page.page
     assert state["phase"] == "play" and state["rules"] == "rami-chinois"
     assert view.locator("#hand .card").count() == 14
-    assert sorted(view.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")) \
-        == sorted(state["view"]["hand"])
+    assert sorted(
+        view.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
+    ) == sorted(state["view"]["hand"])
     assert view.locator(".player").count() == 2
     assert "13 cards" in view.locator(".player[data-seat='1']").inner_text()
     assert view.locator("#stock-count").inner_text() == f"stock {state['view']['stock_size']}"
@@ -520,7 +563,8 @@ def test_a_game_against_a_bot(page: Page) -> None:
     page.press("#new-meld-zone")
     page.press("#end-turn")
     view.wait_for_function(
-        "() => document.querySelector('#status').textContent.startsWith('The referee refuses')")
+        "() => document.querySelector('#status').textContent.startsWith('The referee refuses')"
+    )
     assert "meld" in page.status().split("this turn.", 1)[1]
     assert view.locator("#hand .card").count() == 12
     # A legal turn by clicks: the run as a new meld.
@@ -539,10 +583,19 @@ def test_a_game_against_a_bot(page: Page) -> None:
     assert any(line.startswith("P2 (beginner) lays ") for line in lines)
     assert page.meld_cards(1) == RUN  # the table the bot left, our meld on it
     now = view.evaluate("() => window.ramiGame.state()")
-    laid = sorted(card for entry in now["events"] if entry["kind"] == "play" and entry["seat"]
-                  for card in entry["played"])
-    assert laid and sorted(view.eval_on_selector_all(
-        "#table .card.fresh", "cs => cs.map(c => c.dataset.card)")) == laid
+    laid = sorted(
+        card
+        for entry in now["events"]
+        if entry["kind"] == "play" and entry["seat"]
+        for card in entry["played"]
+    )
+    assert (
+        laid
+        and sorted(
+            view.eval_on_selector_all("#table .card.fresh", "cs => cs.map(c => c.dataset.card)")
+        )
+        == laid
+    )
     assert view.locator("#hand .card").count() == 12  # 11 and the card drawn
     assert view.locator("#hand .card.drawn").count() >= 1
     hosts = {url.split("/")[2] for url in page.requests}
@@ -577,10 +630,12 @@ def test_a_game_draw_from_the_discard_pile(browser: Any, server: str) -> None:
     page.press(f"#hand .card.drawn[data-card='{top}']")
     page.press("#discard")
     view.wait_for_function(
-        "() => document.querySelector('#status').textContent.startsWith('The referee refuses')")
+        "() => document.querySelector('#status').textContent.startsWith('The referee refuses')"
+    )
     page.press(f"#hand .card.drawn[data-card='{top}']")
     other = view.eval_on_selector_all(
-        "#hand .card:not(.drawn)", "cs => cs.map(c => c.dataset.card)")[0]
+        "#hand .card:not(.drawn)", "cs => cs.map(c => c.dataset.card)"
+    )[0]
     page.press(page.card(other))
     page.press("#discard")
     view.wait_for_function("() => window.ramiGame.state().view.turn >= 2")
@@ -662,8 +717,10 @@ def test_the_expert_s_note_is_shown(browser: Any, server: str) -> None:
     view.wait_for_function("() => window.ramiGame.state() !== null")
     note = view.locator("#game-notes")
     assert note.is_visible()
-    assert note.inner_text() == ("Note: in rami-chinois the expert opens with as few cards as it "
-                                 "can and keeps its melds in the hand until it can go out in "
-                                 "one turn.")  # once for the two experts
+    assert note.inner_text() == (
+        "Note: in rami-chinois the expert opens with as few cards as it "
+        "can and keeps its melds in the hand until it can go out in "
+        "one turn."
+    )  # once for the two experts
     page.close()
     assert page.errors == []

@@ -80,11 +80,13 @@ def test_puzzle_by_id_and_its_solution_when_asked(url: str) -> None:
     assert_no_solution(body, EASY)
     status, answer, _ = get(url, f"/puzzles/{EASY}/solution")
     assert status == 200
-    assert answer["solution"] == [["TS", "TH", "TD", "TC"], ["8C", "9C", "TC"],
-                                  ["6C", "7C", "8C"]]
+    assert answer["solution"] == [["TS", "TH", "TD", "TC"], ["8C", "9C", "TC"], ["6C", "7C", "8C"]]
     assert answer["numbers"] == [1, 2, 3]
     assert [(m["cards"], m["from"], m["to"]) for m in answer["moves"]] == [
-        (["7C"], 2, 3), (["TH"], None, 1), (["6C", "8C"], None, 3)]
+        (["7C"], 2, 3),
+        (["TH"], None, 1),
+        (["6C", "8C"], None, 3),
+    ]
     assert answer["signature"] == find(EASY).record["signature"]
     assert answer["difficulty"]["tier"] == "easy"
     status, missing, _ = get(url, "/puzzles/rc-0000000000")
@@ -135,8 +137,9 @@ def test_no_operation_s_path_is_another_operation_s_parameter() -> None:
     operations: dict[str, list[tuple[str, list[str], dict[str, Any]]]] = {}
     for path, methods in document["paths"].items():
         for method, operation in methods.items():
-            parameters = {p["name"]: p["schema"] for p in operation.get("parameters", ())
-                          if p["in"] == "path"}
+            parameters = {
+                p["name"]: p["schema"] for p in operation.get("parameters", ()) if p["in"] == "path"
+            }
             operations.setdefault(method, []).append((path, path.split("/"), parameters))
     clashes = []
     for method, entries in operations.items():
@@ -146,8 +149,10 @@ def test_no_operation_s_path_is_another_operation_s_parameter() -> None:
             for template, template_segments, parameters in entries:
                 if template == path or len(template_segments) != len(segments):
                     continue
-                if all(_segment_regex(theirs, parameters).fullmatch(mine)
-                       for mine, theirs in zip(segments, template_segments, strict=True)):
+                if all(
+                    _segment_regex(theirs, parameters).fullmatch(mine)
+                    for mine, theirs in zip(segments, template_segments, strict=True)
+                ):
                     clashes.append(f"{method.upper()} {path} is a {template}")
     assert clashes == []
 
@@ -192,8 +197,10 @@ def test_check_answers_given_as_moves(url: str) -> None:
     assert status == 200 and not short["solved"] and short["legal"]
     status, illegal = post(url, "/puzzles/check", {"id": EASY, "moves": "move 7C from 2 to 3"})
     assert not illegal["legal"]
-    assert "meld 3 after the moves: meld 7C has 1 card: a meld needs at least 3" in (
-        illegal["reasons"])
+    assert (
+        "meld 3 after the moves: meld 7C has 1 card: a meld needs at least 3"
+        in (illegal["reasons"])
+    )
     status, wrong = post(url, "/puzzles/check", {"id": EASY, "moves": "add TH to 1; add 9S to 2"})
     assert status == 422 and wrong["field"] == "moves"
     assert "move 2 ('add 9S to 2'): " in wrong["error"]

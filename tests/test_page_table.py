@@ -27,8 +27,12 @@ server = shared.server
 browser = shared.browser
 
 #: A phone on its side.
-LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "device_scale_factor": 2,
-             "is_mobile": True, "has_touch": True}
+LANDSCAPE = {
+    "viewport": {"width": 844, "height": 390},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
 VIEWPORTS.setdefault("landscape", LANDSCAPE)
 VIEWPORTS.setdefault("phone-fr", {**VIEWPORTS["phone"], "locale": "fr-FR"})
 #: The least a finger is given: a card's visible part, a button (px).
@@ -57,13 +61,16 @@ def _bar_top(page: Page) -> float:
 def _touch_widths(page: Page, selector: str) -> list[float]:
     """The width a finger can touch of each card in `selector`: up to the next card's edge
     (cards overlap in a meld), the whole card for the last one."""
-    widths: list[float] = page.page.eval_on_selector_all(selector, """cards => cards.map((c, i) => {
+    widths: list[float] = page.page.eval_on_selector_all(
+        selector,
+        """cards => cards.map((c, i) => {
         const box = c.getBoundingClientRect();
         const next = cards[i + 1];
         if (!next || next.parentElement !== c.parentElement) return box.width;
         const after = next.getBoundingClientRect();
         return after.top > box.top + 4 ? box.width : after.left - box.left;
-    })""")
+    })""",
+    )
     return widths
 
 
@@ -91,7 +98,8 @@ def test_a_phone_table_that_keeps_still(phone: Page) -> None:
     here = _box(page, f"{page.meld(1)} .here")
     assert here["width"] >= TOUCH and here["height"] >= TOUCH
     heights = view.eval_on_selector_all(
-        ".actions button", "bs => bs.filter(b => b.offsetParent).map(b => b.offsetHeight)")
+        ".actions button", "bs => bs.filter(b => b.offsetParent).map(b => b.offsetHeight)"
+    )
     assert heights and min(heights) >= TOUCH
     # A card of a meld takes the selection there.
     page.press(page.card("TS", page.meld(1)))
@@ -131,8 +139,9 @@ def test_every_move_is_said_and_the_address_followed(browser: Any, server: str) 
     view.wait_for_selector("#game-start")
     assert view.locator("#mode-game").get_attribute("aria-pressed") == "true"
     view.evaluate(f"() => {{ location.hash = '#{SPLIT}'; }}")
-    view.wait_for_function("id => document.querySelector('.chip.id')?.textContent === id",
-                           arg=SPLIT)
+    view.wait_for_function(
+        "id => document.querySelector('.chip.id')?.textContent === id", arg=SPLIT
+    )
     assert view.locator("#mode-puzzle").get_attribute("aria-pressed") == "true"
     assert view.is_visible("#check") and not view.is_visible("#game-start")
     page.close()
@@ -197,8 +206,9 @@ def test_solved_puzzles_are_kept(browser: Any, server: str) -> None:
 
 def _call(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data,
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        base + path, data=data, headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request) as response:
         answer: dict[str, Any] = json.load(response)
     return answer
@@ -244,8 +254,9 @@ def _chip_totals(page: Page) -> list[str]:
 def test_the_table_a_player_sees_and_the_round_s_pause(browser: Any, server: str) -> None:
     page = Page(browser, server, "desktop")
     view = page.page
-    dealt = _call(server, "/games", {"rules": "bfmania-30", "bots": ["beginner"], "seed": 3,
-                                     "max_rounds": 2})
+    dealt = _call(
+        server, "/games", {"rules": "bfmania-30", "bots": ["beginner"], "seed": 3, "max_rounds": 2}
+    )
     played = _play_until(server, dealt, ("draw",))
     while len(played["view"]["discard_pile"]) < 2:
         played = _call(server, f"/games/{dealt['id']}/draw", {"source": "stock"})
@@ -255,8 +266,11 @@ def test_the_table_a_player_sees_and_the_round_s_pause(browser: Any, server: str
     info = view.locator("#game-info").inner_text()
     assert "Round 1" in info and "played first" in info and "game to 250" in info
     pile = state["view"]["discard_pile"]
-    assert len(pile) >= 2 and view.eval_on_selector_all(
-        "#discard-row img", "is => is.map(i => i.dataset.card)") == pile
+    assert (
+        len(pile) >= 2
+        and view.eval_on_selector_all("#discard-row img", "is => is.map(i => i.dataset.card)")
+        == pile
+    )
     assert view.locator("#discard-top img").get_attribute("data-card") == pile[-1]
     known = state["view"]["known"]
     took = view.locator(".player .took")
@@ -304,17 +318,20 @@ def test_the_bots_turns_one_at_a_time(browser: Any, server: str) -> None:
     if bot.get("moves"):
         assert "Moves: " + "; ".join(bot["moves"]) in told
     assert view.locator("#hand .card").count() == 11
-    assert sorted(view.eval_on_selector_all(
-        "#table .card.fresh", "cs => cs.map(c => c.dataset.card)")) == sorted(bot["played"])
+    assert sorted(
+        view.eval_on_selector_all("#table .card.fresh", "cs => cs.map(c => c.dataset.card)")
+    ) == sorted(bot["played"])
     assert not view.is_visible("#end-turn")
     assert not any(line.startswith("You draw") for line in log_lines(page)[-1:])
     page.press("#go-on")
     assert view.locator("#hand .card").count() == 12 and view.is_visible("#end-turn")
     assert log_lines(page)[-1].startswith("You draw ")
     # A card a bot took from a meld is pointed out (the tables before and after its turn).
-    taken = view.evaluate("() => window.ramiBots.takenFrom([['7C', '8C', '9C', 'TC'], "
-                          "['JD', 'JS', 'JH']], [['8C', '9C', 'TC'], ['JS', 'JH', 'JC'], "
-                          "['6C', '7C', '8C'], ['QD', 'KD', 'JD']])")
+    taken = view.evaluate(
+        "() => window.ramiBots.takenFrom([['7C', '8C', '9C', 'TC'], "
+        "['JD', 'JS', 'JH']], [['8C', '9C', 'TC'], ['JS', 'JH', 'JC'], "
+        "['6C', '7C', '8C'], ['QD', 'KD', 'JD']])"
+    )
     assert taken == [{"from": 1, "cards": ["7C"]}, {"from": 2, "cards": ["JD"]}]
     # A bot's turn that took cards out of your melds (the event's took): edged in red, named.
     view.evaluate("""() => {
@@ -328,8 +345,9 @@ def test_the_bots_turns_one_at_a_time(browser: Any, server: str) -> None:
             showBoard: (position, drawn, laid, taken) => board.load(position, drawn, laid, taken),
         });
     }""")
-    assert view.eval_on_selector_all("#table .card.taken", "cs => cs.map(c => c.dataset.card)") \
-        == ["7C"]
+    assert view.eval_on_selector_all("#table .card.taken", "cs => cs.map(c => c.dataset.card)") == [
+        "7C"
+    ]
     assert "7C taken from your melds" in page.status()
     assert "Moves: move 7C from 1 to 2" in page.status()
     view.evaluate("() => window.ramiBots.finish()")
@@ -350,8 +368,9 @@ def test_rami_fou_asks_the_claim_once_the_hand_is_shown(phone: Page) -> None:
     state = view.evaluate("() => window.ramiGame.state()")
     assert state["phase"] == "claim"
     assert view.locator("#hand .card").count() == 13
-    assert phone.status() == ("Round 1: your 13 cards are dealt. Look at your hand, then press "
-                              "Go on.")
+    assert phone.status() == (
+        "Round 1: your 13 cards are dealt. Look at your hand, then press Go on."
+    )
     assert not view.is_visible("#claim-take") and view.is_visible("#go-on")
     phone.press("#go-on")
     assert view.is_visible("#claim-take") and view.is_visible("#claim-pass")
@@ -362,10 +381,14 @@ def test_rami_fou_asks_the_claim_once_the_hand_is_shown(phone: Page) -> None:
     advice = answer.value.json()
     assert advice["phase"] == "claim" and advice["claim"] in (True, False)
     phone.press("#play-hint")
-    view.wait_for_function("count => window.ramiGame.state().event_count > count",
-                           arg=state["event_count"])
-    answered = [entry for entry in view.evaluate("() => window.ramiGame.state().events")
-                if entry["kind"] == "claim" and entry["seat"] == 0]
+    view.wait_for_function(
+        "count => window.ramiGame.state().event_count > count", arg=state["event_count"]
+    )
+    answered = [
+        entry
+        for entry in view.evaluate("() => window.ramiGame.state().events")
+        if entry["kind"] == "claim" and entry["seat"] == 0
+    ]
     assert bool(answered) == advice["claim"]
     # A game in play: New game asks first.
     phone.press("#new-game")
@@ -385,8 +408,10 @@ def test_the_page_in_french(browser: Any, server: str) -> None:
     assert view.locator(f"{page.meld(2)} .kind").inner_text() == "suite"
     page.press(page.card("TH"))
     assert page.status().startswith("Choisi : 10\u2665.")
-    assert view.locator(page.card("TH")).get_attribute("aria-label") \
+    assert (
+        view.locator(page.card("TH")).get_attribute("aria-label")
         == "10 de c\u0153ur, dans votre main"
+    )
     page.press(page.card("TS", page.meld(1)))
     assert page.status() == "10\u2665 dans la combinaison 1."
     # Switched to English, and remembered.
@@ -430,7 +455,8 @@ def _hint(page: Page) -> dict[str, Any]:
         page.press("#game-hint")
     advice: dict[str, Any] = answer.value.json()
     page.page.wait_for_function(
-        "() => document.querySelector('#status').textContent.startsWith('Hint: ')")
+        "() => document.querySelector('#status').textContent.startsWith('Hint: ')"
+    )
     return advice
 
 

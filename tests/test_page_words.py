@@ -21,7 +21,7 @@ _SAME = {"rami", "English", "Fran\u00e7ais", "Elo", "Rami chinois (rami voleur)"
 def _french() -> dict[str, str]:
     text = (STATIC / "i18n.js").read_text("utf-8")
     start = text.index("const FRENCH = {")
-    table = text[start:text.index("\n  };", start)]
+    table = text[start : text.index("\n  };", start)]
     pairs = re.findall(rf"^\s*({_LITERAL}):\s*\n?\s*({_LITERAL}),", table, re.M)
     return {json.loads(key): json.loads(value) for key, value in pairs}
 
@@ -35,7 +35,7 @@ def _phrases(path: Path) -> set[str]:
         while depth and end < len(source):
             depth += {"(": 1, ")": -1}.get(source[end], 0)
             end += 1
-        argument = source[call.end():end - 1]
+        argument = source[call.end() : end - 1]
         head = re.split(r",\s*\{", argument, maxsplit=1)[0]
         found.update(json.loads(literal) for literal in re.findall(_LITERAL, head))
     return found
@@ -70,13 +70,15 @@ def test_every_phrase_of_the_scripts_has_its_french() -> None:
     assert len(french) > 150
     missing = {}
     for script in sorted(STATIC.glob("*.js")):
-        absent = sorted(phrase for phrase in _phrases(script) - set(french)
-                        if phrase not in _SAME)
+        absent = sorted(phrase for phrase in _phrases(script) - set(french) if phrase not in _SAME)
         if absent:
             missing[script.name] = absent
     assert missing == {}
-    holes = {key: value for key, value in french.items()
-             if set(re.findall(r"\{\w+\}", key)) != set(re.findall(r"\{\w+\}", value))}
+    holes = {
+        key: value
+        for key, value in french.items()
+        if set(re.findall(r"\{\w+\}", key)) != set(re.findall(r"\{\w+\}", value))
+    }
     assert holes == {}, "a French phrase must fill the same {holes} as its English"
 
 

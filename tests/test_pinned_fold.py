@@ -70,8 +70,13 @@ def positions_with_table_jokers(seed: int, count: int):
             position = medium_position(rng, RULES, opened=True, max_jokers=4)
         else:
             try:
-                position = random_position(rng, rules=RULES, table_cards=rng.randint(15, 30),
-                                           hand_cards=rng.randint(5, 10), jokers=4)
+                position = random_position(
+                    rng,
+                    rules=RULES,
+                    table_cards=rng.randint(15, 30),
+                    hand_cards=rng.randint(5, 10),
+                    jokers=4,
+                )
             except ValueError:
                 continue
         if any(meld.jokers for meld in position.table):
@@ -89,8 +94,17 @@ def test_one_folded_model_gives_what_two_models_gave(objective):
         empty = Turn([], Counter(), None, False, {})
         for min_moves in (True, False):
             folded = _pinned_stages(
-                position, objective, min_moves, 20.0, Clock(None, wall_clock=False), empty,
-                None, None, set(), whole=False, cut=False,
+                position,
+                objective,
+                min_moves,
+                20.0,
+                Clock(None, wall_clock=False),
+                empty,
+                None,
+                None,
+                set(),
+                whole=False,
+                cut=False,
             )
             assert folded.play_proved, str(position)
             assert folded.best_play == best, str(position)
@@ -99,8 +113,17 @@ def test_one_folded_model_gives_what_two_models_gave(objective):
             assert folded.least_moved == least_moved, str(position)
         # Max-play given the proved ceiling stops at the first table reaching it, unhinted.
         stopped = _pinned_stages(
-            position, objective, False, 20.0, Clock(None, wall_clock=False), empty, best,
-            None, set(), whole=False, cut=False,
+            position,
+            objective,
+            False,
+            20.0,
+            Clock(None, wall_clock=False),
+            empty,
+            best,
+            None,
+            set(),
+            whole=False,
+            cut=False,
         )
         assert stopped.play_proved and stopped.best_play == best, str(position)
         compared += 1
@@ -122,10 +145,15 @@ def test_max_play_stopping_at_the_ceiling_keeps_every_value(objective, monkeypat
     ceiling (pinned._StopAt): the penalty, the cards played and the status must be those of
     searches run to their end."""
     positions = list(positions_with_table_jokers(23, 20))
-    stopped = [solve(position, objective=objective, min_moves=False, wall_clock=False)
-               for position in positions]
+    stopped = [
+        solve(position, objective=objective, min_moves=False, wall_clock=False)
+        for position in positions
+    ]
     monkeypatch.setattr(pinned, "_StopAt", _NeverStops)
     for position, early in zip(positions, stopped, strict=True):
         full = solve(position, objective=objective, min_moves=False, wall_clock=False)
         assert (early.penalty_after, early.cards_played, early.status) == (
-            full.penalty_after, full.cards_played, full.status), str(position)
+            full.penalty_after,
+            full.cards_played,
+            full.status,
+        ), str(position)

@@ -24,8 +24,15 @@ from rami.game.presets import GameOptions, game_rules
 from rami.game.scoring import TURN_LIMIT
 from rami.rules import get_ruleset
 
-PRESETS = ("rami-chinois", "rami-fou", "rami-51", "bfmania-51", "bfmania-30", "cafe-rummy",
-           "rummikub")
+PRESETS = (
+    "rami-chinois",
+    "rami-fou",
+    "rami-51",
+    "bfmania-51",
+    "bfmania-30",
+    "cafe-rummy",
+    "rummikub",
+)
 #: Bot turns per preset in make test (the expert's seat makes rami chinois the slowest).
 TURNS = 400
 SLOW_TURNS = 100_000
@@ -70,11 +77,12 @@ def play_turns(rules: str, target: int, seed: int) -> dict[str, int]:
             break
         mix = seatings(rules)[game % len(seatings(rules))]
         game_seed = derive_seed(seed, rules, game)
-        bots = [Judged(make_bot(level, derive_seed(game_seed, "bot", seat)), turns)
-                for seat, level in enumerate(mix)]
+        bots = [
+            Judged(make_bot(level, derive_seed(game_seed, "bot", seat)), turns)
+            for seat, level in enumerate(mix)
+        ]
         start = len(turns)
-        record = play_game(rules, bots, game_seed, options=GameOptions(max_rounds=1),
-                           levels=mix)
+        record = play_game(rules, bots, game_seed, options=GameOptions(max_rounds=1), levels=mix)
         games += 1
         ends = [entry["end"]["reason"] for entry in record["rounds"]]
         assert TURN_LIMIT not in ends, f"game {game} ({mix}) reached the safety cap"
@@ -107,7 +115,6 @@ def test_the_game_that_met_the_opening_crash_plays_to_its_end() -> None:
     from rami.game.simulate import Simulation, run_game
 
     failures = len(fallback.FAILURES)
-    outcome = run_game(Simulation("bfmania-51", ("beginner", "confirmed", "expert"), 69, 99),
-                       68)
+    outcome = run_game(Simulation("bfmania-51", ("beginner", "confirmed", "expert"), 69, 99), 68)
     assert outcome.error is None and outcome.record is not None
     assert fallback.FAILURES[failures:] == []

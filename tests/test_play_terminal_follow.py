@@ -20,39 +20,71 @@ def play(*args: str, stdin: str) -> str:
 
 
 def test_rounds_are_opened_and_closed_with_the_totals_and_the_target() -> None:
-    out = play("--vs", "confirmed", "--seed", "3", "--rounds", "2", "--target", "1000",
-               stdin="done\n" * 400)
-    assert out.count("=== Round 1: You play first. Totals: You 0 points, P2 (confirmed) 0 "
-                     "points; the game ends with the round in which a player reaches 1000 "
-                     "points; the lowest total wins; 2 rounds at most. ===") == 1
-    assert ("=== Round 1 over: the stock ran out. ===\n"
-            "  You: AS AS 2S 3S 4S 5S 5S 6S 7S 8S 8S 9S 9S QS KS AH AH 2H 3H 4H 6H 6H 7H 8H 8H "
-            "9H JH JH QH QH KH AD 2D 3D 5D 6D 7D 7D JD AC 2C 5C 5C 6C 6C 7C 9C JC QC QC * * * * "
-            "-> +565 (total 565)\n"
-            "  P2 (confirmed): 6S 5H 9H QD 8C 8C 9C KC -> +65 (total 65)\n"
-            "Totals: You 565 points, P2 (confirmed) 65 points.\n"
-            "=== Round 2: P2 (confirmed) plays first. Totals: You 565 points, P2 (confirmed) 65 "
-            "points;") in out
+    out = play(
+        "--vs",
+        "confirmed",
+        "--seed",
+        "3",
+        "--rounds",
+        "2",
+        "--target",
+        "1000",
+        stdin="done\n" * 400,
+    )
+    assert (
+        out.count(
+            "=== Round 1: You play first. Totals: You 0 points, P2 (confirmed) 0 "
+            "points; the game ends with the round in which a player reaches 1000 "
+            "points; the lowest total wins; 2 rounds at most. ==="
+        )
+        == 1
+    )
+    assert (
+        "=== Round 1 over: the stock ran out. ===\n"
+        "  You: AS AS 2S 3S 4S 5S 5S 6S 7S 8S 8S 9S 9S QS KS AH AH 2H 3H 4H 6H 6H 7H 8H 8H "
+        "9H JH JH QH QH KH AD 2D 3D 5D 6D 7D 7D JD AC 2C 5C 5C 6C 6C 7C 9C JC QC QC * * * * "
+        "-> +565 (total 565)\n"
+        "  P2 (confirmed): 6S 5H 9H QD 8C 8C 9C KC -> +65 (total 65)\n"
+        "Totals: You 565 points, P2 (confirmed) 65 points.\n"
+        "=== Round 2: P2 (confirmed) plays first. Totals: You 565 points, P2 (confirmed) 65 "
+        "points;"
+    ) in out
     # The first draw of round 2 is told (the engine makes it when it deals).
-    round_two = out[out.index("=== Round 2:"):]
+    round_two = out[out.index("=== Round 2:") :]
     assert round_two.splitlines()[1] == "P2 (confirmed) draws from the stock."
-    assert out.rstrip().endswith("Game over: P2 (confirmed) wins. Totals: You 1041 points, "
-                                 "P2 (confirmed) 93 points.")
+    assert out.rstrip().endswith(
+        "Game over: P2 (confirmed) wins. Totals: You 1041 points, P2 (confirmed) 93 points."
+    )
     assert "[" not in out.splitlines()[-1]  # not a Python list
 
 
 def test_a_bots_turn_is_told_as_moves_numbered_as_the_table_was_shown() -> None:
-    out = play("--vs", "confirmed", "--seed", "3", "--rounds", "2", "--target", "1000",
-               stdin="done\n" * 400)
-    assert ("P2 (confirmed) plays 3S 3C (13 cards left), moves (2):\n"
-            "  1. move 3D from meld 6 to meld 11\n"
-            "  2. add 3S 3C to meld 11\n") in out
-    assert ("P2 (confirmed) plays 2C 3C 4C 5C (15 cards left), moves (1):\n"
-            "  1. lay 2C 3C 4C 5C as meld 2\n") in out  # not "from your hand"
+    out = play(
+        "--vs",
+        "confirmed",
+        "--seed",
+        "3",
+        "--rounds",
+        "2",
+        "--target",
+        "1000",
+        stdin="done\n" * 400,
+    )
+    assert (
+        "P2 (confirmed) plays 3S 3C (13 cards left), moves (2):\n"
+        "  1. move 3D from meld 6 to meld 11\n"
+        "  2. add 3S 3C to meld 11\n"
+    ) in out
+    assert (
+        "P2 (confirmed) plays 2C 3C 4C 5C (15 cards left), moves (1):\n"
+        "  1. lay 2C 3C 4C 5C as meld 2\n"
+    ) in out  # not "from your hand"
     # Each move list uses the numbers of the table the person was last shown, and the next
     # table shown keeps them: check every bot turn against the tables around it.
-    tables = [(match.start(), dict(re.findall(r"^  (\d+)\. (.+)$", match.group(1), re.M)))
-              for match in re.finditer(r"Table:\n((?:  \d+\. .+\n)+)", out)]
+    tables = [
+        (match.start(), dict(re.findall(r"^  (\d+)\. (.+)$", match.group(1), re.M)))
+        for match in re.finditer(r"Table:\n((?:  \d+\. .+\n)+)", out)
+    ]
     turns = list(re.finditer(r"plays .*, moves \(\d+\):\n((?:  \d+\. .+\n)+)", out))
     rounds = [match.start() for match in re.finditer("=== Round", out)]
     checked = 0
@@ -63,8 +95,7 @@ def test_a_bots_turn_is_told_as_moves_numbered_as_the_table_was_shown() -> None:
         after = [table for at, table in tables if turn.end() < at < end]
         if not before or not after:
             continue
-        for source, target in re.findall(r"move .+ from meld (\d+) to meld (\d+)",
-                                         turn.group(1)):
+        for source, target in re.findall(r"move .+ from meld (\d+) to meld (\d+)", turn.group(1)):
             assert source in before[-1]
             assert target in after[0] or target in before[-1]
             checked += 1
@@ -82,18 +113,28 @@ class Terminal(io.StringIO):
 def test_at_a_terminal_the_next_round_waits_for_the_person() -> None:
     lines: list[str] = []
     # Round 1 takes 41 turns of the person; the 42nd line answers the pause.
-    code = play_in_terminal("rami-chinois", ("beginner",), 3,
-                            Terminal("done\n" * 41 + "\ndone\nquit\n"), lines.append,
-                            options=GameOptions(target=1000))
+    code = play_in_terminal(
+        "rami-chinois",
+        ("beginner",),
+        3,
+        Terminal("done\n" * 41 + "\ndone\nquit\n"),
+        lines.append,
+        options=GameOptions(target=1000),
+    )
     assert code == 0
     pause = lines.index("Press Enter to deal round 2 (or type quit). ")
     assert lines[pause - 1].startswith("Totals: You 565 points")
     assert lines[pause + 1].startswith("=== Round 2: P2 (beginner) plays first.")
     assert not any(line.startswith("> ") for line in lines)  # a terminal echoes the typing
     lines.clear()
-    code = play_in_terminal("rami-chinois", ("beginner",), 3,
-                            Terminal("done\n" * 41 + "quit\n"), lines.append,
-                            options=GameOptions(target=1000))
+    code = play_in_terminal(
+        "rami-chinois",
+        ("beginner",),
+        3,
+        Terminal("done\n" * 41 + "quit\n"),
+        lines.append,
+        options=GameOptions(target=1000),
+    )
     assert code == 0
     assert lines[-2:] == ["Press Enter to deal round 2 (or type quit). ", "Game abandoned."]
 

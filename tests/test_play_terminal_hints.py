@@ -22,14 +22,32 @@ from rami.rules import get_ruleset
 BOTH = ("stock", "discard")
 
 
-def view(rules: str, hand: str, table: str = "-", *, phase: str = "play", opened: bool = False,
-         pile: str = "", draws: tuple[str, ...] = (), claim: str | None = None,
-         drawn: str | None = None) -> View:
+def view(
+    rules: str,
+    hand: str,
+    table: str = "-",
+    *,
+    phase: str = "play",
+    opened: bool = False,
+    pile: str = "",
+    draws: tuple[str, ...] = (),
+    claim: str | None = None,
+    drawn: str | None = None,
+) -> View:
     return View(
-        rules=get_ruleset(rules), seat=0, phase=phase, hand=parse_cards(hand),
-        table=parse_table(table), discard_pile=parse_cards(pile), stock_size=40,
-        hand_sizes=(len(parse_cards(hand)), 12), opened=(opened, True), active=(True, True),
-        known=((), ()), scores=(0, 0), draws=draws,
+        rules=get_ruleset(rules),
+        seat=0,
+        phase=phase,
+        hand=parse_cards(hand),
+        table=parse_table(table),
+        discard_pile=parse_cards(pile),
+        stock_size=40,
+        hand_sizes=(len(parse_cards(hand)), 12),
+        opened=(opened, True),
+        active=(True, True),
+        known=((), ()),
+        scores=(0, 0),
+        draws=draws,
         claim_card=None if claim is None else Card.parse(claim),
         drawn=None if drawn is None else Card.parse(drawn),
     )
@@ -54,7 +72,7 @@ def after(shown: list[str], typed: str, count: int = 1) -> list[str]:
     """The lines shown after the ``count``-th time ``typed`` was typed, up to the next prompt."""
     at = [index for index, line in enumerate(shown) if line == f"> {typed}"][count - 1]
     lines = []
-    for line in (line for shown_line in shown[at + 1:] for line in shown_line.splitlines()):
+    for line in (line for shown_line in shown[at + 1 :] for line in shown_line.splitlines()):
         if line.endswith("? ") or line.endswith("pass "):
             break
         lines.append(line)
@@ -62,29 +80,33 @@ def after(shown: list[str], typed: str, count: int = 1) -> list[str]:
 
 
 def test_a_hint_at_the_draw_and_play_hint_takes_the_advised_card() -> None:
-    seen = view("bfmania-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True,
-                pile="3D TH", draws=BOTH)
+    seen = view(
+        "bfmania-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True, pile="3D TH", draws=BOTH
+    )
     player, shown = person("hint", "ph")
     assert player.act(seen) == Draw("discard")
     advice = advise(seen).text
     assert advice.startswith("Take TH from the discard pile")
     assert after(shown, "hint") == [advice]
     assert after(shown, "ph") == [advice]
-    stock = view("bfmania-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True,
-                 pile="3D 4S", draws=BOTH)
+    stock = view(
+        "bfmania-51", "KS 2C 5D 9C", "7H 8H 9H", phase="draw", opened=True, pile="3D 4S", draws=BOTH
+    )
     player, shown = person("hint 2", "play hint")
     assert player.act(stock) == Draw("stock")
     assert after(shown, "hint 2")[0].startswith("Draw from the stock: 4S makes no meld")
 
 
 def test_a_hint_at_the_claim_and_play_hint_claims() -> None:
-    seen = view("rami-fou", "5H 6H 9C 9D KS", "JS QS KS", phase="claim", opened=True, pile="7H",
-                claim="7H")
+    seen = view(
+        "rami-fou", "5H 6H 9C 9D KS", "JS QS KS", phase="claim", opened=True, pile="7H", claim="7H"
+    )
     player, shown = person("hint", "ph")
     assert player.act(seen) == Claim(True)
     assert after(shown, "hint")[0].startswith("Claim 7H: with it and the penalty card")
-    useless = view("rami-fou", "5H 2H 9D 4D KS", "JS QS KS", phase="claim", opened=True,
-                   pile="7C", claim="7C")
+    useless = view(
+        "rami-fou", "5H 2H 9D 4D KS", "JS QS KS", phase="claim", opened=True, pile="7C", claim="7C"
+    )
     player, shown = person("hint", "ph")
     assert player.act(useless) == Claim(False)
     assert after(shown, "hint") == ["Pass: 7C makes no meld with your hand or the table."]
@@ -98,7 +120,8 @@ def test_the_whole_turn_is_told_as_moves_and_play_hint_plays_it() -> None:
         "Your best turn (2 moves):",
         "  1. lay 5H 6H 7H 8H from your hand as meld 2",
         "  2. discard 8D to end your turn",
-        "8D: it makes no meld with your other cards."]
+        "8D: it makes no meld with your other cards.",
+    ]
     assert isinstance(action, Play) and action.discard == Card.parse("8D")
     assert validate_turn(seen.position(), action.table, action.played, action.discard).legal
 
@@ -123,9 +146,11 @@ def test_the_draw_speaks_plain_words() -> None:
     player, shown = person("draw discard", "stock")
     assert player.act(seen) == Draw("stock")
     refused = after(shown, "draw discard")
-    assert refused == ["  you could not lay 9D in your opening this turn, and a card taken from "
-                       "the discard pile must be laid in the same turn, in the opening: draw "
-                       "from the stock"]
+    assert refused == [
+        "  you could not lay 9D in your opening this turn, and a card taken from "
+        "the discard pile must be laid in the same turn, in the opening: draw "
+        "from the stock"
+    ]
     drawn = view("rami-chinois", "AS 5D 9C *", drawn="*")
     player, shown = person("quit")
     with pytest.raises(QuitGame):
@@ -136,15 +161,18 @@ def test_the_draw_speaks_plain_words() -> None:
 def test_a_lay_off_before_the_opening_is_refused_with_one_reason() -> None:
     rules = get_ruleset("bfmania-51")
     position = Position(parse_table("7H 8H 9H"), parse_cards("TH 2C 5D KS"), False, rules)
-    problems = validate_turn(position, parse_table("7H 8H 9H TH"), parse_cards("TH"),
-                             Card.parse("KS")).problems
+    problems = validate_turn(
+        position, parse_table("7H 8H 9H TH"), parse_cards("TH"), Card.parse("KS")
+    ).problems
     assert len(problems) > 1
     player, shown = person()
     player.refused(IllegalActionError(problems, "round 1"))
-    assert shown == ["Refused by the referee:",
-                     "  - meld 1 (7H 8H 9H) changed, but you have not opened yet: lay your "
-                     "opening melds from your hand first, then add to the table",
-                     "Fix the turn (undo, more moves) and submit it again."]
+    assert shown == [
+        "Refused by the referee:",
+        "  - meld 1 (7H 8H 9H) changed, but you have not opened yet: lay your "
+        "opening melds from your hand first, then add to the table",
+        "Fix the turn (undo, more moves) and submit it again.",
+    ]
 
 
 def test_a_whole_game_played_by_the_hints() -> None:
@@ -152,8 +180,11 @@ def test_a_whole_game_played_by_the_hints() -> None:
     speaks of the rules' decision numbers or of the solver."""
     for rules, seed in (("bfmania-51", 5), ("rami-fou", 2)):
         result = CliRunner().invoke(
-            app, ["play", "--rules", rules, "--vs", "expert", "--seed", str(seed)],
-            input="hint\nph\n" * 12 + "quit\n", prog_name="rami")
+            app,
+            ["play", "--rules", rules, "--vs", "expert", "--seed", str(seed)],
+            input="hint\nph\n" * 12 + "quit\n",
+            prog_name="rami",
+        )
         assert result.exit_code == 0, result.output
         out = result.stdout
         assert "Traceback" not in out and "Refused" not in out
@@ -165,8 +196,9 @@ def test_a_whole_game_played_by_the_hints() -> None:
 def test_a_hint_numbers_the_melds_as_the_person_does_when_one_is_emptied() -> None:
     """Meld 2 moved whole onto meld 1 keeps its number, empty: a new meld is meld 3."""
     seen = view("rami-chinois", "8S 9H TH JH KD 2C", "2S 3S 4S | 5S 6S 7S", opened=True)
-    player, shown = person("move 5S 6S 7S from 2 to 1", "hint 3", "lay 9H TH JH as meld 3",
-                           "hint 3", "ph")
+    player, shown = person(
+        "move 5S 6S 7S from 2 to 1", "hint 3", "lay 9H TH JH as meld 3", "hint 3", "ph"
+    )
     action = player.act(seen)
     hint = after(shown, "hint 3")
     assert "from the start" not in hint[0]

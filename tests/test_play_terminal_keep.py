@@ -32,8 +32,7 @@ def actions(path: Path) -> list[dict]:
 
 def test_the_record_is_written_as_the_game_goes_and_a_quit_keeps_it(tmp_path: Path) -> None:
     out = tmp_path / "game.jsonl"
-    result = play("--vs", "beginner", "--seed", "3", "--out", str(out),
-                  stdin="done\ndone\nquit\n")
+    result = play("--vs", "beginner", "--seed", "3", "--out", str(out), stdin="done\ndone\nquit\n")
     assert result.exit_code == 0, result.output
     assert f"The game so far is kept in {out}: 'rami play --resume {out}'" in result.stdout
     kept = record(out)
@@ -42,8 +41,16 @@ def test_the_record_is_written_as_the_game_goes_and_a_quit_keeps_it(tmp_path: Pa
     assert kept["options"]["target"] == 100
     # Two turns of each player, and the person's third draw: nothing played is lost.
     assert [(event["seat"], "draw" in event) for event in actions(out)] == [
-        (0, True), (0, False), (1, True), (1, False), (0, True), (0, False), (1, True),
-        (1, False), (0, True)]
+        (0, True),
+        (0, False),
+        (1, True),
+        (1, False),
+        (0, True),
+        (0, False),
+        (1, True),
+        (1, False),
+        (0, True),
+    ]
 
 
 def test_resume_goes_on_where_the_record_stops(tmp_path: Path) -> None:
@@ -55,7 +62,7 @@ def test_resume_goes_on_where_the_record_stops(tmp_path: Path) -> None:
     assert "Game resumed from" in result.stdout and "9 recorded actions" in result.stdout
     assert "You draw 9C" in result.stdout  # the draw the record stopped after
     after = actions(out)
-    assert after[:len(before)] == before and len(after) == len(before) + 4
+    assert after[: len(before)] == before and len(after) == len(before) + 4
     # The same table again: the rules, the players and the seed come from the record.
     result = play("--resume", str(out), "--seed", "4", stdin="")
     assert result.exit_code == 2 and "--seed: a resumed game keeps" in result.stderr
@@ -63,11 +70,14 @@ def test_resume_goes_on_where_the_record_stops(tmp_path: Path) -> None:
 
 def test_a_whole_game_kept_replays_clean_and_cannot_be_resumed(tmp_path: Path) -> None:
     out = tmp_path / "game.jsonl"
-    result = play("--vs", "beginner", "--seed", "3", "--target", "1", "--out", str(out),
-                  stdin="done\n" * 300)
+    result = play(
+        "--vs", "beginner", "--seed", "3", "--target", "1", "--out", str(out), stdin="done\n" * 300
+    )
     assert result.exit_code == 0, result.output
-    assert "Game over: P2 (beginner) wins. Totals: You 565 points, P2 (beginner) 93 points." \
+    assert (
+        "Game over: P2 (beginner) wins. Totals: You 565 points, P2 (beginner) 93 points."
         in result.stdout
+    )
     replayed = CliRunner().invoke(app, ["replay", str(out)])
     assert replayed.exit_code == 0 and "1 record replayed clean" in replayed.output
     result = play("--resume", str(out), stdin="")
@@ -80,8 +90,7 @@ def test_an_existing_file_is_kept_unless_forced(tmp_path: Path) -> None:
     result = play("--vs", "beginner", "--seed", "3", "--out", str(out), stdin="quit\n")
     assert result.exit_code == 2 and f"--resume {out}" in result.stderr
     assert out.read_text() == "precious\n"
-    result = play("--vs", "beginner", "--seed", "3", "--out", str(out), "--force",
-                  stdin="quit\n")
+    result = play("--vs", "beginner", "--seed", "3", "--out", str(out), "--force", stdin="quit\n")
     assert result.exit_code == 0 and record(out)["seed"] == 3
     result = play("--out", str(tmp_path / "no" / "such.jsonl"), stdin="quit\n")
     assert result.exit_code == 2 and "cannot write" in result.stderr
@@ -119,8 +128,9 @@ def test_ctrl_c_and_a_crash_keep_the_game(tmp_path: Path, monkeypatch) -> None:
             return line
 
     lines: list[str] = []
-    code = play_in_terminal("rami-chinois", ("beginner",), 3, Interrupted("done\n"),
-                            lines.append, out=str(out))
+    code = play_in_terminal(
+        "rami-chinois", ("beginner",), 3, Interrupted("done\n"), lines.append, out=str(out)
+    )
     assert code == 130 and lines[-1].startswith("Interrupted. The game so far is kept in")
     assert len(actions(out)) == 5  # turn 1 of each, the person's second draw
 
@@ -141,8 +151,9 @@ def test_ctrl_c_and_a_crash_keep_the_game(tmp_path: Path, monkeypatch) -> None:
             return self.bot.act(view)
 
     monkeypatch.setattr(human, "make_bot", lambda level, seed: Failing())
-    result = play("--vs", "beginner", "--seed", "3", "--out", str(out), "--force",
-                  stdin="done\n" * 5)
+    result = play(
+        "--vs", "beginner", "--seed", "3", "--out", str(out), "--force", stdin="done\n" * 5
+    )
     assert result.exit_code == 1
     assert "Internal error (a bug, please report it): the bot lost a card" in result.stderr
     assert f"kept in {out}" in result.stderr
@@ -155,14 +166,49 @@ def test_target_and_rounds_where_the_preset_allows_them(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "played to 250, 500, 1000 points, not 300" in result.stderr
     result = play("--rules", "rummikub", "--vs", "beginner", "--target", "300", stdin="")
     assert result.exit_code == 2 and "number of rounds, not a target" in result.stderr
-    result = play("--rules", "bfmania-30", "--vs", "beginner", "--target", "500", "--seed", "5",
-                  "--out", str(out), stdin="quit\n")
+    result = play(
+        "--rules",
+        "bfmania-30",
+        "--vs",
+        "beginner",
+        "--target",
+        "500",
+        "--seed",
+        "5",
+        "--out",
+        str(out),
+        stdin="quit\n",
+    )
     assert result.exit_code == 0 and record(out)["options"]["target"] == 500
-    result = play("--rules", "rummikub", "--vs", "beginner", "--rounds", "3", "--seed", "5",
-                  "--out", str(out), "--force", stdin="quit\n")
+    result = play(
+        "--rules",
+        "rummikub",
+        "--vs",
+        "beginner",
+        "--rounds",
+        "3",
+        "--seed",
+        "5",
+        "--out",
+        str(out),
+        "--force",
+        stdin="quit\n",
+    )
     assert result.exit_code == 0 and record(out)["options"]["rounds"] == 3
-    result = play("--rules", "rami-chinois", "--vs", "beginner", "--rounds", "2", "--seed", "5",
-                  "--out", str(out), "--force", stdin="quit\n")
+    result = play(
+        "--rules",
+        "rami-chinois",
+        "--vs",
+        "beginner",
+        "--rounds",
+        "2",
+        "--seed",
+        "5",
+        "--out",
+        str(out),
+        "--force",
+        stdin="quit\n",
+    )
     assert result.exit_code == 0 and record(out)["options"]["max_rounds"] == 2
 
 
@@ -170,8 +216,15 @@ def test_target_and_rounds_where_the_preset_allows_them(tmp_path: Path) -> None:
 def test_french_cards_shown_and_read(how: str) -> None:
     args = ("--lang", "fr") if how == "option" else ()
     env = {"RAMI_LANG": "fr"} if how == "environment" else {"RAMI_LANG": ""}
-    result = play("--vs", "beginner", "--seed", "3", *args, stdin="lay 7P 8P 9P\nlay AC 2C 3C\n"
-                  "lay 2C 3C *\nadd 8P to 1\nlay KS\nquit\n", env=env)
+    result = play(
+        "--vs",
+        "beginner",
+        "--seed",
+        "3",
+        *args,
+        stdin="lay 7P 8P 9P\nlay AC 2C 3C\nlay 2C 3C *\nadd 8P to 1\nlay KS\nquit\n",
+        env=env,
+    )
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Your hand (14): 7♠ 8♠ 8♠ 2♥ 3♥ R♥ A♦ 2♦ V♦ A♣ 5♣ 7♣ * *" in out
@@ -184,8 +237,15 @@ def test_french_cards_shown_and_read(how: str) -> None:
 
 def test_a_table_that_cannot_be_seated_writes_no_file(tmp_path: Path) -> None:
     out = tmp_path / "game.jsonl"
-    result = play("--rules", "rami-fou", "--vs", "beginner,beginner,beginner,beginner",
-                  "--out", str(out), stdin="")
+    result = play(
+        "--rules",
+        "rami-fou",
+        "--vs",
+        "beginner,beginner,beginner,beginner",
+        "--out",
+        str(out),
+        stdin="",
+    )
     assert result.exit_code == 2 and "2 to 4 players" in result.stderr
     result = play("--vs", "grandmaster", "--out", str(out), stdin="")
     assert result.exit_code == 2 and "unknown bot level" in result.stderr

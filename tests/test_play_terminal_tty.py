@@ -23,7 +23,12 @@ class Terminal:
         env = {**os.environ, "TERM": "xterm", "RAMI_LANG": "en"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "rami.cli.main", "play", *args],
-            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            close_fds=True,
+        )
         os.close(slave)
         self.master = master
         self.seen = ""

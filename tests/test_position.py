@@ -36,8 +36,9 @@ def test_hand_is_kept_in_canonical_order():
 
 def test_table_size_counts_every_card_jokers_included():
     """The cards-moved level is out of the table's cards: copies and jokers each count once."""
-    position = Position(table=(Meld.parse("7H 7S 7D"), Meld.parse("5H 6H 7H *")),
-                        hand=parse_cards("2C"))
+    position = Position(
+        table=(Meld.parse("7H 7S 7D"), Meld.parse("5H 6H 7H *")), hand=parse_cards("2C")
+    )
     assert position.table_size == 7
     assert Position().table_size == 0
 

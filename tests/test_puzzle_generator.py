@@ -21,8 +21,9 @@ from rami.rules import Ruleset
 from rami.signature import signature
 
 
-def _melds_with_plainly(first: Card, cards: Counter[Card], jokers: int, rules: Ruleset,
-                        max_run: int) -> list[Meld]:
+def _melds_with_plainly(
+    first: Card, cards: Counter[Card], jokers: int, rules: Ruleset, max_run: int
+) -> list[Meld]:
     """The re-split's meld listing as first written (window by window, card by card)."""
     from itertools import combinations
 
@@ -66,8 +67,11 @@ def test_fast_meld_listing_is_the_plain_one(jokers: int) -> None:
     for _ in range(600):
         suits = rng.sample(range(4), rng.randint(1, 4))
         low = rng.randint(1, 10)
-        region = [Card.of(rank, suit) for suit in suits
-                  for rank in range(low, min(low + rng.randint(3, 7), 14))]
+        region = [
+            Card.of(rank, suit)
+            for suit in suits
+            for rank in range(low, min(low + rng.randint(3, 7), 14))
+        ]
         cards = Counter(rng.choices(region, k=rng.randint(1, 14)))
         if rng.random() < 0.3:
             cards[Card.of(1, rng.choice(suits))] += 1  # an ace, low or high
@@ -116,8 +120,9 @@ def _judge_as_first_written(position: Position, kind: str | None = None) -> Eval
         pruned = prune(position, solution, metrics)
         if pruned is not None:
             return run(pruned, kind)
-        return Evaluation(position, kind, goal, tuple(solution.table), tuple(solution.played),
-                          intended, metrics)
+        return Evaluation(
+            position, kind, goal, tuple(solution.table), tuple(solution.played), intended, metrics
+        )
 
     try:
         return run(position, kind)
@@ -150,8 +155,18 @@ def _same_judgement(tier: str, jokers: int, index: int, seed: int = 11) -> None:
 
 #: Candidates (profile, jokers, index of seed 11) that are sound puzzles of every tier, most of
 #: them with melds to prune (one, two or three), and some that are not sound.
-SAMPLE = [("hard", 0, 5), ("hard", 0, 7), ("hard", 0, 35), ("hard", 0, 212), ("hard", 0, 0),
-          ("hard", 4, 5), ("hard", 4, 92), ("hard", 4, 107), ("hard", 4, 0), ("hard", 4, 1)]
+SAMPLE = [
+    ("hard", 0, 5),
+    ("hard", 0, 7),
+    ("hard", 0, 35),
+    ("hard", 0, 212),
+    ("hard", 0, 0),
+    ("hard", 4, 5),
+    ("hard", 4, 92),
+    ("hard", 4, 107),
+    ("hard", 4, 0),
+    ("hard", 4, 1),
+]
 
 
 @pytest.mark.parametrize(("tier", "jokers", "index"), SAMPLE)
@@ -178,7 +193,10 @@ def test_score_bounds_hold_for_judged_puzzles() -> None:
         except Rejected:
             continue
         metrics = judged.metrics
-        for fails, near in ((None, None), (metrics.greedy_fails, None),
-                            (metrics.greedy_fails, metrics.near_solutions)):
+        for fails, near in (
+            (None, None),
+            (metrics.greedy_fails, None),
+            (metrics.greedy_fails, metrics.near_solutions),
+        ):
             low, high = score_bounds(position, kind, solution.cards_moved, fails, near)
             assert low <= metrics.score <= high, (tier, jokers, index)

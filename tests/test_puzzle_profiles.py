@@ -59,19 +59,16 @@ ORIGINAL_EXPERT_7_3 = (
 )
 
 
-def _draws(profile: str, jokers: int, kind: str | None, seed: int = 2025,
-           count: int = 12) -> str:
+def _draws(profile: str, jokers: int, kind: str | None, seed: int = 2025, count: int = 12) -> str:
     texts = []
     for index in range(count):
-        position = candidate(candidate_seed(seed, index), tier=profile, jokers=jokers,
-                             kind=kind)
+        position = candidate(candidate_seed(seed, index), tier=profile, jokers=jokers, kind=kind)
         texts.append("-" if position is None else format_position(position))
     return hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
 
 
 @pytest.mark.parametrize(("profile", "jokers", "kind"), sorted(ORIGINAL_DRAWS, key=str))
-def test_original_profiles_draw_what_they_drew(profile: str, jokers: int,
-                                               kind: str | None) -> None:
+def test_original_profiles_draw_what_they_drew(profile: str, jokers: int, kind: str | None) -> None:
     assert _draws(profile, jokers, kind) == ORIGINAL_DRAWS[(profile, jokers, kind)]
 
 
@@ -120,15 +117,22 @@ NEW_DRAWS = {
 
 #: (profile, jokers, seed, index, kind) of candidates of the new profiles that are sound puzzles
 #: of the profile's tier, of both kinds (the first ones of seed 1 that judge in under a second).
-NEW_PUZZLES = [("hard-2", 0, 1, 9, "empty-hand"), ("hard-2", 0, 1, 174, "best-score"),
-               ("hard-2", 4, 1, 20, "best-score"), ("hard-2", 4, 1, 38, "empty-hand"),
-               ("expert-2", 0, 1, 20, "best-score"), ("expert-2", 0, 1, 86, "empty-hand"),
-               ("expert-2", 4, 1, 13, "empty-hand"), ("expert-2", 4, 1, 22, "best-score")]
+NEW_PUZZLES = [
+    ("hard-2", 0, 1, 9, "empty-hand"),
+    ("hard-2", 0, 1, 174, "best-score"),
+    ("hard-2", 4, 1, 20, "best-score"),
+    ("hard-2", 4, 1, 38, "empty-hand"),
+    ("expert-2", 0, 1, 20, "best-score"),
+    ("expert-2", 0, 1, 86, "empty-hand"),
+    ("expert-2", 4, 1, 13, "empty-hand"),
+    ("expert-2", 4, 1, 22, "best-score"),
+]
 
 
 @pytest.mark.parametrize(("profile", "jokers", "seed", "index", "kind"), NEW_PUZZLES)
-def test_new_profiles_make_sound_puzzles_of_their_tier(profile: str, jokers: int, seed: int,
-                                                       index: int, kind: str) -> None:
+def test_new_profiles_make_sound_puzzles_of_their_tier(
+    profile: str, jokers: int, seed: int, index: int, kind: str
+) -> None:
     tier = profile.split("-")[0]
     position = candidate(candidate_seed(seed, index), tier=profile, jokers=jokers)
     assert position is not None
@@ -143,7 +147,8 @@ def test_generate_takes_a_profile() -> None:
     ``generate(1, seed=3, tier="hard")`` gave at commit 3092dd1."""
     records = list(generate(1, seed=3, tier="hard", profile="hard", max_attempts=400))
     assert [(r["id"], r["seed"], r["profile"]) for r in records] == [
-        ("rc-ab52a1fb78", 101217036577627, "hard")]
+        ("rc-ab52a1fb78", 101217036577627, "hard")
+    ]
     with pytest.raises(ValueError, match="unknown profile"):
         list(generate(1, profile="legendary"))
 
@@ -169,9 +174,24 @@ def test_cli_generate_profile(tmp_path) -> None:
     out = tmp_path / "p.jsonl"
     bad = CliRunner().invoke(puzzle_app, ["generate", "--profile", "legendary", "--out", str(out)])
     assert bad.exit_code == 2 and "--profile" in bad.output and not out.exists()
-    good = CliRunner().invoke(puzzle_app, ["generate", "--count", "1", "--seed", "3", "--tier",
-                                           "hard", "--profile", "hard", "--max-attempts", "400",
-                                           "--out", str(out)])
+    good = CliRunner().invoke(
+        puzzle_app,
+        [
+            "generate",
+            "--count",
+            "1",
+            "--seed",
+            "3",
+            "--tier",
+            "hard",
+            "--profile",
+            "hard",
+            "--max-attempts",
+            "400",
+            "--out",
+            str(out),
+        ],
+    )
     assert good.exit_code == 0, good.output
     record = json.loads(out.read_text())
     assert (record["id"], record["profile"]) == ("rc-ab52a1fb78", "hard")

@@ -35,8 +35,7 @@ JOKERS = get_ruleset("rami-chinois")
 #: Sound: the 6 of hearts splits the long run (one solution up to cuts).
 SPLIT = "3H 4H 5H 6H 7H 8H 9H / 6H / rami-chinois[jokers=0] opened"
 #: Sound, 4 cards: the 6H splits the heart run, the 8C frees the 5C for a set of fives.
-DEMO = ("3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 5S 6H 5D 8C / "
-        "rami-chinois[jokers=0] opened")
+DEMO = "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 5S 6H 5D 8C / rami-chinois[jokers=0] opened"
 #: Cooked: 6H 6C take the 6S and/or the 6D from the ends of the runs (three different sets).
 COOKED = "3S 4S 5S 6S | 6D 7D 8D 9D / 6H 6C / rami-chinois[jokers=0] opened"
 
@@ -98,8 +97,7 @@ def test_sound_puzzle_is_accepted_and_measured() -> None:
     assert metrics.greedy_fails  # the 5D needs the 5C freed first, with the 8C
     assert metrics.tier in TIERS
     # The queens neither change nor tempt (no queen in hand): they are taken off the table.
-    assert [str(meld) for meld in evaluation.position.table] == ["3H 4H 5H 6H 7H 8H 9H",
-                                                                 "5C 6C 7C"]
+    assert [str(meld) for meld in evaluation.position.table] == ["3H 4H 5H 6H 7H 8H 9H", "5C 6C 7C"]
 
 
 def test_cooked_puzzle_is_refused() -> None:
@@ -114,14 +112,18 @@ def test_cooked_puzzle_is_refused() -> None:
 
 def test_layoff_only_puzzle_is_refused() -> None:
     with pytest.raises(Rejected, match="lay-offs alone"):
-        evaluate(parse_position("7S 7H 7D | 8S 8H 8D | 9S 9H 9D / 7C 8C 9C / "
-                                "rami-chinois[jokers=0] opened"))
+        evaluate(
+            parse_position(
+                "7S 7H 7D | 8S 8H 8D | 9S 9H 9D / 7C 8C 9C / rami-chinois[jokers=0] opened"
+            )
+        )
 
 
 def test_superfluous_meld_is_pruned() -> None:
     # The clubs run neither changes nor interacts with anything: it is taken off.
-    position = parse_position("3H 4H 5H 6H 7H 8H 9H | 2C 3C 4C / 6H / "
-                              "rami-chinois[jokers=0] opened")
+    position = parse_position(
+        "3H 4H 5H 6H 7H 8H 9H | 2C 3C 4C / 6H / rami-chinois[jokers=0] opened"
+    )
     evaluation = evaluate(position)
     assert [str(m) for m in evaluation.position.table] == ["3H 4H 5H 6H 7H 8H 9H"]
 
@@ -131,8 +133,9 @@ def test_melds_broken_does_not_depend_on_how_a_tie_is_broken() -> None:
     matched to ``5C 6C * 8C 9C`` (3 kept, 5 melds broken) or to ``5C 6C 7C`` (3 kept, kept
     whole: 4 broken). The metric is the fewest broken, whatever the melds' order."""
     before = list(table("5C 6C * 8C 9C | 9H TH JH | 5C 6C 7C | 6H * 8H 9H | 5H 6H 7H"))
-    after = list(table("5C 6C 7C 8C | 9S 9H 9C | 5S 5H 5C | 6H 7H 8H 9H | 6S 6H 6C | TH TD * | "
-                  "JH JC *"))
+    after = list(
+        table("5C 6C 7C 8C | 9S 9H 9C | 5S 5H 5C | 6H 7H 8H 9H | 6S 6H 6C | TH TD * | JH JC *")
+    )
     assert cards_moved(before, after) == 18 - 9
     orders = random.Random(7)
     for _ in range(20):
@@ -161,7 +164,8 @@ def test_greedy_player_leaves_a_valid_table() -> None:
 
 def test_greedy_player() -> None:
     assert str(lay_off(table("5H 6H 7H")[0], parse_table("8H")[0].cards[0], NO_JOKERS)) == (
-        "5H 6H 7H 8H")
+        "5H 6H 7H 8H"
+    )
     assert lay_off(table("QH KH AH")[0], parse_table("2H")[0].cards[0], NO_JOKERS) is None
     split = greedy_play(parse_position(SPLIT))
     assert split.hand == ()  # one card at a time works
@@ -181,13 +185,23 @@ def _cooked_puzzle() -> Puzzle:
     """A hand-written record of the cooked position, intended solution: the 4-card set."""
     position = parse_position(COOKED)
     record = {
-        "id": "cooked", "kind": "empty-hand", "rules": position.rules.option_string,
+        "id": "cooked",
+        "kind": "empty-hand",
+        "rules": position.rules.option_string,
         "position": position_to_json(position),
         "goal": {"kind": "empty-hand", "penalty_after": 0, "cards_played": 2, "shed": 12},
         "solution": [["3S", "4S", "5S"], ["7D", "8D", "9D"], ["6S", "6H", "6D", "6C"]],
-        "difficulty": {"cards_moved": 2, "melds_broken": 2, "greedy_fails": True,
-                       "near_solutions": 0, "jokers_involved": 0, "cards_played": 2,
-                       "hand_cards": 2, "table_cards": 8, "table_melds": 2},
+        "difficulty": {
+            "cards_moved": 2,
+            "melds_broken": 2,
+            "greedy_fails": True,
+            "near_solutions": 0,
+            "jokers_involved": 0,
+            "cards_played": 2,
+            "hand_cards": 2,
+            "table_cards": 8,
+            "table_melds": 2,
+        },
     }
     return Puzzle.from_record(record)
 
@@ -219,14 +233,14 @@ def test_answer_alternative_is_accepted_but_not_intended() -> None:
 
 def test_answer_illegal_or_short_of_the_goal() -> None:
     puzzle = _puzzle(DEMO)
-    illegal = check_answer(puzzle, parse_answer(
-        "3H 4H 5H 6H | 6H 7H 8H 9H | QS QD QC | 5C 6C 7C 8C | 5S 5D"))
+    illegal = check_answer(
+        puzzle, parse_answer("3H 4H 5H 6H | 6H 7H 8H 9H | QS QD QC | 5C 6C 7C 8C | 5S 5D")
+    )
     assert not illegal.solved and not illegal.legal
     assert any("needs at least 3" in reason for reason in illegal.reasons)
     stolen = check_answer(puzzle, parse_answer("3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C 8C 9C"))
     assert not stolen.legal  # 9C is in no hand and on no table
-    short = check_answer(puzzle, parse_answer(
-        "3H 4H 5H 6H | 6H 7H 8H 9H | QS QD QC | 5C 6C 7C 8C"))
+    short = check_answer(puzzle, parse_answer("3H 4H 5H 6H | 6H 7H 8H 9H | QS QD QC | 5C 6C 7C 8C"))
     assert short.legal and not short.solved
     assert "plays 2 of 4 cards" in short.reasons[0]
 
@@ -349,17 +363,29 @@ def test_cli_check_pack_and_answers(tmp_path: Path) -> None:
     assert ok.exit_code == 0, ok.output
     assert "all sound" in ok.output
     puzzle_id = json.loads(pack.read_text())["id"]
-    solved = runner().invoke(puzzle_app, [
-        "check", str(pack), "--answer",
-        "3H 4H 5H 6H | 6H 7H 8H 9H | 6C 7C 8C | 5S 5D 5C"])
+    solved = runner().invoke(
+        puzzle_app,
+        ["check", str(pack), "--answer", "3H 4H 5H 6H | 6H 7H 8H 9H | 6C 7C 8C | 5S 5D 5C"],
+    )
     assert solved.exit_code == 0 and "Solved" in solved.output and "intended" in solved.output
-    short = runner().invoke(puzzle_app, [
-        "check", str(pack), "--answer", "3H 4H 5H 6H | 6H 7H 8H 9H | 5C 6C 7C 8C"])
+    short = runner().invoke(
+        puzzle_app, ["check", str(pack), "--answer", "3H 4H 5H 6H | 6H 7H 8H 9H | 5C 6C 7C 8C"]
+    )
     assert short.exit_code == 1 and "Not solved" in short.output
     garbled = runner().invoke(puzzle_app, ["check", str(pack), "--answer", "3H 4H XX"])
     assert garbled.exit_code == 2 and "error:" in garbled.output
-    as_json = runner().invoke(puzzle_app, ["check", str(pack), "--id", puzzle_id, "--json",
-                                           "--answer", "3H 4H 5H 6H 7H 8H 9H | 5C 6C 7C"])
+    as_json = runner().invoke(
+        puzzle_app,
+        [
+            "check",
+            str(pack),
+            "--id",
+            puzzle_id,
+            "--json",
+            "--answer",
+            "3H 4H 5H 6H 7H 8H 9H | 5C 6C 7C",
+        ],
+    )
     assert as_json.exit_code == 1
     assert json.loads(as_json.stdout)["solved"] is False
 
@@ -455,8 +481,9 @@ def test_daily_and_show_json_carry_no_solution() -> None:
         assert result.exit_code == 0, result.output
         data = json.loads(result.output)
         assert data["date"] == day
-        assert_spoiler_free({k: v for k, v in data.items() if k != "date"},
-                            daily(date.fromisoformat(day)))
+        assert_spoiler_free(
+            {k: v for k, v in data.items() if k != "date"}, daily(date.fromisoformat(day))
+        )
     shown = runner().invoke(puzzle_app, ["show", DAILY_2025_06_01, "--json"])
     assert_spoiler_free(json.loads(shown.output), daily(date(2025, 6, 1)))
     text = runner().invoke(puzzle_app, ["daily", "--date", "2025-06-01"])
@@ -470,11 +497,14 @@ def test_solution_only_when_asked() -> None:
     assert data["signature"] == puzzle.record["signature"]
     assert data["difficulty"] == puzzle.record["difficulty"]
     assert sorted(map(str, parse_table(" | ".join(" ".join(m) for m in data["solution"])))) == (
-        sorted(map(str, puzzle.solution)))
+        sorted(map(str, puzzle.solution))
+    )
     assert data["numbers"] == [1, 2, 3]
     assert [m["text"] for m in data["moves"]] == [
-        "move 7C from meld 2 to meld 3", "add TH from your hand to meld 1",
-        "add 6C 8C from your hand to meld 3"]
+        "move 7C from meld 2 to meld 3",
+        "add TH from your hand to meld 1",
+        "add 6C 8C from your hand to meld 3",
+    ]
     text = runner().invoke(puzzle_app, ["show", DAILY_2025_06_01, "--solution"])
     assert "Difficulty: score 3" in text.output and "Moves:" in text.output
 
@@ -512,17 +542,23 @@ def _answer(puzzle: Puzzle, text: str):
     return given.table, given.numbers
 
 
-@pytest.mark.parametrize(("moves", "message"), [
-    ("add 9S to 2", "move 1 ('add 9S to 2'): your hand does not hold 9S"),
-    ("add 8C to 3; move 5C from 2 to 3", "move 2 ('move 5C from 2 to 3'): meld 2 does not hold"),
-    ("split 2 after QS", "meld 2 (QS QD QC) is not a run"),
-    ("split 1 after 9H", "9H is the last card of meld 1"),
-    ("add 6H to 7", "there is no meld 7"),
-    ("lay 5S 5D as meld 2", "meld 2 exists already"),
-    ("add 8C to 3; frobnicate 3", "move 2 ('frobnicate 3'): unknown move 'frobnicate'"),
-    ("move 5C from 3", "move 1 ('move 5C from 3'): not understood"),
-    ("add 8C to 3; add 8C to 3", "move 2 ('add 8C to 3'): your hand does not hold 8C"),
-])
+@pytest.mark.parametrize(
+    ("moves", "message"),
+    [
+        ("add 9S to 2", "move 1 ('add 9S to 2'): your hand does not hold 9S"),
+        (
+            "add 8C to 3; move 5C from 2 to 3",
+            "move 2 ('move 5C from 2 to 3'): meld 2 does not hold",
+        ),
+        ("split 2 after QS", "meld 2 (QS QD QC) is not a run"),
+        ("split 1 after 9H", "9H is the last card of meld 1"),
+        ("add 6H to 7", "there is no meld 7"),
+        ("lay 5S 5D as meld 2", "meld 2 exists already"),
+        ("add 8C to 3; frobnicate 3", "move 2 ('frobnicate 3'): unknown move 'frobnicate'"),
+        ("move 5C from 3", "move 1 ('move 5C from 3'): not understood"),
+        ("add 8C to 3; add 8C to 3", "move 2 ('add 8C to 3'): your hand does not hold 8C"),
+    ],
+)
 def test_moves_errors_name_the_move(moves: str, message: str) -> None:
     from rami.moves import MoveError
     from rami.puzzles.answers import read_answer
@@ -534,16 +570,29 @@ def test_moves_errors_name_the_move(moves: str, message: str) -> None:
 
 def test_cli_check_moves(tmp_path: Path) -> None:
     pack = _pack_file(tmp_path, DEMO)  # the queens are pruned: 3H..9H | 5C 6C 7C
-    solved = runner().invoke(puzzle_app, [
-        "check", str(pack), "--answer",
-        "split 1 after 6H; add 6H to 3; add 8C to 2; move 5C from 2 to 4; add 5S 5D to 4"])
+    solved = runner().invoke(
+        puzzle_app,
+        [
+            "check",
+            str(pack),
+            "--answer",
+            "split 1 after 6H; add 6H to 3; add 8C to 2; move 5C from 2 to 4; add 5S 5D to 4",
+        ],
+    )
     assert solved.exit_code == 0, solved.output
     assert "Solved" in solved.output
     wrong = runner().invoke(puzzle_app, ["check", str(pack), "--answer", "add 9S to 2"])
     assert wrong.exit_code == 2 and "move 1 ('add 9S to 2')" in wrong.output
-    daily_moves = runner().invoke(puzzle_app, [
-        "check", DAILY_2025_06_01, "--answer",
-        "move 7C from 2 to 3; add TH to 1; add 6C 8C to 3", "--json"])
+    daily_moves = runner().invoke(
+        puzzle_app,
+        [
+            "check",
+            DAILY_2025_06_01,
+            "--answer",
+            "move 7C from 2 to 3; add TH to 1; add 6C 8C to 3",
+            "--json",
+        ],
+    )
     assert daily_moves.exit_code == 0 and json.loads(daily_moves.stdout)["intended"]
 
 
@@ -572,8 +621,9 @@ def test_show_by_theme_and_tier() -> None:
 
     joker_swaps = select(shipped_pack(), theme="joker-swap")
     assert joker_swaps and all("joker-swap" in p.themes for p in joker_swaps)
-    result = runner().invoke(puzzle_app, ["show", "--theme", "split-run", "--tier", "easy",
-                                          "--json"])
+    result = runner().invoke(
+        puzzle_app, ["show", "--theme", "split-run", "--tier", "easy", "--json"]
+    )
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in result.output.splitlines()]
     expected = select(shipped_pack(), tier="easy", theme="split-run")

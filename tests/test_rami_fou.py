@@ -84,8 +84,10 @@ def test_joker_never_slides_inside_its_own_meld():
     assert solution.played == () and str(solution.discard) == "9C"
     assert solution.penalty_after == 2
     slid = validate_turn(
-        parse_position("4S 5S 6S 7S * / 2S 9C / rami-fou opened"), [Meld.parse("2S * 4S 5S 6S 7S")],
-        parse_position("- / 2S / rami-fou").hand, parse_position("- / 9C / rami-fou").hand[0],
+        parse_position("4S 5S 6S 7S * / 2S 9C / rami-fou opened"),
+        [Meld.parse("2S * 4S 5S 6S 7S")],
+        parse_position("- / 2S / rami-fou").hand,
+        parse_position("- / 9C / rami-fou").hand[0],
     )
     assert not slid.legal and "decision 5" in slid.problems[0]
 
@@ -165,8 +167,12 @@ def test_a_tie_of_matchings_goes_to_the_player():
     # 4H 5H * 7H | 8H 9H TH: the pieces share 2 and 1 real cards, wherever the joker is.
     tie = parse_position("4H 5H * 7H 8H 9H / 6H 2C / rami-fou opened")
     split = [Meld.parse("4H 5H 6H"), Meld.parse("7H 8H 9H")]
-    verdict = validate_turn(tie, split, parse_position("- / 6H / rami-fou").hand,
-                            parse_position("- / 2C / rami-fou").hand[0])
+    verdict = validate_turn(
+        tie,
+        split,
+        parse_position("- / 6H / rami-fou").hand,
+        parse_position("- / 2C / rami-fou").hand[0],
+    )
     assert not verdict.legal  # the joker vanished: 6H freed it, but it is nowhere
 
 
@@ -205,8 +211,7 @@ def agree(text_or_position, objective: str, min_moves: bool) -> bool:
     relaxation that some positions with several table jokers do not reach (docs/solver.md).
     """
     position = (
-        parse_position(text_or_position) if isinstance(text_or_position, str)
-        else text_or_position
+        parse_position(text_or_position) if isinstance(text_or_position, str) else text_or_position
     )
     reference = fou_reference_solve(position, objective, min_moves=min_moves)
     solution = solve(position, objective=objective, min_moves=min_moves)
@@ -276,12 +281,20 @@ def test_the_pinned_model_keeps_a_joker_in_a_piece():
     empty = Turn([], Counter(), None, False, {})
     for min_moves in (True, False):
         found = pinned._pinned_stages(
-            position, "points", min_moves, 20.0, Clock(None, wall_clock=False), empty, None,
-            None, set(), whole=False, cut=False,
+            position,
+            "points",
+            min_moves,
+            20.0,
+            Clock(None, wall_clock=False),
+            empty,
+            None,
+            None,
+            set(),
+            whole=False,
+            cut=False,
         )
         assert found.play_proved and found.turn is not None
-        assert sorted(str(meld) for meld in found.turn.table) == [
-            "3H 4H *", "6S 6H 6D", "7H 8H 9H"]
+        assert sorted(str(meld) for meld in found.turn.table) == ["3H 4H *", "6S 6H 6D", "7H 8H 9H"]
         assert found.least_moved == (4 if min_moves else None)
 
 
@@ -361,7 +374,9 @@ def test_max_play_lays_the_free_turn_in_place_where_it_can(monkeypatch):
     monkeypatch.setattr(pinned, "lay_in_place", lambda *args: None)
     through_the_models = solve(position, min_moves=False)
     assert (through_the_models.penalty_after, through_the_models.cards_played) == (
-        solution.penalty_after, solution.cards_played)
+        solution.penalty_after,
+        solution.cards_played,
+    )
     assert through_the_models.cards_moved > 0
 
 

@@ -179,9 +179,7 @@ def test_bfmania_joker_swap_to_hand_is_legal_after_opening():
     """docs/rules.md presets BFmania: joker swapped by the card it stands for, goes to the hand."""
     verdict = legal(turn("5D * 7D / 6D 2C KS / bfmania-51 opened", ["5D 6D 7D"], "6D", "KS"))
     assert hand(verdict) == "2C *" and verdict.penalty_after == 22
-    set_swap = legal(
-        turn("9S 9H * / 9D 2C 3C / bfmania-30 opened", ["9S 9H 9D"], "9D", "3C")
-    )
+    set_swap = legal(turn("9S 9H * / 9D 2C 3C / bfmania-30 opened", ["9S 9H 9D"], "9D", "3C"))
     assert hand(set_swap) == "2C *"
     legal(turn("5D * 7D / 6D 2C / bfmania-51 opened", ["5D 6D 7D"], "6D", "*"))
 
@@ -214,24 +212,33 @@ def test_decision_4_the_opener_lays_off_once_the_opening_melds_are_down(rules):
     points avec une suite franche), il peut poser des combinaisons valides ou ajouter des
     cartes aux combinaisons déjà présentes sur la table"."""
     position = "7H 8H 9H / 9S TS JS QD QC QH TH 2D / " + rules
-    verdict = legal(turn(position, ["7H 8H 9H TH", "9S TS JS", "QD QC QH"],
-                         "9S TS JS QD QC QH TH", "2D"))
+    verdict = legal(
+        turn(position, ["7H 8H 9H TH", "9S TS JS", "QD QC QH"], "9S TS JS QD QC QH TH", "2D")
+    )
     assert verdict.opened_after and verdict.penalty_after == 0
     # The lay-off does not count towards the opening: 9S TS JS (29) + TH is not 51.
     if rules in ("rami-51", "bfmania-51"):
-        illegal(turn(position, ["7H 8H 9H TH", "9S TS JS"], "9S TS JS TH", "2D"),
-                "opening counts 29 points")
+        illegal(
+            turn(position, ["7H 8H 9H TH", "9S TS JS"], "9S TS JS TH", "2D"),
+            "opening counts 29 points",
+        )
     # Without the opening melds, no lay-off.
-    illegal(turn(position, ["7H 8H 9H TH"], "TH", "2D"),
-            "meld 1 (7H 8H 9H) changed before the player opened")
+    illegal(
+        turn(position, ["7H 8H 9H TH"], "TH", "2D"),
+        "meld 1 (7H 8H 9H) changed before the player opened",
+    )
 
 
 def test_decision_4_the_opening_melds_come_from_the_hand():
     """Decision 4: a joker swapped out this turn cannot be part of the opening melds; the new
     melds hold no more jokers than the hand did."""
     illegal(
-        turn("5D * 7D / 6D 9S TS JS QD QC 2C / bfmania-51",
-             ["5D 6D 7D", "9S TS JS", "QD QC *"], "6D 9S TS JS QD QC", "2C"),
+        turn(
+            "5D * 7D / 6D 9S TS JS QD QC 2C / bfmania-51",
+            ["5D 6D 7D", "9S TS JS", "QD QC *"],
+            "6D 9S TS JS QD QC",
+            "2C",
+        ),
         "the new melds hold 1 joker but 0 came from the hand",
     )
 
@@ -281,9 +288,7 @@ def test_rami_fou_joker_pinned_unless_replaced():
     """docs/rules.md presets rami-fou / decision 5: a table joker leaves its meld only when the card
     it stands for replaces it, and must be laid again in the same turn."""
     legal(
-        turn(
-            "5D * 7D / 6D 8S 9S KC / rami-fou opened", ["5D 6D 7D", "8S 9S *"], "6D 8S 9S", "KC"
-        )
+        turn("5D * 7D / 6D 8S 9S KC / rami-fou opened", ["5D 6D 7D", "8S 9S *"], "6D 8S 9S", "KC")
     )
     # Replaced, but not laid again: it may not go to the hand.
     illegal(
@@ -349,8 +354,14 @@ def test_rami_fou_cutting_a_run_does_not_move_its_joker():
         assert verdict.penalty_after == 0 and verdict.hand_after == ()
         assert verdict.cards_moved == 4  # decision 7: 3H 4H * or 7H 8H 9H leaves the old run
     # Three real cards on the joker's side (decision 7 matches that piece): legal before too.
-    legal(turn("3H 4H * 6H 7H 8H 9H / 2H 6S 6D 2C / rami-fou opened",
-               ["2H 3H 4H *", "7H 8H 9H", "6S 6D 6H"], "2H 6S 6D", "2C"))
+    legal(
+        turn(
+            "3H 4H * 6H 7H 8H 9H / 2H 6S 6D 2C / rami-fou opened",
+            ["2H 3H 4H *", "7H 8H 9H", "6S 6D 6H"],
+            "2H 6S 6D",
+            "2C",
+        )
+    )
 
 
 def test_rami_fou_a_cut_run_still_pins_its_joker():
@@ -359,15 +370,25 @@ def test_rami_fou_a_cut_run_still_pins_its_joker():
     # Slid: * 3H 4H makes the joker the 2H.
     illegal(turn(CUT, ["* 3H 4H", "7H 8H 9H", "6S 6D 6H"], "6S 6D", "2C"), "decision 5")
     # Still the 6H, but beside 7H 8H from the hand only: the joker left its run.
-    illegal(turn("3H 4H 5H * / 7H 8H 2C / rami-fou opened", ["3H 4H 5H", "* 7H 8H"],
-                 "7H 8H", "2C"), "decision 5")
+    illegal(
+        turn("3H 4H 5H * / 7H 8H 2C / rami-fou opened", ["3H 4H 5H", "* 7H 8H"], "7H 8H", "2C"),
+        "decision 5",
+    )
     # Beside the old run's 7H 8H, the piece may grow (9H from the hand), though 3H 4H 5H is the
     # piece decision 7 matches to the old run.
-    legal(turn("3H 4H 5H * 7H 8H / 9H 2C / rami-fou opened", ["3H 4H 5H", "* 7H 8H 9H"],
-               "9H", "2C"))
+    legal(
+        turn("3H 4H 5H * 7H 8H / 9H 2C / rami-fou opened", ["3H 4H 5H", "* 7H 8H 9H"], "9H", "2C")
+    )
     # Its card still frees it only in the piece decision 7 matches: 5H in 3H 4H 5H does not.
-    illegal(turn("3H 4H * 6H 7H 8H 9H / 5H 6S 6D 2C / rami-fou opened",
-                 ["3H 4H 5H", "6H 7H 8H 9H", "6S 6D *"], "5H 6S 6D", "2C"), "decision 5")
+    illegal(
+        turn(
+            "3H 4H * 6H 7H 8H 9H / 5H 6S 6D 2C / rami-fou opened",
+            ["3H 4H 5H", "6H 7H 8H 9H", "6S 6D *"],
+            "5H 6S 6D",
+            "2C",
+        ),
+        "decision 5",
+    )
 
 
 # --- Opening requirements (presets row "opening requirement", decisions 2-4) -------------------
@@ -387,13 +408,18 @@ def test_rami_51_opening_needs_51_points_with_a_pure_run():
     position = "- / QH KH AH TS TD TC 2C / rami-51"
     legal(turn(position, ["QH KH AH", "TS TD TC"], "QH KH AH TS TD TC", "2C"))  # 31 + 30
     illegal(
-        turn("- / AH 2H 3H TS TD TC 2C / rami-51", ["AH 2H 3H", "TS TD TC"], "AH 2H 3H TS TD TC",
-             "2C"),
+        turn(
+            "- / AH 2H 3H TS TD TC 2C / rami-51",
+            ["AH 2H 3H", "TS TD TC"],
+            "AH 2H 3H TS TD TC",
+            "2C",
+        ),
         "opening counts 36 points: rami-51 needs at least 51",
     )
     illegal(
-        turn("- / QH * AH TS TD TC 2C / rami-51", ["QH * AH", "TS TD TC"], "QH * AH TS TD TC",
-             "2C"),
+        turn(
+            "- / QH * AH TS TD TC 2C / rami-51", ["QH * AH", "TS TD TC"], "QH * AH TS TD TC", "2C"
+        ),
         "opening needs a pure run",
     )
 
@@ -424,8 +450,9 @@ def test_bfmania_30_opening():
 def test_rami_fou_opening_51_points_no_pure_run_needed():
     """docs/rules.md presets rami-fou: >= 51 points (joker counts as the card it stands for)."""
     legal(
-        turn("- / QS QD * KS KD KC 2C / rami-fou", ["QS QD *", "KS KD KC"], "QS QD * KS KD KC",
-             "2C")
+        turn(
+            "- / QS QD * KS KD KC 2C / rami-fou", ["QS QD *", "KS KD KC"], "QS QD * KS KD KC", "2C"
+        )
     )
     illegal(
         turn("- / QS QD * 2C 3C / rami-fou", ["QS QD *"], "QS QD *", "2C"),
@@ -459,9 +486,7 @@ def test_decision_2_ace_and_joker_count_where_they_stand():
     )
     # Pure run J-Q-K (30) + set of aces with a joker (33) = 63.
     legal(
-        turn(
-            "- / JH QH KH AS AD * 2C / rami-51", ["JH QH KH", "AS AD *"], "JH QH KH AS AD *", "2C"
-        )
+        turn("- / JH QH KH AS AD * 2C / rami-51", ["JH QH KH", "AS AD *"], "JH QH KH AS AD *", "2C")
     )
 
 
@@ -502,8 +527,14 @@ def test_set_written_in_another_order_is_unchanged():
 
 def test_rami_51_lay_off_only_after_opening():
     """docs/rules.md presets rami-51: no rearrangement after opening, lay off only."""
-    legal(turn("7H 8H 9H | QS QD QC / TH QH 2C / rami-51 opened",
-               ["7H 8H 9H TH", "QS QD QC QH"], "TH QH", "2C"))
+    legal(
+        turn(
+            "7H 8H 9H | QS QD QC / TH QH 2C / rami-51 opened",
+            ["7H 8H 9H TH", "QS QD QC QH"],
+            "TH QH",
+            "2C",
+        )
+    )
     illegal(
         turn("AH 2H 3H 4H 5H 6H / 2C 3C / rami-51 opened", ["AH 2H 3H", "4H 5H 6H"], "", "2C"),
         "meld 1 (AH 2H 3H 4H 5H 6H) was rearranged: rami-51 allows only lay-offs",
@@ -632,8 +663,10 @@ def test_decision_8_taken_discard_not_discarded_unless_last_card():
         legal(turn(f"7H 8H 9H / KD TH / {rules} opened discard=KD", ["7H 8H 9H TH"], "TH", "KD"))
     # Two identical copies: the lock covers the twin, since copies are interchangeable (decision
     # 8, revised: "holding the twin of the card taken does not allow discarding that card type").
-    illegal(turn("7H 8H 9H / KD KD 2C / rami-51 opened discard=KD", ["7H 8H 9H"], "", "KD"),
-            "neither copy may be discarded")
+    illegal(
+        turn("7H 8H 9H / KD KD 2C / rami-51 opened discard=KD", ["7H 8H 9H"], "", "KD"),
+        "neither copy may be discarded",
+    )
     illegal(turn("7H 8H 9H / KC KC 2C / bfmania-51 opened discard=KC", ["7H 8H 9H"], "", "KC"))
     legal(turn("7H 8H 9H / KC KC 2C / bfmania-51 opened discard=KC", ["7H 8H 9H"], "", "2C"))
 
@@ -773,8 +806,7 @@ def test_same_turn_opening_known_answers():
     assert opening_problems_from_cards(Counter(parse_cards("2S AS AH AD KS KH KD")), fou) == []
     assert opening_problems_from_cards(Counter(parse_cards("QH KH * QS QD *")), rules) == [
         "opening needs a pure run (3+ cards in a row of one suit, no joker: a tierce franche)",
-        "the cards played do not make 51 opening points with a pure run: rami-51 needs at "
-        "least 51",
+        "the cards played do not make 51 opening points with a pure run: rami-51 needs at least 51",
     ]
 
 

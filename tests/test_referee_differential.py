@@ -53,48 +53,96 @@ KNOWN_TURNS = [
     ("5H * 7H / 5S 5D 7S 7D 2C / rami-fou opened", "5S 5H 5D * | 7S 7H 7D", "5S 5D 7S 7D", "2C"),
     ("5H 5S * / 4H 6S 7S 2C / rami-fou opened", "4H 5H * | 5S 6S 7S", "4H 6S 7S", "2C"),
     ("5H 6H 7H * / 8H 2S / rami-fou opened", "* 5H 6H 7H 8H", "8H", "2S"),
-    ("* QC KC | * 7C 8C / 8H 8D QD 9C TC / rami-fou opened",
-     "* QC KC | 7C * 9C TC | 8H 8D 8C", "8H 8D 9C TC", "QD"),
+    (
+        "* QC KC | * 7C 8C / 8H 8D QD 9C TC / rami-fou opened",
+        "* QC KC | 7C * 9C TC | 8H 8D 8C",
+        "8H 8D 9C TC",
+        "QD",
+    ),
     ("5H * 7H / 6H 8S 8D 2C / rami-fou opened", "5H 6H 7H | 8S 8D *", "6H 8S 8D", "2C"),
     ("5H * 7H 8H / 9H 2C / rami-fou opened", "5H * 7H 8H 9H", "9H", "2C"),
-    ("5H * 7H / * 8H 5D 5C 7D 7C 2S / rami-fou opened", "5H 5D 5C | 7H 7D 7C | * * 8H",
-     "* 8H 5D 5C 7D 7C", "2S"),
+    (
+        "5H * 7H / * 8H 5D 5C 7D 7C 2S / rami-fou opened",
+        "5H 5D 5C | 7H 7D 7C | * * 8H",
+        "* 8H 5D 5C 7D 7C",
+        "2S",
+    ),
     ("5H * 7H 8H / 5D 5C 2S / rami-fou opened", "5H 5D 5C | * 7H 8H", "5D 5C", "2S"),
     # The joker stood for the ace of hearts above the king; it still does, below the 2.
-    ("QH KH * / 2H 3H 4H 5H 6H 7H 8H 9H TH JH 2C / rami-fou opened",
-     "* 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", "2H 3H 4H 5H 6H 7H 8H 9H TH JH", "2C"),
+    (
+        "QH KH * / 2H 3H 4H 5H 6H 7H 8H 9H TH JH 2C / rami-fou opened",
+        "* 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH",
+        "2C",
+    ),
     # Decision 4 (revised): opening and laying off in one turn.
-    ("7H 8H 9H / 9S TS JS QD QC QH TH 2D / rami-51", "7H 8H 9H TH | 9S TS JS | QD QC QH",
-     "9S TS JS QD QC QH TH", "2D"),
+    (
+        "7H 8H 9H / 9S TS JS QD QC QH TH 2D / rami-51",
+        "7H 8H 9H TH | 9S TS JS | QD QC QH",
+        "9S TS JS QD QC QH TH",
+        "2D",
+    ),
     ("7H 8H 9H / 9S TS JS QD QC QH TH 2D / rami-51", "7H 8H 9H TH", "TH", "2D"),
-    ("7H 8H 9H / 9S TS JS QD QC QH TH 2D / bfmania-51", "7H 8H 9H TH | 9S TS JS | QD QC QH",
-     "9S TS JS QD QC QH TH", "2D"),
+    (
+        "7H 8H 9H / 9S TS JS QD QC QH TH 2D / bfmania-51",
+        "7H 8H 9H TH | 9S TS JS | QD QC QH",
+        "9S TS JS QD QC QH TH",
+        "2D",
+    ),
     ("7H 8H 9H / 9S TS JS QD QC QH TH 2D / bfmania-51", "7H 8H 9H TH", "TH", "2D"),
-    ("7H 8H 9H / 9S TS JS QD QC QH TH 2D / cafe-rummy", "7H 8H 9H TH | QD QC QH",
-     "QD QC QH TH", "2D"),
+    (
+        "7H 8H 9H / 9S TS JS QD QC QH TH 2D / cafe-rummy",
+        "7H 8H 9H TH | QD QC QH",
+        "QD QC QH TH",
+        "2D",
+    ),
     ("7H 8H 9H / 9S TS JS QD QC QH TH 2D / cafe-rummy", "7H 8H 9H TH", "TH", "2D"),
     # The verdict does not depend on the order of the melds after: the table's 7H 8H 9H is
     # left as it was and the new run 7H..QH opens (54 points), listed first or last.
-    ("7H 8H 9H / 7H 8H 9H TH JH QH 2C / rami-51", "7H 8H 9H | 7H 8H 9H TH JH QH",
-     "7H 8H 9H TH JH QH", "2C"),
-    ("7H 8H 9H / 7H 8H 9H TH JH QH 2C / rami-51", "7H 8H 9H TH JH QH | 7H 8H 9H",
-     "7H 8H 9H TH JH QH", "2C"),
+    (
+        "7H 8H 9H / 7H 8H 9H TH JH QH 2C / rami-51",
+        "7H 8H 9H | 7H 8H 9H TH JH QH",
+        "7H 8H 9H TH JH QH",
+        "2C",
+    ),
+    (
+        "7H 8H 9H / 7H 8H 9H TH JH QH 2C / rami-51",
+        "7H 8H 9H TH JH QH | 7H 8H 9H",
+        "7H 8H 9H TH JH QH",
+        "2C",
+    ),
     # Decision 4 (the project's reading): a joker swapped in the opening turn never joins a new
     # meld of that turn, even one laid after the opening melds (both referees: illegal).
-    ("5D * 7D / 2S 2H 2D 6D 9C TC 3C / cafe-rummy", "2S 2H 2D | 5D 6D 7D | 9C TC *",
-     "2S 2H 2D 6D 9C TC", "3C"),
-    ("5D * 7D / KS KH KD 6D 9C TC 3C / bfmania-30", "KS KH KD | 5D 6D 7D | 9C TC *",
-     "KS KH KD 6D 9C TC", "3C"),
+    (
+        "5D * 7D / 2S 2H 2D 6D 9C TC 3C / cafe-rummy",
+        "2S 2H 2D | 5D 6D 7D | 9C TC *",
+        "2S 2H 2D 6D 9C TC",
+        "3C",
+    ),
+    (
+        "5D * 7D / KS KH KD 6D 9C TC 3C / bfmania-30",
+        "KS KH KD | 5D 6D 7D | 9C TC *",
+        "KS KH KD 6D 9C TC",
+        "3C",
+    ),
     # BFmania: a table joker goes to the hand only when swapped by the card it stands for (a
     # joker said to be played that is not on the table is no swap).
     ("9C TC JC * / QH * / bfmania-51 opened", "9C TC JC *", "*", "QH"),
     # ... and a joker swapped after the opening may be the one kept or discarded: the opening
     # 5D 5C 5H * | TH TD TC * holds the hand's joker (played), the swapped one is discarded;
     # said with no joker played, the new meld's joker would be the swapped one (illegal).
-    ("* * 5D 5C / 5H TH TD 9C TC TC JC * / bfmania-51", "5D 5C 5H * | TH TD TC * | 9C TC JC",
-     "5H TH TD 9C TC TC JC *", "*"),
-    ("* * 5D 5C / 5H TH TD 9C TC TC JC * / bfmania-51", "5D 5C 5H * | TH TD TC * | 9C TC JC",
-     "5H TH TD 9C TC TC JC", "*"),
+    (
+        "* * 5D 5C / 5H TH TD 9C TC TC JC * / bfmania-51",
+        "5D 5C 5H * | TH TD TC * | 9C TC JC",
+        "5H TH TD 9C TC TC JC *",
+        "*",
+    ),
+    (
+        "* * 5D 5C / 5H TH TD 9C TC TC JC * / bfmania-51",
+        "5D 5C 5H * | TH TD TC * | 9C TC JC",
+        "5H TH TD 9C TC TC JC",
+        "*",
+    ),
     # Café Rummy: the joker swapped out is laid again, so the hand's joker was discarded and
     # the only new meld holds the swapped joker: no opening from the hand (decision 4)...
     ("* JD QD / TS TD TD * / cafe-rummy", "TD JD QD | TS TD *", "TS TD TD", "*"),
@@ -125,23 +173,27 @@ class Report:
         return self.disagreements + self.solver_illegal + self.solver_errors
 
 
-def describe(position: Position, table: Sequence[Meld], played: Sequence[Card],
-             discard: Card | None) -> str:
+def describe(
+    position: Position, table: Sequence[Meld], played: Sequence[Card], discard: Card | None
+) -> str:
     return (
         f"position: {position}\n  after:    {format_table(list(table))}\n"
         f"  played:   {format_cards(played) or '-'}   discard: {discard or '-'}"
     )
 
 
-def compare(position: Position, table: Sequence[Meld], played: Sequence[Card],
-            discard: Card | None) -> str | None:
+def compare(
+    position: Position, table: Sequence[Meld], played: Sequence[Card], discard: Card | None
+) -> str | None:
     """Both referees on one turn: None when they agree, else a description."""
     primary = validate_turn(position, table, played, discard)
     second = judge(position, table, played, discard)
     same = primary.legal == second.legal
     if same and primary.legal:
         same = (primary.penalty_after, primary.cards_moved, primary.hand_after) == (
-            second.penalty_after, second.cards_moved, second.hand_after
+            second.penalty_after,
+            second.cards_moved,
+            second.hand_after,
         )
     if same:
         return None
@@ -156,8 +208,9 @@ def compare(position: Position, table: Sequence[Meld], played: Sequence[Card],
     )
 
 
-def solver_turn(position: Position, report: Report, time_limit: float
-                ) -> tuple[tuple[Meld, ...], tuple[Card, ...], Card | None]:
+def solver_turn(
+    position: Position, report: Report, time_limit: float
+) -> tuple[tuple[Meld, ...], tuple[Card, ...], Card | None]:
     """The solver's answer, or passing when it finds no legal turn (or fails)."""
     from rami import solve
 
@@ -186,8 +239,14 @@ def solver_turn(position: Position, report: Report, time_limit: float
     return turn
 
 
-def check_position(position: Position, rng: random.Random, report: Report, *,
-                   mutations_per_turn: int, time_limit: float = 5.0) -> None:
+def check_position(
+    position: Position,
+    rng: random.Random,
+    report: Report,
+    *,
+    mutations_per_turn: int,
+    time_limit: float = 5.0,
+) -> None:
     table, played, discard = solver_turn(position, report, time_limit)
     report.positions += 1
     for variant in mutations(position, table, played, discard, rng, limit=mutations_per_turn):
@@ -214,13 +273,17 @@ def with_table_jokers(rng: random.Random, position: Position, wanted: int) -> Po
     rules = position.rules
     table = list(position.table)
     for _ in range(wanted):
-        if sum(meld.jokers for meld in table) >= wanted or _deck_left(
-            replace(position, table=tuple(table))
-        )[JOKER] <= 0:
+        if (
+            sum(meld.jokers for meld in table) >= wanted
+            or _deck_left(replace(position, table=tuple(table)))[JOKER] <= 0
+        ):
             break
         spots = [
-            (m, i) for m, meld in enumerate(table) for i, card in enumerate(meld.cards)
-            if not card.is_joker and len(meld.real_cards) > max(2, rules.min_real_cards)
+            (m, i)
+            for m, meld in enumerate(table)
+            for i, card in enumerate(meld.cards)
+            if not card.is_joker
+            and len(meld.real_cards) > max(2, rules.min_real_cards)
             and not (rules.naturals_at_least_jokers and meld.jokers + 1 > len(meld.real_cards) - 1)
         ]
         if not spots:
@@ -250,8 +313,12 @@ def opening_position(rng: random.Random, rules: Ruleset, max_hand: int = 8) -> P
     """A player not opened holding high runs and sets, so that openings are often just made or
     just missed; sometimes cards that lay off on the table too."""
     base = random_position(
-        rng, rules=rules, table_cards=rng.choice((0, 3, 4, 5, 6)), hand_cards=0,
-        jokers=rng.randint(0, min(2, rules.jokers)), opened=False,
+        rng,
+        rules=rules,
+        table_cards=rng.choice((0, 3, 4, 5, 6)),
+        hand_cards=0,
+        jokers=rng.randint(0, min(2, rules.jokers)),
+        opened=False,
     )
     deck = _deck_left(base)
     hand: list[Card] = []
@@ -272,9 +339,18 @@ def opening_position(rng: random.Random, rules: Ruleset, max_hand: int = 8) -> P
             take(Card.of(rank, suit))
     for meld in base.table:  # a card that lays off, or the card a table joker stands for
         if rng.random() < 0.4:
-            take(rng.choice([c for c in (Card(i) for i in range(52)) if any(
-                (c.suit == r.suit and abs(c.rank - r.rank) <= 1) or c.rank == r.rank
-                for r in meld.real_cards)]))
+            take(
+                rng.choice(
+                    [
+                        c
+                        for c in (Card(i) for i in range(52))
+                        if any(
+                            (c.suit == r.suit and abs(c.rank - r.rank) <= 1) or c.rank == r.rank
+                            for r in meld.real_cards
+                        )
+                    ]
+                )
+            )
     for _ in range(rng.choice((0, 0, 1, 1, 2))):
         take(JOKER)
     size = rng.randint(max(len(hand), 3), max_hand)
@@ -326,7 +402,9 @@ def test_known_turns(position: str, after: str, played: str, discard: str | None
     from rami.cards import parse_cards
 
     found = compare(
-        parse_position(position).checked(), parse_table(after), parse_cards(played),
+        parse_position(position).checked(),
+        parse_table(after),
+        parse_cards(played),
         Card.parse(discard) if discard else None,
     )
     assert found is None, found
@@ -335,8 +413,9 @@ def test_known_turns(position: str, after: str, played: str, discard: str | None
 @pytest.mark.parametrize("rules_name", RULESETS)
 def test_solver_answers_and_mutations(rules_name: str) -> None:
     """100 positions per preset, up to 25 turns each (about 27,000 turns in all)."""
-    report = run_batch(rules_name, positions=100, mutations_per_turn=25,
-                       seed=f"referee differential {rules_name}")
+    report = run_batch(
+        rules_name, positions=100, mutations_per_turn=25, seed=f"referee differential {rules_name}"
+    )
     assert report.turns >= 2_000
     assert_clean(report)
 
@@ -345,7 +424,11 @@ def test_solver_answers_and_mutations(rules_name: str) -> None:
 @pytest.mark.parametrize("rules_name", RULESETS)
 def test_many_solver_answers_and_mutations(rules_name: str) -> None:
     """Over 100,000 turns in all: 400 positions per preset, up to 30 turns each."""
-    report = run_batch(rules_name, positions=400, mutations_per_turn=30,
-                       seed=f"slow referee differential {rules_name}")
+    report = run_batch(
+        rules_name,
+        positions=400,
+        mutations_per_turn=30,
+        seed=f"slow referee differential {rules_name}",
+    )
     assert report.turns >= 9_500
     assert_clean(report)

@@ -323,8 +323,9 @@ def naive(position: Position, objective: str) -> tuple[int, int, int]:
     hand = list(position.hand)
     table_cards = [card for meld in position.table for card in meld.cards]
     best = None
-    plays = {tuple(sorted(c)) for n in range(len(hand) + 1)
-             for c in itertools.combinations(hand, n)}
+    plays = {
+        tuple(sorted(c)) for n in range(len(hand) + 1) for c in itertools.combinations(hand, n)
+    }
     for play in plays:
         left = Counter(hand) - Counter(play)
         if position.opened:
@@ -333,14 +334,18 @@ def naive(position: Position, objective: str) -> tuple[int, int, int]:
             if not play:
                 finals = [list(position.table)]
             else:
-                finals = [list(position.table) + s for s in _blocks(list(play), rules)
-                          if _opens(s, rules)]
+                finals = [
+                    list(position.table) + s for s in _blocks(list(play), rules) if _opens(s, rules)
+                ]
         opened_after = position.opened or bool(play)
         penalty = hand_penalty(left.elements(), rules, opened_after)
         for final in finals:
             moved = cards_moved(position.table, final)
-            key = ((penalty, -len(play), moved) if objective == "points"
-                   else (-len(play), penalty, moved))
+            key = (
+                (penalty, -len(play), moved)
+                if objective == "points"
+                else (-len(play), penalty, moved)
+            )
             if best is None or key < best:
                 best = key
     assert best is not None

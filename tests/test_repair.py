@@ -90,8 +90,9 @@ def test_a_set_from_a_run_end_needs_no_slot_model(monkeypatch: pytest.MonkeyPatc
     assert validate_turn(position, got.table, got.played).legal
 
 
-@pytest.mark.parametrize("suite,index", [("rami-chinois-100", 18), ("rami-chinois-100", 0),
-                                         ("rummikub-100", 12)])
+@pytest.mark.parametrize(
+    "suite,index", [("rami-chinois-100", 18), ("rami-chinois-100", 0), ("rummikub-100", 12)]
+)
 def test_whole_hands_decided_without_slot_model(
     monkeypatch: pytest.MonkeyPatch, suite: str, index: int
 ) -> None:
@@ -106,8 +107,9 @@ def test_whole_hands_decided_without_slot_model(
     assert without.slot_models >= 1
 
 
-@pytest.mark.parametrize("suite,index", [("rami-chinois-020", 9), ("rami-chinois-040", 3),
-                                         ("rami-chinois-100", 10)])
+@pytest.mark.parametrize(
+    "suite,index", [("rami-chinois-020", 9), ("rami-chinois-040", 3), ("rami-chinois-100", 10)]
+)
 def test_the_untouched_question_proves_the_shortcut(
     monkeypatch: pytest.MonkeyPatch, suite: str, index: int
 ) -> None:
@@ -149,7 +151,9 @@ def _check_against_reference(monkeypatch: pytest.MonkeyPatch, positions: list[Po
         where = f"\nposition: {position}\nsolver: {got.cards_moved} moved, {got.status.value}"
         assert got.status is Status.OPTIMAL, "not proved" + where
         assert (got.penalty_after, got.cards_played, got.cards_moved) == (
-            expected.penalty_after, expected.cards_played, expected.cards_moved,
+            expected.penalty_after,
+            expected.cards_played,
+            expected.cards_moved,
         ), f"different optimum (reference moves {expected.cards_moved})" + where
         assert validate_turn(position, got.table, got.played).legal, where
         for stage_position, played, table in recorder.tables:

@@ -37,11 +37,21 @@ def _table(text: str) -> tuple[Meld, ...]:
     return parse_table(text)
 
 
-@pytest.mark.parametrize(("lost", "short", "grade"), [
-    (0, 0, "best"), (0, 1, "good"), (1, 0, "good"), (4, 2, "good"), (5, 0, "inaccuracy"),
-    (9, 0, "inaccuracy"), (10, 0, "mistake"), (19, 0, "mistake"), (20, 0, "blunder"),
-    (-3, 0, "best"),
-])
+@pytest.mark.parametrize(
+    ("lost", "short", "grade"),
+    [
+        (0, 0, "best"),
+        (0, 1, "good"),
+        (1, 0, "good"),
+        (4, 2, "good"),
+        (5, 0, "inaccuracy"),
+        (9, 0, "inaccuracy"),
+        (10, 0, "mistake"),
+        (19, 0, "mistake"),
+        (20, 0, "blunder"),
+        (-3, 0, "best"),
+    ],
+)
 def test_grade_thresholds(lost: int, short: int, grade: str) -> None:
     assert grade_for(lost, short) == grade
     assert [name for name, _ in GRADES] == ["best", "good", "inaccuracy", "mistake"]
@@ -108,20 +118,26 @@ def test_review_takes_the_text_notation_the_cli_takes() -> None:
     # The position, each meld, the cards played and the discard as text.
     both = review_turn(
         "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 5S 6H QH 5D KD 8C / rami-chinois opened",
-        ["3H 4H 5H 6H 7H 8H 9H", "QS QH QD QC", "5C 6C 7C 8C"], "QH 8C",
+        ["3H 4H 5H 6H 7H 8H 9H", "QS QH QD QC", "5C 6C 7C 8C"],
+        "QH 8C",
     )
     assert both.legal and both.played == tuple(sorted(parse_cards("QH 8C")))
     empty = review_turn("- / 7H 8H 9H 2C / bfmania-30 opened", "-", "-", "2C")
     assert empty.legal and empty.played == () and str(empty.discard) == "2C"
 
 
-@pytest.mark.parametrize(("table", "message"), [
-    ("3H 4H 5X", "meld 1 ('3H 4H 5X'): unknown card '5X'"),
-    ("3H 4H 5H |", "meld 2 is empty"),
-    (["3H 4H 5H 6H", "7X"], "table after the turn, meld 2: unknown card '7X'"),
-    ([Meld.parse("3H 4H 5H 6H"), 7], "table after the turn, meld 2: expected a Meld or its "
-                                     "text ('3H 4H 5H'), got int"),
-])
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ("3H 4H 5X", "meld 1 ('3H 4H 5X'): unknown card '5X'"),
+        ("3H 4H 5H |", "meld 2 is empty"),
+        (["3H 4H 5H 6H", "7X"], "table after the turn, meld 2: unknown card '7X'"),
+        (
+            [Meld.parse("3H 4H 5H 6H"), 7],
+            "table after the turn, meld 2: expected a Meld or its text ('3H 4H 5H'), got int",
+        ),
+    ],
+)
 def test_review_bad_text_raises_a_notation_error(table: object, message: str) -> None:
     with pytest.raises(NotationError, match=re.escape(message)):
         review(SMALL, table)
@@ -149,14 +165,21 @@ def test_cli_review_text_and_json() -> None:
     assert done.exit_code == 0 and json.loads(done.stdout)["grade"] == "good"
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["review", "3H 4H 5H / 6H / rami-chinois opened"], "missing POSITION and --table"),
-    (["review", "3H 4H 5H / 6H / rami-chinois opened", "--table", "3H 4H ZZ"], "--table"),
-    (["review", "3H 4H 5H / 6H / rami-chinois opened", "--table", "-", "--played", "6X"],
-     "--played"),
-    (["review", "3H 4H 5H / 6H / rami-chinois opened", "--table", "-", "--discard", "Q"],
-     "--discard"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["review", "3H 4H 5H / 6H / rami-chinois opened"], "missing POSITION and --table"),
+        (["review", "3H 4H 5H / 6H / rami-chinois opened", "--table", "3H 4H ZZ"], "--table"),
+        (
+            ["review", "3H 4H 5H / 6H / rami-chinois opened", "--table", "-", "--played", "6X"],
+            "--played",
+        ),
+        (
+            ["review", "3H 4H 5H / 6H / rami-chinois opened", "--table", "-", "--discard", "Q"],
+            "--discard",
+        ),
+    ],
+)
 def test_cli_review_bad_input(args: list[str], message: str) -> None:
     done = _rami(*args)
     assert done.exit_code == 2 and message in done.stderr and "Traceback" not in done.stderr
@@ -166,8 +189,19 @@ def test_cli_review_bad_input(args: list[str], message: str) -> None:
 
 def _one_game(tmp_path: Path) -> Path:
     out = tmp_path / "game.jsonl"
-    done = _rami("simulate", "--out", str(out), "--players", "beginner,confirmed",
-                 "--games", "1", "--rounds", "1", "--seed", "5")
+    done = _rami(
+        "simulate",
+        "--out",
+        str(out),
+        "--players",
+        "beginner,confirmed",
+        "--games",
+        "1",
+        "--rounds",
+        "1",
+        "--seed",
+        "5",
+    )
     assert done.exit_code == 0, done.output
     return out
 
@@ -176,8 +210,12 @@ def test_game_record_review(tmp_path: Path) -> None:
     path = _one_game(tmp_path)
     record = json.loads(path.read_text().splitlines()[0])
     reviewed = review_game(record, time_limit=5)
-    plays = [event for entry in record["rounds"] for event in entry["actions"]
-             if isinstance(event, dict) and "played" in event]
+    plays = [
+        event
+        for entry in record["rounds"]
+        for event in entry["actions"]
+        if isinstance(event, dict) and "played" in event
+    ]
     assert len(reviewed.turns) == len(plays) > 0
     for player in reviewed.players:
         turns = [turn for turn in reviewed.turns if turn.seat == player.seat]
@@ -187,20 +225,23 @@ def test_game_record_review(tmp_path: Path) -> None:
         assert player.accuracy == (100.0 if best <= 0 else round(100 * min(shed, best) / best, 1))
         for turn in turns:
             assert turn.review.legal
-            assert turn.review.grade == grade_for(turn.review.points_lost or 0,
-                                                  turn.review.cards_short or 0)
+            assert turn.review.grade == grade_for(
+                turn.review.points_lost or 0, turn.review.cards_short or 0
+            )
     done = _rami("review", "--game", str(path), "--json", "--lang", "fr", "--time-limit", "5")
     assert done.exit_code == 0, done.output
     data = json.loads(done.stdout)["games"][0]
     assert [p["accuracy"] for p in data["players"]] == [p.accuracy for p in reviewed.players]
     assert [t["missed"] for t in data["turns"]] == [
         t.review.missed.said(FRENCH) if t.review.missed is not None else None
-        for t in reviewed.turns]
+        for t in reviewed.turns
+    ]
     lines = reviewed.text_lines(FRENCH)
     assert lines[0].endswith(f": {len(reviewed.turns)} tours revus")
     assert sum(line.startswith("  manche ") for line in lines) == len(reviewed.turns)
-    assert [line.split(" : précision ")[1].split(" %")[0] for line in lines
-            if " : précision " in line] == [f"{p.accuracy:g}" for p in reviewed.players]
+    assert [
+        line.split(" : précision ")[1].split(" %")[0] for line in lines if " : précision " in line
+    ] == [f"{p.accuracy:g}" for p in reviewed.players]
 
 
 def test_a_record_that_does_not_replay_is_refused(tmp_path: Path) -> None:

@@ -18,17 +18,32 @@ def server() -> Iterator[str]:
         yield running.url
 
 
-@pytest.mark.parametrize(("path", "body", "field", "words"), [
-    ("/alternatives", {"position": "- / 7H 8H 9H KD / rami-51", "top": 3}, "position.rules",
-     "not yet for rami-51"),
-    ("/alternatives", {"position": "- / 7H 8H 9H", "top": 0}, "top", ""),
-    ("/alternatives", {"position": "- / 7H 8H 9H", "top": 51}, "top", ""),
-    ("/review", {"position": "- / 7H 8H 9H", "table_after": [["7H", "8X", "9H"]]},
-     "table_after[0][1]", "unknown card"),
-    ("/review", {"position": "- / 7H 8H 9H", "table_after": [], "discard": "ZZ"}, "discard",
-     "unknown card"),
-    ("/review", {"position": "- / 7H 7H 7H 7H", "table_after": []}, "position", "copies"),
-])
+@pytest.mark.parametrize(
+    ("path", "body", "field", "words"),
+    [
+        (
+            "/alternatives",
+            {"position": "- / 7H 8H 9H KD / rami-51", "top": 3},
+            "position.rules",
+            "not yet for rami-51",
+        ),
+        ("/alternatives", {"position": "- / 7H 8H 9H", "top": 0}, "top", ""),
+        ("/alternatives", {"position": "- / 7H 8H 9H", "top": 51}, "top", ""),
+        (
+            "/review",
+            {"position": "- / 7H 8H 9H", "table_after": [["7H", "8X", "9H"]]},
+            "table_after[0][1]",
+            "unknown card",
+        ),
+        (
+            "/review",
+            {"position": "- / 7H 8H 9H", "table_after": [], "discard": "ZZ"},
+            "discard",
+            "unknown card",
+        ),
+        ("/review", {"position": "- / 7H 7H 7H 7H", "table_after": []}, "position", "copies"),
+    ],
+)
 def test_bad_input_is_a_422_naming_the_field(
     server: str, path: str, body: dict[str, Any], field: str, words: str
 ) -> None:
@@ -39,10 +54,13 @@ def test_bad_input_is_a_422_naming_the_field(
 
 
 def test_review_reads_the_cards_played_from_the_tables(server: str) -> None:
-    status, data = post_json(server + "/review", {
-        "position": "3H 4H 5H / 6H 2H / rami-chinois opened",
-        "table_after": [["2H", "3H", "4H", "5H", "6H"]],
-    })
+    status, data = post_json(
+        server + "/review",
+        {
+            "position": "3H 4H 5H / 6H 2H / rami-chinois opened",
+            "table_after": [["2H", "3H", "4H", "5H", "6H"]],
+        },
+    )
     assert status == 200
     assert data["grade"] == "best" and data["turn"]["played"] == ["2H", "6H"]
     assert data["missed"] is None and data["best"]["table"][0]["kind"] == "run"

@@ -221,7 +221,19 @@ def test_presets_hand_penalty_card_values(name, joker):
     25."""
     rules = get_ruleset(name)
     assert [rules.card_penalty(rank) for rank in range(1, 14)] == [
-        11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10,
+        11,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        9,
+        10,
+        10,
+        10,
+        10,
     ]
     assert rules.card_penalty(0) == joker
     # A hand of A, K, Q, J, T, 7, joker: 11 + 10 + 10 + 10 + 10 + 7 + joker.
@@ -320,7 +332,20 @@ def test_decision_2_opening_values_of_positions():
     """docs/rules.md decision 2: 2-10 face, J Q K 10, ace 1 low and 11 high (position 14)."""
     rules = get_ruleset("rami-51")
     assert [rules.opening_value(p) for p in range(1, 15)] == [
-        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        9,
+        10,
+        10,
+        10,
+        10,
+        11,
     ]
     tiles = get_ruleset("rummikub")
     assert [tiles.opening_value(p) for p in range(1, 14)] == list(range(1, 14))

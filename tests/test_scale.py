@@ -116,8 +116,11 @@ def test_a_crashed_task_is_sent_again_and_said(ray_cluster, tmp_path):
 
     told = []
     with RayExecutor.connect("auto") as cluster:
-        results = list(cluster.ordered(crash_once, range(5), window=2,
-                                       on_retry=lambda n, a, why: told.append((n, a, why))))
+        results = list(
+            cluster.ordered(
+                crash_once, range(5), window=2, on_retry=lambda n, a, why: told.append((n, a, why))
+            )
+        )
     assert results == [0, 1, 4, 9, 16]
     assert sorted((n, a) for n, a, _ in told) == [(1, 1), (3, 1)]
     assert all("Worker" in why or "died" in why.lower() for _, _, why in told), told
@@ -131,8 +134,9 @@ def test_a_task_failing_every_time_stops_the_run(ray_cluster):
 
     told = []
     with RayExecutor.connect("auto") as cluster, pytest.raises(TaskFailedError) as failure:
-        list(cluster.ordered(always_fails, range(4),
-                             on_retry=lambda n, a, why: told.append((n, a))))
+        list(
+            cluster.ordered(always_fails, range(4), on_retry=lambda n, a, why: told.append((n, a)))
+        )
     assert "task 2 failed 3 times" in str(failure.value) and "no good" in str(failure.value)
     assert told == [(2, attempt) for attempt in range(1, RETRIES + 1)]
 
@@ -167,25 +171,37 @@ def _without_ms(text: str) -> list[dict]:
 def test_solve_batch_on_a_running_cluster_by_address(ray_cluster, tmp_path):
     batch = tmp_path / "batch.jsonl"
     batch.write_text((ROOT / "examples" / "batch.jsonl").read_text() + "not a position\n")
-    here = subprocess.run([*RAMI, "solve", "--batch", str(batch)], capture_output=True,
-                          text=True)
-    there = subprocess.run([*RAMI, "solve", "--batch", str(batch), "--ray", ray_cluster],
-                           capture_output=True, text=True)
+    here = subprocess.run([*RAMI, "solve", "--batch", str(batch)], capture_output=True, text=True)
+    there = subprocess.run(
+        [*RAMI, "solve", "--batch", str(batch), "--ray", ray_cluster],
+        capture_output=True,
+        text=True,
+    )
     assert here.returncode == there.returncode == 2  # the last line is bad input
     assert _without_ms(there.stdout) == _without_ms(here.stdout)
     assert [line["line"] for line in _without_ms(there.stdout)] == list(
-        range(1, len(batch.read_text().splitlines()) + 1))
+        range(1, len(batch.read_text().splitlines()) + 1)
+    )
     assert "error" in _without_ms(there.stdout)[-1]
 
 
 def test_an_unreachable_cluster_is_a_clear_error(tmp_path):
-    result = rami("simulate", "--games", "1", "--ray", "127.0.0.1:1", "--json",
-                  "--out", str(tmp_path / "x.jsonl"))
+    result = rami(
+        "simulate",
+        "--games",
+        "1",
+        "--ray",
+        "127.0.0.1:1",
+        "--json",
+        "--out",
+        str(tmp_path / "x.jsonl"),
+    )
     assert result.exit_code == 2
     error = json.loads(result.stdout)["error"]
     assert error["type"] == "ClusterUnavailableError" and "127.0.0.1:1" in error["message"]
-    result = rami("puzzle", "generate", "--ray", "not-an-address", "--out",
-                  str(tmp_path / "y.jsonl"))
+    result = rami(
+        "puzzle", "generate", "--ray", "not-an-address", "--out", str(tmp_path / "y.jsonl")
+    )
     assert result.exit_code == 2 and "HOST:PORT" in result.output
     result = rami("solve", "--ray", "auto", "examples/demo.txt")
     assert result.exit_code == 2 and "--batch" in result.output
@@ -206,15 +222,32 @@ run()
 
 def test_ray_not_installed_is_a_clear_error(tmp_path):
     out = tmp_path / "x.jsonl"
-    result = subprocess.run([sys.executable, "-c", HIDE_RAY, "simulate", "--games", "1",
-                             "--ray", "auto", "--json", "--out", str(out)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            HIDE_RAY,
+            "simulate",
+            "--games",
+            "1",
+            "--ray",
+            "auto",
+            "--json",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 2, result.stderr
     error = json.loads(result.stdout)["error"]
     assert error["type"] == "ClusterUnavailableError"
     assert "pip install 'rami[ray]'" in error["message"]
     assert not out.exists()
     # Without --ray nothing asks for ray: the local run works where ray is not installed.
-    result = subprocess.run([sys.executable, "-c", HIDE_RAY, "simulate", "--games", "1",
-                             "--out", str(out)], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-c", HIDE_RAY, "simulate", "--games", "1", "--out", str(out)],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr

@@ -207,25 +207,38 @@ def test_rami_chinois_never_discards():
 
 
 def test_rami_chinois_full_rearrangement_and_cards_moved():
-    verdict = legal(turn(
-        "AH 2H 3H 4H 5H 6H 7H 8H 9H / 5H / rami-chinois opened",
-        ["AH 2H 3H 4H 5H", "5H 6H 7H 8H 9H"], "5H",
-    ))
+    verdict = legal(
+        turn(
+            "AH 2H 3H 4H 5H 6H 7H 8H 9H / 5H / rami-chinois opened",
+            ["AH 2H 3H 4H 5H", "5H 6H 7H 8H 9H"],
+            "5H",
+        )
+    )
     assert verdict.cards_moved == 4 and verdict.penalty_after == 0
-    verdict = legal(turn(
-        "7S 7H 7D / 5S 6S 5H 6H 8D 9D / rami-chinois opened",
-        ["5S 6S 7S", "5H 6H 7H", "7D 8D 9D"], "5S 6S 5H 6H 8D 9D",
-    ))
+    verdict = legal(
+        turn(
+            "7S 7H 7D / 5S 6S 5H 6H 8D 9D / rami-chinois opened",
+            ["5S 6S 7S", "5H 6H 7H", "7D 8D 9D"],
+            "5S 6S 5H 6H 8D 9D",
+        )
+    )
     assert verdict.cards_moved == 2
     # The table joker moves freely; identical copies are no move.
-    verdict = legal(turn(
-        "7S 8S 9S | 5D 6D * / 7D 7S 2C / rami-chinois opened",
-        ["5D 6D 7D", "7S 8S 9S *"], "7D",
-    ))
+    verdict = legal(
+        turn(
+            "7S 8S 9S | 5D 6D * / 7D 7S 2C / rami-chinois opened",
+            ["5D 6D 7D", "7S 8S 9S *"],
+            "7D",
+        )
+    )
     assert verdict.cards_moved == 1
-    verdict = legal(turn(
-        "7S 8S 9S / 7S TS / rami-chinois opened", ["7S 8S 9S TS"], "TS",
-    ))
+    verdict = legal(
+        turn(
+            "7S 8S 9S / 7S TS / rami-chinois opened",
+            ["7S 8S 9S TS"],
+            "TS",
+        )
+    )
     assert verdict.cards_moved == 0 and hand(verdict) == "7S"
 
 
@@ -236,21 +249,27 @@ def test_rami_chinois_going_out_places_the_last_card():
 
 def test_rami_chinois_opening_needs_a_pure_run():
     legal(turn("- / 5H 6H 7H * * * / rami-chinois", ["5H 6H 7H"], "5H 6H 7H"))
-    illegal(turn("- / 5H 6H 7H * * * / rami-chinois", ["5H * *", "6H 7H *"], "5H 6H 7H * * *"),
-            "pure run")
-    illegal(turn("- / 5H 6H * 9S 9D 9C / rami-chinois", ["5H 6H *", "9S 9D 9C"],
-                 "5H 6H * 9S 9D 9C"), "pure run")
-    verdict = legal(turn("- / 5H 6H 7H * * 2C / rami-chinois",
-                         ["5H 6H 7H", "set: 2C * *"], "5H 6H 7H * * 2C"))
+    illegal(
+        turn("- / 5H 6H 7H * * * / rami-chinois", ["5H * *", "6H 7H *"], "5H 6H 7H * * *"),
+        "pure run",
+    )
+    illegal(
+        turn("- / 5H 6H * 9S 9D 9C / rami-chinois", ["5H 6H *", "9S 9D 9C"], "5H 6H * 9S 9D 9C"),
+        "pure run",
+    )
+    verdict = legal(
+        turn("- / 5H 6H 7H * * 2C / rami-chinois", ["5H 6H 7H", "set: 2C * *"], "5H 6H 7H * * 2C")
+    )
     assert verdict.opened_after and verdict.penalty_after == 0
 
 
 def test_rami_chinois_opening_turn_leaves_the_table_alone():
     """Decision 1: new melds from the hand only in the opening turn."""
-    legal(turn("7H 8H 9H / TH JH QH KH / rami-chinois", ["7H 8H 9H", "TH JH QH KH"],
-               "TH JH QH KH"))
-    illegal(turn("7H 8H 9H / TH JH QH KH / rami-chinois", ["7H 8H 9H TH", "JH QH KH"],
-                 "TH JH QH KH"), "changed")
+    legal(turn("7H 8H 9H / TH JH QH KH / rami-chinois", ["7H 8H 9H", "TH JH QH KH"], "TH JH QH KH"))
+    illegal(
+        turn("7H 8H 9H / TH JH QH KH / rami-chinois", ["7H 8H 9H TH", "JH QH KH"], "TH JH QH KH"),
+        "changed",
+    )
     # A set written in another order is unchanged.
     legal(turn("QS QH QC / 4D 5D 6D / rami-chinois", ["QC QS QH", "4D 5D 6D"], "4D 5D 6D"))
     # Nothing played: the table stays as it is.
@@ -275,12 +294,12 @@ def test_rummikub_opening_30_points_from_the_hand():
     illegal(turn("- / 7H 8H 9H / rummikub", ["7H 8H 9H"], "7H 8H 9H"), "24 points")
     legal(turn("- / KH * * / rummikub", ["* * KH"], "KH * *"))  # 11 + 12 + 13
     illegal(turn("- / AH * * / rummikub", ["AH * *"], "AH * *"), "6 points")
-    legal(turn("- / KH KS KD AC AS AD / rummikub", ["KH KS KD", "AC AS AD"],
-               "KH KS KD AC AS AD"))
+    legal(turn("- / KH KS KD AC AS AD / rummikub", ["KH KS KD", "AC AS AD"], "KH KS KD AC AS AD"))
     illegal(turn("- / AC AS AD 9H / rummikub", ["AC AS AD"], "AC AS AD"), "3 points")
     flag = "rummikub[open_and_rearrange_same_turn=true]"
-    legal(turn(f"7S 7H 7D / 7C KD KH KS 2S / {flag}", ["7S 7H 7D 7C", "KD KH KS"],
-               "7C KD KH KS"))  # KD KH KS hold 39 points
+    legal(
+        turn(f"7S 7H 7D / 7C KD KH KS 2S / {flag}", ["7S 7H 7D 7C", "KD KH KS"], "7C KD KH KS")
+    )  # KD KH KS hold 39 points
     illegal(turn(f"7S 7H 7D / 7C KD KH 2S 3S / {flag}", ["7S 7H 7D 7C"], "7C"), "opening")
 
 
@@ -296,13 +315,17 @@ FOU = "rami-fou opened"
 
 
 def test_rami_fou_joker_into_a_set_of_fives_is_illegal():
-    illegal(turn(f"5H * 7H / 5S 5D 7S 7D 2C / {FOU}", ["5S 5H 5D *", "7S 7H 7D"],
-                 "5S 5D 7S 7D", "2C"), "decision 5")
+    illegal(
+        turn(f"5H * 7H / 5S 5D 7S 7D 2C / {FOU}", ["5S 5H 5D *", "7S 7H 7D"], "5S 5D 7S 7D", "2C"),
+        "decision 5",
+    )
 
 
 def test_rami_fou_set_joker_turned_into_a_run_card_is_illegal():
-    illegal(turn(f"5H 5S * / 4H 6S 7S 2C / {FOU}", ["4H 5H *", "5S 6S 7S"], "4H 6S 7S", "2C"),
-            "decision 5")
+    illegal(
+        turn(f"5H 5S * / 4H 6S 7S 2C / {FOU}", ["4H 5H *", "5S 6S 7S"], "4H 6S 7S", "2C"),
+        "decision 5",
+    )
 
 
 def test_rami_fou_freed_joker_back_into_its_own_meld_is_illegal():
@@ -313,15 +336,17 @@ def test_rami_fou_freed_joker_back_into_its_own_meld_is_illegal():
 
 def test_rami_fou_joker_never_slides_to_another_card():
     position = f"* QC KC | * 7C 8C / 8H 8D QD 9C TC / {FOU}"
-    illegal(turn(position, ["* QC KC", "7C * 9C TC", "8H 8D 8C"], "8H 8D 9C TC", "QD"),
-            "decision 5")
+    illegal(
+        turn(position, ["* QC KC", "7C * 9C TC", "8H 8D 8C"], "8H 8D 9C TC", "QD"), "decision 5"
+    )
     illegal(turn(position, ["QC KC *", "* 7C 8C 9C TC"], "9C TC", "8H"), "decision 5")
     legal(turn(position, ["* QC KC", "* 7C 8C 9C TC"], "9C TC", "QD"))
 
 
 def test_rami_fou_freed_joker_relaid_elsewhere_is_legal():
-    verdict = legal(turn(f"5H * 7H / 6H 8S 8D 2C / {FOU}", ["5H 6H 7H", "8S 8D *"],
-                         "6H 8S 8D", "2C"))
+    verdict = legal(
+        turn(f"5H * 7H / 6H 8S 8D 2C / {FOU}", ["5H 6H 7H", "8S 8D *"], "6H 8S 8D", "2C")
+    )
     assert verdict.cards_moved == 1 and verdict.penalty_after == 0
     legal(turn(f"5H * 7H 8H / 9H 2C / {FOU}", ["5H * 7H 8H 9H"], "9H", "2C"))
     # The freed joker joins another existing meld.
@@ -334,17 +359,23 @@ def test_rami_fou_set_joker_pinned_or_freed():
     legal(turn(f"5H 5S * / 5D 2C / {FOU}", ["5H 5S 5D *"], "5D", "2C"))  # still pinned
     legal(turn(f"5H 5S * / 5D 8C 9C 2S / {FOU}", ["5H 5S 5D", "8C 9C *"], "5D 8C 9C", "2S"))
     # A joker leaves a set only for a card of a suit the set lacked.
-    illegal(turn(f"5H 5S 5D * / 8C 9C 2S / {FOU}", ["5H 5S 5D", "8C 9C *"], "8C 9C", "2S"),
-            "decision 5")
+    illegal(
+        turn(f"5H 5S 5D * / 8C 9C 2S / {FOU}", ["5H 5S 5D", "8C 9C *"], "8C 9C", "2S"), "decision 5"
+    )
     # The card that frees it may come from another table meld.
     legal(turn(f"5H 5S * | 5D 6D 7D 8D / 2S / {FOU}", ["5H 5S 5D", "6D 7D 8D *"], "", "2S"))
     # Two jokers, one freed card: one joker must stay.
     legal(turn(f"set: 5H * * / 5S 8C 9C 2D / {FOU}", ["5H 5S *", "8C 9C *"], "5S 8C 9C", "2D"))
-    legal(turn(f"set: 5H * * / 5S 5D 8C 9C 2D / {FOU}", ["5H 5S 5D", "8C 9C * *"],
-               "5S 5D 8C 9C", "2D"))
+    legal(
+        turn(
+            f"set: 5H * * / 5S 5D 8C 9C 2D / {FOU}", ["5H 5S 5D", "8C 9C * *"], "5S 5D 8C 9C", "2D"
+        )
+    )
     legal(turn(f"5H 5D * * / 5S 8C 9C 2D / {FOU}", ["5H 5D 5S *", "8C 9C *"], "5S 8C 9C", "2D"))
-    illegal(turn(f"5H 5D * * / 5S 8C 9C 2D / {FOU}", ["5H 5D 5S", "8C 9C * *"],
-                 "5S 8C 9C", "2D"), "decision 5")
+    illegal(
+        turn(f"5H 5D * * / 5S 8C 9C 2D / {FOU}", ["5H 5D 5S", "8C 9C * *"], "5S 8C 9C", "2D"),
+        "decision 5",
+    )
 
 
 def test_rami_fou_ties_between_matchings_favour_the_player():
@@ -356,8 +387,15 @@ def test_rami_fou_ties_between_matchings_favour_the_player():
 def test_rami_fou_joker_matching_counts_real_cards_only():
     """5H * 7H shares no real card with * * 8H, where its joker would still stand for 6H: that
     meld is not its own, so the joker left it without 6H taking its place."""
-    illegal(turn(f"5H * 7H / * 8H 5D 5C 7D 7C 2S / {FOU}", ["5H 5D 5C", "7H 7D 7C", "* * 8H"],
-                 "* 8H 5D 5C 7D 7C", "2S"), "decision 5")
+    illegal(
+        turn(
+            f"5H * 7H / * 8H 5D 5C 7D 7C 2S / {FOU}",
+            ["5H 5D 5C", "7H 7D 7C", "* * 8H"],
+            "* 8H 5D 5C 7D 7C",
+            "2S",
+        ),
+        "decision 5",
+    )
     # Its own meld may shrink around the pinned joker.
     legal(turn(f"5H * 7H 8H / 5D 5C 2S / {FOU}", ["5H 5D 5C", "* 7H 8H"], "5D 5C", "2S"))
 
@@ -380,34 +418,73 @@ def test_rami_fou_cutting_a_run_does_not_move_its_joker():
         verdict = legal(turn(position, list(order), "6S 6D", "2C"))
         assert verdict.penalty_after == 0 and verdict.hand_after == ()
         assert verdict.cards_moved == 4
-    legal(turn(f"3H 4H * 6H 7H 8H 9H / 2H 6S 6D 2C / {FOU}",
-               ["2H 3H 4H *", "7H 8H 9H", "6S 6D 6H"], "2H 6S 6D", "2C"))
+    legal(
+        turn(
+            f"3H 4H * 6H 7H 8H 9H / 2H 6S 6D 2C / {FOU}",
+            ["2H 3H 4H *", "7H 8H 9H", "6S 6D 6H"],
+            "2H 6S 6D",
+            "2C",
+        )
+    )
     # The piece may grow beside the old run's 7H 8H.
     legal(turn(f"3H 4H 5H * 7H 8H / 9H 2C / {FOU}", ["3H 4H 5H", "* 7H 8H 9H"], "9H", "2C"))
     # Still pinned: no slide (the joker as 2H), no run without a real card of the old run (7H
     # 8H from the hand), and its card frees it only in the piece decision 7 matches.
     illegal(turn(position, ["* 3H 4H", "7H 8H 9H", "6S 6D 6H"], "6S 6D", "2C"), "decision 5")
-    illegal(turn(f"3H 4H 5H * / 7H 8H 2C / {FOU}", ["3H 4H 5H", "* 7H 8H"], "7H 8H", "2C"),
-            "decision 5")
-    illegal(turn(f"3H 4H * 6H 7H 8H 9H / 5H 6S 6D 2C / {FOU}",
-                 ["3H 4H 5H", "6H 7H 8H 9H", "6S 6D *"], "5H 6S 6D", "2C"), "decision 5")
+    illegal(
+        turn(f"3H 4H 5H * / 7H 8H 2C / {FOU}", ["3H 4H 5H", "* 7H 8H"], "7H 8H", "2C"), "decision 5"
+    )
+    illegal(
+        turn(
+            f"3H 4H * 6H 7H 8H 9H / 5H 6S 6D 2C / {FOU}",
+            ["3H 4H 5H", "6H 7H 8H 9H", "6S 6D *"],
+            "5H 6S 6D",
+            "2C",
+        ),
+        "decision 5",
+    )
 
 
 def test_rami_fou_opening_51_points_no_pure_run():
-    verdict = legal(turn("- / KS KH KD QS QH QD 2C / rami-fou", ["KS KH KD", "QS QH QD"],
-                         "KS KH KD QS QH QD", "2C"))
+    verdict = legal(
+        turn(
+            "- / KS KH KD QS QH QD 2C / rami-fou",
+            ["KS KH KD", "QS QH QD"],
+            "KS KH KD QS QH QD",
+            "2C",
+        )
+    )
     assert verdict.opened_after and verdict.penalty_after == 0
-    legal(turn("- / KS KH KD 7S 7H 7D 2C / rami-fou", ["KS KH KD", "7S 7H 7D"],
-               "KS KH KD 7S 7H 7D", "2C"))  # exactly 51
-    illegal(turn("- / KS KH KD 6S 6H 6D 2C / rami-fou", ["KS KH KD", "6S 6H 6D"],
-                 "KS KH KD 6S 6H 6D", "2C"), "48 points")
+    legal(
+        turn(
+            "- / KS KH KD 7S 7H 7D 2C / rami-fou",
+            ["KS KH KD", "7S 7H 7D"],
+            "KS KH KD 7S 7H 7D",
+            "2C",
+        )
+    )  # exactly 51
+    illegal(
+        turn(
+            "- / KS KH KD 6S 6H 6D 2C / rami-fou",
+            ["KS KH KD", "6S 6H 6D"],
+            "KS KH KD 6S 6H 6D",
+            "2C",
+        ),
+        "48 points",
+    )
     # Not opened after the turn: the flat 100.
     verdict = legal(turn("7H 8H 9H / 2C 3C / rami-fou", ["7H 8H 9H"], "", "3C"))
     assert verdict.penalty_after == 100 and not verdict.opened_after
     # The opening turn leaves the table alone (decision 1).
-    illegal(turn("7H 8H 9H / KS KH KD QS QH QD TH 2C / rami-fou",
-                 ["7H 8H 9H TH", "KS KH KD", "QS QH QD"], "KS KH KD QS QH QD TH", "2C"),
-            "changed")
+    illegal(
+        turn(
+            "7H 8H 9H / KS KH KD QS QH QD TH 2C / rami-fou",
+            ["7H 8H 9H TH", "KS KH KD", "QS QH QD"],
+            "KS KH KD QS QH QD TH",
+            "2C",
+        ),
+        "changed",
+    )
 
 
 def test_rami_fou_discard_rules():
@@ -427,8 +504,9 @@ OPENING_WITH_LAYOFF = "7H 8H 9H / 9S TS JS QD QC QH TH 2D / {}"
 @pytest.mark.parametrize("rules", ["rami-51", "bfmania-51"])
 def test_opening_turn_then_lay_off_51(rules: str):
     position = OPENING_WITH_LAYOFF.format(rules)
-    verdict = legal(turn(position, ["7H 8H 9H TH", "9S TS JS", "QD QC QH"],
-                         "9S TS JS QD QC QH TH", "2D"))
+    verdict = legal(
+        turn(position, ["7H 8H 9H TH", "9S TS JS", "QD QC QH"], "9S TS JS QD QC QH TH", "2D")
+    )
     assert verdict.opened_after and verdict.penalty_after == 0 and verdict.cards_moved == 0
     illegal(turn(position, ["7H 8H 9H TH"], "TH", "2D"), "new meld")
     # The lay-off does not count towards the 51 points: 29 + 30 = 59 without TH, but
@@ -445,34 +523,94 @@ def test_cafe_opening_any_meld_then_lay_off():
 
 
 def test_rami_51_opening_needs_a_pure_run_and_51():
-    illegal(turn("- / KS KH KD QS QH QD 2C / rami-51", ["KS KH KD", "QS QH QD"],
-                 "KS KH KD QS QH QD", "2C"), "pure run")
-    legal(turn("- / QH KH AH TS TD TC 2C / rami-51", ["QH KH AH", "TS TD TC"],
-               "QH KH AH TS TD TC", "2C"))  # 31 + 30
-    illegal(turn("- / AH 2H 3H TS TD TC 2C / rami-51", ["AH 2H 3H", "TS TD TC"],
-                 "AH 2H 3H TS TD TC", "2C"), "36 points")
+    illegal(
+        turn(
+            "- / KS KH KD QS QH QD 2C / rami-51",
+            ["KS KH KD", "QS QH QD"],
+            "KS KH KD QS QH QD",
+            "2C",
+        ),
+        "pure run",
+    )
+    legal(
+        turn(
+            "- / QH KH AH TS TD TC 2C / rami-51",
+            ["QH KH AH", "TS TD TC"],
+            "QH KH AH TS TD TC",
+            "2C",
+        )
+    )  # 31 + 30
+    illegal(
+        turn(
+            "- / AH 2H 3H TS TD TC 2C / rami-51",
+            ["AH 2H 3H", "TS TD TC"],
+            "AH 2H 3H TS TD TC",
+            "2C",
+        ),
+        "36 points",
+    )
     # A run with a joker is no pure run, whatever its points.
-    illegal(turn("- / 9H TH JH * AS AD AC 2C / rami-51", ["9H TH JH *", "AS AD AC"],
-                 "9H TH JH * AS AD AC", "2C"), "pure run")
+    illegal(
+        turn(
+            "- / 9H TH JH * AS AD AC 2C / rami-51",
+            ["9H TH JH *", "AS AD AC"],
+            "9H TH JH * AS AD AC",
+            "2C",
+        ),
+        "pure run",
+    )
     verdict = legal(turn("7H 8H 9H / 2C 3C / rami-51", ["7H 8H 9H"], "", "2C"))
     assert verdict.penalty_after == 100
 
 
 def test_bfmania_table_option_and_rami_30():
-    illegal(turn("- / KS KH KD QS QH QD 2C / bfmania-51", ["KS KH KD", "QS QH QD"],
-                 "KS KH KD QS QH QD", "2C"), "pure run")
-    legal(turn("- / KS KH KD QS QH QD 2C / bfmania-51[opening_pure_run=false]",
-               ["KS KH KD", "QS QH QD"], "KS KH KD QS QH QD", "2C"))
+    illegal(
+        turn(
+            "- / KS KH KD QS QH QD 2C / bfmania-51",
+            ["KS KH KD", "QS QH QD"],
+            "KS KH KD QS QH QD",
+            "2C",
+        ),
+        "pure run",
+    )
+    legal(
+        turn(
+            "- / KS KH KD QS QH QD 2C / bfmania-51[opening_pure_run=false]",
+            ["KS KH KD", "QS QH QD"],
+            "KS KH KD QS QH QD",
+            "2C",
+        )
+    )
     legal(turn("- / KS KH * 2C / bfmania-30", ["KS KH *"], "KS KH *", "2C"))
     legal(turn("- / TH JH * 2C 5D / bfmania-30", ["TH JH *"], "TH JH *", "2C"))  # 10 10 10
     illegal(turn("- / TH JH * 2C 5D / bfmania-30", ["* TH JH"], "TH JH *", "2C"), "29 points")
     # The joker counts as the card it stands for, where it stands (the low ace counts 1).
-    illegal(turn("- / 7S 7D 7C 2H 3H * 5C / bfmania-30", ["7S 7D 7C", "* 2H 3H"],
-                 "7S 7D 7C 2H 3H *", "5C"), "27 points")
-    legal(turn("- / 7S 7D 7C 2H 3H * 5C / bfmania-30", ["7S 7D 7C", "2H 3H *"],
-               "7S 7D 7C 2H 3H *", "5C"))
-    illegal(turn("- / AS AD AC 2H 3H 4H 5C / rami-51", ["AS AD AC", "2H 3H 4H"],
-                 "AS AD AC 2H 3H 4H", "5C"), "42 points")  # aces of a set count 11
+    illegal(
+        turn(
+            "- / 7S 7D 7C 2H 3H * 5C / bfmania-30",
+            ["7S 7D 7C", "* 2H 3H"],
+            "7S 7D 7C 2H 3H *",
+            "5C",
+        ),
+        "27 points",
+    )
+    legal(
+        turn(
+            "- / 7S 7D 7C 2H 3H * 5C / bfmania-30",
+            ["7S 7D 7C", "2H 3H *"],
+            "7S 7D 7C 2H 3H *",
+            "5C",
+        )
+    )
+    illegal(
+        turn(
+            "- / AS AD AC 2H 3H 4H 5C / rami-51",
+            ["AS AD AC", "2H 3H 4H"],
+            "AS AD AC 2H 3H 4H",
+            "5C",
+        ),
+        "42 points",
+    )  # aces of a set count 11
     verdict = legal(turn("- / TH JH 2C 5D / bfmania-30", [], "", "2C"))
     assert verdict.penalty_after == 10 + 10 + 5  # no flat penalty in bfmania
 
@@ -481,8 +619,10 @@ def test_rami_51_lay_off_only():
     legal(turn("5D 6D 7D / * 2C / rami-51 opened", ["5D 6D 7D *"], "*", "2C"))
     legal(turn("5D 6D 7D / * 2C / rami-51 opened", ["* 5D 6D 7D"], "*", "2C"))
     legal(turn("9S 9H 9D / 9C 2C / rami-51 opened", ["9S 9H 9C 9D"], "9C", "2C"))
-    illegal(turn("4H 5H 6H 7H 8H 9H / 2C 3C / rami-51 opened", ["4H 5H 6H", "7H 8H 9H"],
-                 "", "2C"), "lay-offs")
+    illegal(
+        turn("4H 5H 6H 7H 8H 9H / 2C 3C / rami-51 opened", ["4H 5H 6H", "7H 8H 9H"], "", "2C"),
+        "lay-offs",
+    )
     illegal(turn("5D * 7D / 6D 2C / rami-51 opened", ["5D 6D 7D", "*"], "6D", "2C"))
     illegal(turn("5D * 7D / 6D 2C / rami-51 opened", ["* 5D 6D 7D"], "6D", "2C"), "lay-offs")
     legal(turn("5D * 7D / 8D 9D 2C / rami-51 opened", ["5D * 7D 8D 9D"], "8D 9D", "2C"))
@@ -508,8 +648,14 @@ def test_bfmania_joker_swap_to_hand():
     illegal(turn("9S 9H 9D * / 2C 3C / bfmania-51 opened", ["9S 9H 9D"], "", "2C"))
     # Decision 4: a player not opened swaps only once the opening melds are down.
     illegal(turn("5D * 7D / 6D 2C 3C / bfmania-51", ["5D 6D 7D"], "6D", "2C"), "new meld")
-    legal(turn("5D * 7D / 6D KS KH KD AS AD AC 2C / bfmania-30",
-               ["5D 6D 7D", "KS KH KD"], "6D KS KH KD", "2C"))
+    legal(
+        turn(
+            "5D * 7D / 6D KS KH KD AS AD AC 2C / bfmania-30",
+            ["5D 6D 7D", "KS KH KD"],
+            "6D KS KH KD",
+            "2C",
+        )
+    )
 
 
 def test_bfmania_going_out_by_placing_or_discarding():
@@ -526,41 +672,81 @@ def test_cafe_swapped_joker_must_be_laid_again():
     assert verdict.cards_moved == 1
     illegal(turn(position, ["5D 6D 7D", "9S 9H 9C"], "6D", "2C"), "joker")
     legal(turn("5D * 7D / 6D 2C / cafe-rummy opened", ["5D 6D 7D *"], "6D", "2C"))
-    legal(turn("* 7D 7C / 7S 9S 9D TD QD / cafe-rummy opened discard=QD",
-               ["7S 7D 7C", "9D TD *"], "7S 9D TD", "9S"))
+    legal(
+        turn(
+            "* 7D 7C / 7S 9S 9D TD QD / cafe-rummy opened discard=QD",
+            ["7S 7D 7C", "9D TD *"],
+            "7S 9D TD",
+            "9S",
+        )
+    )
     # Not opened: the swap waits for the opening melds.
     illegal(turn("5D * 7D / 6D 2C 3C / cafe-rummy", ["5D 6D 7D *"], "6D", "2C"), "new meld")
-    legal(turn("5D * 7D / 6D 2C 2S 2H 3C / cafe-rummy", ["5D 6D 7D *", "2C 2S 2H"],
-               "6D 2C 2S 2H", "3C"))
+    legal(
+        turn(
+            "5D * 7D / 6D 2C 2S 2H 3C / cafe-rummy", ["5D 6D 7D *", "2C 2S 2H"], "6D 2C 2S 2H", "3C"
+        )
+    )
 
 
 def test_a_joker_swapped_in_the_opening_turn_never_joins_a_new_meld():
     """Decision 4 (the project's reading): in the opening turn the new melds hold no more jokers
     than the hand played; a joker swapped this turn goes on an old meld (Café) or to the hand
     (BFmania)."""
-    illegal(turn("5D * 7D / 2S 2H 2D 6D 9C TC 3C / cafe-rummy", ["2S 2H 2D", "5D 6D 7D",
-                 "9C TC *"], "2S 2H 2D 6D 9C TC", "3C"), "decision 4")
-    illegal(turn("5D * 7D / 6D 9C TC 3C / cafe-rummy", ["5D 6D 7D", "9C TC *"], "6D 9C TC",
-                 "3C"), "decision 4")
-    illegal(turn("5D * 7D / KS KH KD 6D 9C TC 3C / bfmania-30", ["KS KH KD", "5D 6D 7D",
-                 "9C TC *"], "KS KH KD 6D 9C TC", "3C"), "decision 4")
-    illegal(turn("5D * 7D / KS KH 6D 9C TC 3C / bfmania-30", ["KS KH *", "5D 6D 7D"],
-                 "KS KH 6D", "3C"), "decision 4")
+    illegal(
+        turn(
+            "5D * 7D / 2S 2H 2D 6D 9C TC 3C / cafe-rummy",
+            ["2S 2H 2D", "5D 6D 7D", "9C TC *"],
+            "2S 2H 2D 6D 9C TC",
+            "3C",
+        ),
+        "decision 4",
+    )
+    illegal(
+        turn("5D * 7D / 6D 9C TC 3C / cafe-rummy", ["5D 6D 7D", "9C TC *"], "6D 9C TC", "3C"),
+        "decision 4",
+    )
+    illegal(
+        turn(
+            "5D * 7D / KS KH KD 6D 9C TC 3C / bfmania-30",
+            ["KS KH KD", "5D 6D 7D", "9C TC *"],
+            "KS KH KD 6D 9C TC",
+            "3C",
+        ),
+        "decision 4",
+    )
+    illegal(
+        turn("5D * 7D / KS KH 6D 9C TC 3C / bfmania-30", ["KS KH *", "5D 6D 7D"], "KS KH 6D", "3C"),
+        "decision 4",
+    )
     # Café Rummy: the hand's joker was discarded, so the new meld's joker is the swapped one.
     illegal(turn("* JD QD / TS TD TD * / cafe-rummy", ["TD JD QD", "TS TD *"], "TS TD TD", "*"))
-    illegal(turn("* 2D 3D / AS AD AC * * / cafe-rummy", ["AD 2D 3D", "AS AC * *"],
-                 "AS AD AC *", "*"))
+    illegal(
+        turn("* 2D 3D / AS AD AC * * / cafe-rummy", ["AD 2D 3D", "AS AC * *"], "AS AD AC *", "*")
+    )
     # The hand's own jokers may be in the new melds, and a swapped one on an old meld.
-    legal(turn("* 2D 3D / AS AD AC * * / cafe-rummy", ["AD 2D 3D *", "AS AC *"],
-               "AS AD AC *", "*"))
-    legal(turn("5D * 7D / 6D 9C TC * 3C / cafe-rummy", ["5D 6D 7D *", "9C TC *"],
-               "6D 9C TC *", "3C"))
+    legal(turn("* 2D 3D / AS AD AC * * / cafe-rummy", ["AD 2D 3D *", "AS AC *"], "AS AD AC *", "*"))
+    legal(
+        turn("5D * 7D / 6D 9C TC * 3C / cafe-rummy", ["5D 6D 7D *", "9C TC *"], "6D 9C TC *", "3C")
+    )
     # BFmania: the opening holds the hand's joker (played); the swapped joker comes to the hand
     # and is discarded. Said with no joker played, the new meld's joker came from the table.
-    legal(turn("* * 5D 5C / 5H TH TD 9C TC TC JC * / bfmania-51",
-               ["5D 5C 5H *", "TH TD TC *", "9C TC JC"], "5H TH TD 9C TC TC JC *", "*"))
-    illegal(turn("* * 5D 5C / 5H TH TD 9C TC TC JC * / bfmania-51",
-                 ["5D 5C 5H *", "TH TD TC *", "9C TC JC"], "5H TH TD 9C TC TC JC", "*"))
+    legal(
+        turn(
+            "* * 5D 5C / 5H TH TD 9C TC TC JC * / bfmania-51",
+            ["5D 5C 5H *", "TH TD TC *", "9C TC JC"],
+            "5H TH TD 9C TC TC JC *",
+            "*",
+        )
+    )
+    illegal(
+        turn(
+            "* * 5D 5C / 5H TH TD 9C TC TC JC * / bfmania-51",
+            ["5D 5C 5H *", "TH TD TC *", "9C TC JC"],
+            "5H TH TD 9C TC TC JC",
+            "*",
+        )
+    )
 
 
 def test_opening_does_not_depend_on_the_order_of_the_melds():
@@ -575,8 +761,14 @@ def test_bfmania_joker_said_to_be_played_but_not_on_the_table():
 
 def test_rami_fou_pinned_joker_keeps_its_card_across_the_ace():
     """The joker of QH KH * stands for the ace of hearts; below the 2 it still does."""
-    legal(turn("QH KH * / 2H 3H 4H 5H 6H 7H 8H 9H TH JH 2C / rami-fou opened",
-               ["* 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"], "2H 3H 4H 5H 6H 7H 8H 9H TH JH", "2C"))
+    legal(
+        turn(
+            "QH KH * / 2H 3H 4H 5H 6H 7H 8H 9H TH JH 2C / rami-fou opened",
+            ["* 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"],
+            "2H 3H 4H 5H 6H 7H 8H 9H TH JH",
+            "2C",
+        )
+    )
     legal(turn("QH KH * / JH 2C / rami-fou opened", ["JH QH KH *"], "JH", "2C"))
     illegal(turn("QH KH * / JH 2C / rami-fou opened", ["* JH QH KH"], "JH", "2C"), "decision 5")
 
@@ -601,13 +793,18 @@ def test_cafe_going_out_discards():
 
 
 def test_lay_off_pairs_each_meld_with_one_extending_it():
-    verdict = legal(turn("JH JD * / JS 9H JC 2C / bfmania-30 opened",
-                         ["JH JD JS"], "JS", "2C"))
+    verdict = legal(turn("JH JD * / JS 9H JC 2C / bfmania-30 opened", ["JH JD JS"], "JS", "2C"))
     assert hand(verdict) == "9H JC *"
     # Two melds after hold JD and a joker; only JH JD JS extends JH JD *, and the swapped joker
     # is laid again in the new meld.
-    verdict = legal(turn("JH JD * / JS JS 9H JD / bfmania-30 opened discard=JS",
-                         ["JS JD *", "JH JD JS"], "JS JS JD", "9H"))
+    verdict = legal(
+        turn(
+            "JH JD * / JS JS 9H JD / bfmania-30 opened discard=JS",
+            ["JS JD *", "JH JD JS"],
+            "JS JS JD",
+            "9H",
+        )
+    )
     assert verdict.hand_after == ()
 
 

@@ -54,8 +54,11 @@ DEMO = position_to_json(parse_position(DEMO_TEXT))
 #: The demo turn the solver finds (as a referee request: table after, cards played).
 DEMO_TURN = {
     "table_after": [
-        ["3H", "4H", "5H", "6H"], ["QS", "QH", "QD", "QC"], ["6C", "7C", "8C"],
-        ["6H", "7H", "8H", "9H"], ["5S", "5D", "5C"],
+        ["3H", "4H", "5H", "6H"],
+        ["QS", "QH", "QD", "QC"],
+        ["6C", "7C", "8C"],
+        ["6H", "7H", "8H", "9H"],
+        ["5S", "5D", "5C"],
     ],
     "played": ["5S", "6H", "QH", "5D", "8C"],
 }
@@ -84,8 +87,7 @@ def call(
     """One HTTP request; the reply whatever its status. A reply of a documented operation is
     checked against the server's own /openapi.json (:class:`SchemaChecker`)."""
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-    request = urllib.request.Request(base + path, data=data, method=method,
-                                     headers=headers or {})
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers or {})
     if data is not None and content_type:
         request.add_header("Content-Type", content_type)
     try:
@@ -155,9 +157,18 @@ def test_openapi_document_and_docs_page(server: str) -> None:
     assert reply.status == 200
     assert reply.body["info"]["version"] == __version__
     paths = reply.body["paths"]
-    for path in ("/health", "/rulesets", "/rulesets/{name}", "/solve", "/hint",
-                 "/validate-turn", "/validate", "/puzzles/daily", "/puzzles/daily/{date}",
-                 "/puzzles/check"):
+    for path in (
+        "/health",
+        "/rulesets",
+        "/rulesets/{name}",
+        "/solve",
+        "/hint",
+        "/validate-turn",
+        "/validate",
+        "/puzzles/daily",
+        "/puzzles/daily/{date}",
+        "/puzzles/check",
+    ):
         assert path in paths
     assert "requestBody" in paths["/solve"]["post"]
     assert {"400", "413", "422", "503"} <= set(paths["/solve"]["post"]["responses"])
@@ -233,8 +244,9 @@ def test_solve_options(server: str) -> None:
     reply = call(server, "POST", "/solve", body)
     assert reply.status == 200
     assert reply.body["objective"] == "cards" and reply.body["min_moves"] is False
-    expected = solution_json(solve(parse_position(DEMO_TEXT), objective="cards",
-                                   min_moves=False, time_limit=2.0))
+    expected = solution_json(
+        solve(parse_position(DEMO_TEXT), objective="cards", min_moves=False, time_limit=2.0)
+    )
     assert _without_ms(reply.body) == _without_ms(expected)
     assert reply.headers["x-rami-time-limit"] == "2"
 
@@ -260,8 +272,12 @@ def test_validate_turn_legal(server: str) -> None:
     reply = call(server, "POST", "/validate-turn", {"position": DEMO, **DEMO_TURN})
     assert reply.status == 200
     assert reply.body == {
-        "legal": True, "problems": [], "hand_after": ["KD"], "penalty_after": 10,
-        "cards_moved": 4, "opened_after": True,
+        "legal": True,
+        "problems": [],
+        "hand_after": ["KD"],
+        "penalty_after": 10,
+        "cards_moved": 4,
+        "opened_after": True,
     }
 
 
@@ -296,68 +312,210 @@ def _position(**changes: Any) -> dict[str, Any]:
 
 BAD_REQUESTS = [
     # (id, path, body, status, field, words in the error)
-    ("unknown card in hand", "/solve", {"position": _position(hand=["6H", "ZZ"])}, 422,
-     "position.hand[1]", "unknown card 'ZZ'"),
-    ("unknown card on table", "/solve",
-     {"position": _position(table=[["3H", "4H", "5H"], ["QS", "QD", "XX"]])}, 422,
-     "position.table[1][2]", "unknown card 'XX'"),
-    ("bad meld kind", "/validate",
-     {"position": _position(table=[{"kind": "row", "cards": ["7H", "*", "*"]}])}, 422,
-     "position.table[0].kind", "expected 'run' or 'set'"),
-    ("3 copies of a card", "/solve", {"position": _position(hand=["KD", "KD", "KD"])}, 422,
-     "position", "3 copies of KD"),
-    ("too many jokers", "/hint", {"position": _position(hand=["*"] * 5)}, 422,
-     "position", "5 jokers"),
-    ("too many cards", "/validate", {"position": _position(hand=["2C"] * (MAX_CARDS + 1))}, 422,
-     "position", f"at most {MAX_CARDS}"),
-    ("unknown ruleset", "/solve", {"position": _position(rules="rami-99")}, 422,
-     "position.rules", "unknown ruleset 'rami-99'"),
-    ("unsupported rule option", "/solve",
-     {"position": _position(rules="rami-fou[open_and_rearrange_same_turn=true]", opened=False)},
-     422,
-     "position.rules", "not solved for presets that discard"),
-    ("unknown position field", "/solve", {"position": _position(colour="red")}, 422,
-     "position", "unknown field(s) ['colour']"),
-    ("bad text notation", "/solve", {"position": "7H 8H 9H / QQ"}, 422, "position",
-     "unknown card"),
-    ("bad taken discard", "/validate", {"position": _position(taken_discard="11Z")}, 422,
-     "position.taken_discard", "unknown card"),
-    ("position not an object", "/solve", {"position": 5}, 422, "position",
-     "expected a JSON position object"),
-    ("opened not a bool", "/solve", {"position": _position(opened="yes")}, 422,
-     "position.opened", "expected true or false"),
+    (
+        "unknown card in hand",
+        "/solve",
+        {"position": _position(hand=["6H", "ZZ"])},
+        422,
+        "position.hand[1]",
+        "unknown card 'ZZ'",
+    ),
+    (
+        "unknown card on table",
+        "/solve",
+        {"position": _position(table=[["3H", "4H", "5H"], ["QS", "QD", "XX"]])},
+        422,
+        "position.table[1][2]",
+        "unknown card 'XX'",
+    ),
+    (
+        "bad meld kind",
+        "/validate",
+        {"position": _position(table=[{"kind": "row", "cards": ["7H", "*", "*"]}])},
+        422,
+        "position.table[0].kind",
+        "expected 'run' or 'set'",
+    ),
+    (
+        "3 copies of a card",
+        "/solve",
+        {"position": _position(hand=["KD", "KD", "KD"])},
+        422,
+        "position",
+        "3 copies of KD",
+    ),
+    (
+        "too many jokers",
+        "/hint",
+        {"position": _position(hand=["*"] * 5)},
+        422,
+        "position",
+        "5 jokers",
+    ),
+    (
+        "too many cards",
+        "/validate",
+        {"position": _position(hand=["2C"] * (MAX_CARDS + 1))},
+        422,
+        "position",
+        f"at most {MAX_CARDS}",
+    ),
+    (
+        "unknown ruleset",
+        "/solve",
+        {"position": _position(rules="rami-99")},
+        422,
+        "position.rules",
+        "unknown ruleset 'rami-99'",
+    ),
+    (
+        "unsupported rule option",
+        "/solve",
+        {"position": _position(rules="rami-fou[open_and_rearrange_same_turn=true]", opened=False)},
+        422,
+        "position.rules",
+        "not solved for presets that discard",
+    ),
+    (
+        "unknown position field",
+        "/solve",
+        {"position": _position(colour="red")},
+        422,
+        "position",
+        "unknown field(s) ['colour']",
+    ),
+    ("bad text notation", "/solve", {"position": "7H 8H 9H / QQ"}, 422, "position", "unknown card"),
+    (
+        "bad taken discard",
+        "/validate",
+        {"position": _position(taken_discard="11Z")},
+        422,
+        "position.taken_discard",
+        "unknown card",
+    ),
+    (
+        "position not an object",
+        "/solve",
+        {"position": 5},
+        422,
+        "position",
+        "expected a JSON position object",
+    ),
+    (
+        "opened not a bool",
+        "/solve",
+        {"position": _position(opened="yes")},
+        422,
+        "position.opened",
+        "expected true or false",
+    ),
     ("missing position", "/solve", {"time_limit": 1}, 422, "position", "Field required"),
-    ("time limit a string", "/solve", {"position": DEMO, "time_limit": "fast"}, 422,
-     "time_limit", "valid number"),
-    ("time limit zero", "/solve", {"position": DEMO, "time_limit": 0}, 422, "time_limit",
-     "greater than 0"),
-    ("min_moves a string", "/solve", {"position": DEMO, "min_moves": "yes"}, 422, "min_moves",
-     "valid boolean"),
-    ("unknown objective", "/solve", {"position": DEMO, "objective": "fast"}, 422, "objective",
-     "'points' or 'cards'"),
-    ("unknown request field", "/solve", {"position": DEMO, "level": 2}, 422, "level",
-     "Extra inputs"),
+    (
+        "time limit a string",
+        "/solve",
+        {"position": DEMO, "time_limit": "fast"},
+        422,
+        "time_limit",
+        "valid number",
+    ),
+    (
+        "time limit zero",
+        "/solve",
+        {"position": DEMO, "time_limit": 0},
+        422,
+        "time_limit",
+        "greater than 0",
+    ),
+    (
+        "min_moves a string",
+        "/solve",
+        {"position": DEMO, "min_moves": "yes"},
+        422,
+        "min_moves",
+        "valid boolean",
+    ),
+    (
+        "unknown objective",
+        "/solve",
+        {"position": DEMO, "objective": "fast"},
+        422,
+        "objective",
+        "'points' or 'cards'",
+    ),
+    (
+        "unknown request field",
+        "/solve",
+        {"position": DEMO, "level": 2},
+        422,
+        "level",
+        "Extra inputs",
+    ),
     ("hint level 4", "/hint", {"position": DEMO, "level": 4}, 422, "level", "less than or equal"),
-    ("hint level a string", "/hint", {"position": DEMO, "level": "2"}, 422, "level",
-     "valid integer"),
-    ("hint level a bool", "/hint", {"position": DEMO, "level": True}, 422, "level",
-     "valid integer"),
+    (
+        "hint level a string",
+        "/hint",
+        {"position": DEMO, "level": "2"},
+        422,
+        "level",
+        "valid integer",
+    ),
+    (
+        "hint level a bool",
+        "/hint",
+        {"position": DEMO, "level": True},
+        422,
+        "level",
+        "valid integer",
+    ),
     ("body a list", "/solve", [DEMO], 422, "body", "JSON object"),
-    ("played not a list", "/validate-turn",
-     {"position": DEMO, "table_after": [], "played": "6H"}, 422, "played", "valid list"),
-    ("played unknown card", "/validate-turn",
-     {"position": DEMO, "table_after": DEMO_TURN["table_after"], "played": ["6H", "6X"]}, 422,
-     "played[1]", "unknown card '6X'"),
-    ("table_after bad card", "/validate-turn",
-     {"position": DEMO, "table_after": [["3H", "4H", "5Q"]], "played": []}, 422,
-     "table_after[0][2]", "unknown card '5Q'"),
-    ("table_after text meld", "/validate-turn",
-     {"position": DEMO, "table_after": ["3H 4H 5H", "frog: 7H 8H 9H"], "played": []}, 422,
-     "table_after[1]", "unknown meld kind"),
-    ("discard not a card", "/validate-turn",
-     {"position": DEMO, **DEMO_TURN, "discard": 7}, 422, "discard", "expected a card string"),
-    ("turn on an impossible position", "/validate-turn",
-     {"position": _position(hand=["KD"] * 3), **DEMO_TURN}, 422, "position", "3 copies of KD"),
+    (
+        "played not a list",
+        "/validate-turn",
+        {"position": DEMO, "table_after": [], "played": "6H"},
+        422,
+        "played",
+        "valid list",
+    ),
+    (
+        "played unknown card",
+        "/validate-turn",
+        {"position": DEMO, "table_after": DEMO_TURN["table_after"], "played": ["6H", "6X"]},
+        422,
+        "played[1]",
+        "unknown card '6X'",
+    ),
+    (
+        "table_after bad card",
+        "/validate-turn",
+        {"position": DEMO, "table_after": [["3H", "4H", "5Q"]], "played": []},
+        422,
+        "table_after[0][2]",
+        "unknown card '5Q'",
+    ),
+    (
+        "table_after text meld",
+        "/validate-turn",
+        {"position": DEMO, "table_after": ["3H 4H 5H", "frog: 7H 8H 9H"], "played": []},
+        422,
+        "table_after[1]",
+        "unknown meld kind",
+    ),
+    (
+        "discard not a card",
+        "/validate-turn",
+        {"position": DEMO, **DEMO_TURN, "discard": 7},
+        422,
+        "discard",
+        "expected a card string",
+    ),
+    (
+        "turn on an impossible position",
+        "/validate-turn",
+        {"position": _position(hand=["KD"] * 3), **DEMO_TURN},
+        422,
+        "position",
+        "3 copies of KD",
+    ),
 ]
 
 
@@ -377,25 +535,49 @@ def test_bad_input_is_a_4xx_naming_the_field(
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
-    | st.text(max_size=6) | st.sampled_from(["7H", "*", "QS", "10D", "rami-chinois", "set"]),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
-        st.sampled_from(["rules", "table", "hand", "opened", "taken_discard", "kind", "cards",
-                         "x"]), inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=6)
+    | st.sampled_from(["7H", "*", "QS", "10D", "rami-chinois", "set"]),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(
+            st.sampled_from(
+                ["rules", "table", "hand", "opened", "taken_discard", "kind", "cards", "x"]
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
     max_leaves=20,
 )
 
 
-@hypothesis_settings(max_examples=120, deadline=None,
-                     suppress_health_check=[HealthCheck.function_scoped_fixture])
+@hypothesis_settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     path=st.sampled_from(["/solve", "/hint", "/validate", "/validate-turn", "/puzzles/check"]),
-    field=st.sampled_from(["position", "table", "hand", "opened", "rules", "table_after",
-                           "played", "discard", "level", "objective", "id"]),
+    field=st.sampled_from(
+        [
+            "position",
+            "table",
+            "hand",
+            "opened",
+            "rules",
+            "table_after",
+            "played",
+            "discard",
+            "level",
+            "objective",
+            "id",
+        ]
+    ),
     value=JSON_VALUES,
 )
-def test_any_json_gets_an_answer_not_a_500(server: str, path: str, field: str,
-                                           value: Any) -> None:
+def test_any_json_gets_an_answer_not_a_500(server: str, path: str, field: str, value: Any) -> None:
     """Whatever JSON a client sends in whatever field, the answer is a 2xx or a 4xx in the
     service's error shape, never a 500."""
     body: dict[str, Any] = {"position": dict(DEMO), "time_limit": 0.5}
@@ -455,8 +637,8 @@ def test_malformed_json_is_400(server: str, raw: bytes, where: str) -> None:
     reply = call(server, "POST", "/solve", raw=raw)
     assert reply.status == 400, reply.text
     assert reply.body["field"] == "body"
-    assert "malformed JSON" in reply.body["error"] or "error parsing the body" in (
-        reply.body["error"]
+    assert (
+        "malformed JSON" in reply.body["error"] or "error parsing the body" in (reply.body["error"])
     )
     assert where in reply.body["error"]
 
@@ -464,14 +646,22 @@ def test_malformed_json_is_400(server: str, raw: bytes, where: str) -> None:
 def test_empty_body_is_422(server: str) -> None:
     reply = call(server, "POST", "/hint", raw=b"")
     assert reply.status == 422
-    assert reply.body == {"error": "the request needs a JSON object body", "field": "body",
-                          "problems": []}
+    assert reply.body == {
+        "error": "the request needs a JSON object body",
+        "field": "body",
+        "problems": [],
+    }
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", None])
 def test_body_must_be_sent_as_json(server: str, content_type: str | None) -> None:
-    reply = call(server, "POST", "/solve", raw=json.dumps({"position": DEMO}).encode(),
-                 content_type=content_type)
+    reply = call(
+        server,
+        "POST",
+        "/solve",
+        raw=json.dumps({"position": DEMO}).encode(),
+        content_type=content_type,
+    )
     assert reply.status == 415
     assert reply.body["field"] == "body"
 
@@ -489,7 +679,8 @@ def test_body_too_large_is_413(server: str) -> None:
     reply = call(server, "POST", "/solve", {"position": _position(hand=hand)})
     assert reply.status == 413
     assert reply.body == {
-        "error": "request body too large: the limit is 65536 bytes", "field": "body",
+        "error": "request body too large: the limit is 65536 bytes",
+        "field": "body",
         "problems": [],
     }
     assert call(server, "GET", "/health").status == 200
@@ -500,8 +691,13 @@ def test_chunked_body_too_large_is_413(server: str) -> None:
     connection = http.client.HTTPConnection(host, int(port), timeout=30)
     try:
         chunks = iter([b'{"position": "', *[b"x" * 8192] * 10, b'"}'])
-        connection.request("POST", "/solve", body=chunks, encode_chunked=True,
-                           headers={"Content-Type": "application/json"})
+        connection.request(
+            "POST",
+            "/solve",
+            body=chunks,
+            encode_chunked=True,
+            headers={"Content-Type": "application/json"},
+        )
         response = connection.getresponse()
         assert response.status == 413
         assert json.loads(response.read())["field"] == "body"
@@ -530,8 +726,13 @@ def test_chunked_body_under_the_limit_is_read(server: str) -> None:
     try:
         text = json.dumps({"position": DEMO}).encode()
         chunks = iter([text[:10], text[10:50], text[50:]])
-        connection.request("POST", "/validate", body=chunks, encode_chunked=True,
-                           headers={"Content-Type": "application/json"})
+        connection.request(
+            "POST",
+            "/validate",
+            body=chunks,
+            encode_chunked=True,
+            headers={"Content-Type": "application/json"},
+        )
         response = connection.getresponse()
         assert response.status == 200
         assert json.loads(response.read())["valid"] is True
@@ -544,8 +745,9 @@ def test_chunked_body_under_the_limit_is_read(server: str) -> None:
 
 def _large_position() -> dict[str, Any]:
     rules = get_ruleset("rami-chinois")
-    position = random_position(random.Random(0), rules=rules, table_cards=70, hand_cards=14,
-                               jokers=4, opened=True)
+    position = random_position(
+        random.Random(0), rules=rules, table_cards=70, hand_cards=14, jokers=4, opened=True
+    )
     return position_to_json(position)
 
 
@@ -568,8 +770,14 @@ def test_concurrent_solves_all_answer(server: str) -> None:
     lock = threading.Lock()
 
     def client(seed: int) -> None:
-        position = random_position(random.Random(seed), rules=get_ruleset("rami-chinois"),
-                                   table_cards=20, hand_cards=6, jokers=1, opened=True)
+        position = random_position(
+            random.Random(seed),
+            rules=get_ruleset("rami-chinois"),
+            table_cards=20,
+            hand_cards=6,
+            jokers=1,
+            opened=True,
+        )
         reply = call(server, "POST", "/solve", {"position": position_to_json(position)})
         with lock:
             results.append(reply.status)
@@ -640,8 +848,9 @@ def test_a_solve_past_its_deadline_is_answered_503_and_stopped(tmp_path: Path) -
     """Issue 22: the solve of a request answered 503 at its deadline is stopped (its solver
     process ends within 0.5 s), and the next requests get answers, not 503s."""
     gate = GateSolve(str(tmp_path), wait=60)
-    settings = Settings(default_time_limit=0.05, max_time_limit=0.05, deadline_slack=0.3,
-                        solver_processes=1)
+    settings = Settings(
+        default_time_limit=0.05, max_time_limit=0.05, deadline_slack=0.3, solver_processes=1
+    )
     with BackgroundServer(create_app(settings, solve=gate)) as running:
         try:
             started = time.monotonic()
@@ -652,8 +861,9 @@ def test_a_solve_past_its_deadline_is_answered_503_and_stopped(tmp_path: Path) -
             assert _wait_gone(gate.entered(), timeout=0.5) < 0.5
             assert call(running.url, "GET", "/health").status == 200
             # The one solver process was replaced: a light job is answered at once.
-            turn = call(running.url, "POST", "/validate-turn", {"position": DEMO, **DEMO_TURN},
-                        timeout=10)
+            turn = call(
+                running.url, "POST", "/validate-turn", {"position": DEMO, **DEMO_TURN}, timeout=10
+            )
             assert turn.status == 200 and turn.body["legal"] is True
         finally:
             gate.open()
@@ -668,9 +878,13 @@ def test_a_client_that_leaves_stops_its_solve(tmp_path: Path) -> None:
         try:
             body = json.dumps({"position": DEMO}).encode()
             with socket.create_connection(("127.0.0.1", running.port), timeout=10) as sock:
-                sock.sendall(b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                             b"application/json\r\nContent-Length: "
-                             + str(len(body)).encode() + b"\r\n\r\n" + body)
+                sock.sendall(
+                    b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                    b"application/json\r\nContent-Length: "
+                    + str(len(body)).encode()
+                    + b"\r\n\r\n"
+                    + body
+                )
                 pids = gate.wait_entered()
             left = time.monotonic()
             _wait_gone(pids, timeout=0.5)
@@ -720,14 +934,29 @@ def _demo_puzzle_record() -> dict[str, Any]:
         "kind": "best-score",
         "rules": position.rules.option_string,
         "position": position_to_json(position),
-        "goal": {"kind": "best-score", "penalty_after": 10, "cards_played": 5, "shed": 34,
-                 "text": "Shed as many points as you can."},
+        "goal": {
+            "kind": "best-score",
+            "penalty_after": 10,
+            "cards_played": 5,
+            "shed": 34,
+            "text": "Shed as many points as you can.",
+        },
         "solution": [meld_to_json(meld) for meld in solution.table],
         "signature": "the intended solution",
-        "difficulty": {"tier": "easy", "score": 7, "cards_moved": 4, "melds_broken": 1,
-                       "greedy_fails": False, "near_solutions": 0,
-                       "near_solutions_capped": False, "jokers_involved": 0, "cards_played": 5,
-                       "hand_cards": 6, "table_cards": 13, "table_melds": 3},
+        "difficulty": {
+            "tier": "easy",
+            "score": 7,
+            "cards_moved": 4,
+            "melds_broken": 1,
+            "greedy_fails": False,
+            "near_solutions": 0,
+            "near_solutions_capped": False,
+            "jokers_involved": 0,
+            "cards_played": 5,
+            "hand_cards": 6,
+            "table_cards": 13,
+            "table_melds": 3,
+        },
     }
 
 
@@ -771,8 +1000,12 @@ def test_puzzle_check_intended_solution(puzzle_server: tuple[str, dict]) -> None
     reply = call(url, "POST", "/puzzles/check", {"id": record["id"], "table": record["solution"]})
     assert reply.status == 200
     assert reply.body == {
-        "id": record["id"], "solved": True, "intended": True, "legal": True,
-        "reasons": ["solved: this is the intended solution"], "penalty_after": 10,
+        "id": record["id"],
+        "solved": True,
+        "intended": True,
+        "legal": True,
+        "reasons": ["solved: this is the intended solution"],
+        "penalty_after": 10,
         "cards_played": 5,
     }
 
@@ -806,8 +1039,9 @@ def test_puzzle_check_illegal_table(puzzle_server: tuple[str, dict]) -> None:
         ({"table": []}, 422, "id"),
     ],
 )
-def test_puzzle_check_bad_input(puzzle_server: tuple[str, dict], body: Any, status: int,
-                                field: str) -> None:
+def test_puzzle_check_bad_input(
+    puzzle_server: tuple[str, dict], body: Any, status: int, field: str
+) -> None:
     url, _ = puzzle_server
     reply = call(url, "POST", "/puzzles/check", body)
     assert reply.status == status, reply.text
@@ -829,9 +1063,13 @@ def test_missing_puzzle_pack_is_503(tmp_path: Path) -> None:
 
 
 def test_settings_from_env_and_back() -> None:
-    settings = Settings.from_env({"RAMI_SERVICE_MAX_BODY_BYTES": "1000",
-                                  "RAMI_SERVICE_MAX_TIME_LIMIT": "2.5",
-                                  "RAMI_SERVICE_DEFAULT_TIME_LIMIT": "1"})
+    settings = Settings.from_env(
+        {
+            "RAMI_SERVICE_MAX_BODY_BYTES": "1000",
+            "RAMI_SERVICE_MAX_TIME_LIMIT": "2.5",
+            "RAMI_SERVICE_DEFAULT_TIME_LIMIT": "1",
+        }
+    )
     assert settings.max_body_bytes == 1000 and settings.max_time_limit == 2.5
     assert Settings.from_env(settings.to_env()) == settings
     assert settings.time_limit(None) == 1.0
@@ -841,9 +1079,15 @@ def test_settings_from_env_and_back() -> None:
 
 @pytest.mark.parametrize(
     "changes",
-    [{"max_body_bytes": 0}, {"max_time_limit": float("nan")}, {"solver_processes": True},
-     {"header_timeout": 0}, {"cors_origins": "https://a.example"}, {"docs": "yes"},
-     {"default_time_limit": 20.0, "max_time_limit": 10.0}],
+    [
+        {"max_body_bytes": 0},
+        {"max_time_limit": float("nan")},
+        {"solver_processes": True},
+        {"header_timeout": 0},
+        {"cors_origins": "https://a.example"},
+        {"docs": "yes"},
+        {"default_time_limit": 20.0, "max_time_limit": 10.0},
+    ],
 )
 def test_bad_settings_are_refused(changes: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
@@ -878,8 +1122,9 @@ def test_serve_in_a_process_stops_cleanly() -> None:
     assert "Traceback" not in log
 
 
-@pytest.mark.parametrize(("options", "words"), [({"workers": 0}, "workers"),
-                                                ({"port": 70000}, "port")])
+@pytest.mark.parametrize(
+    ("options", "words"), [({"workers": 0}, "workers"), ({"port": 70000}, "port")]
+)
 def test_serve_refuses_bad_options(options: dict[str, int], words: str) -> None:
     from rami.service.cli import serve
 
@@ -890,9 +1135,7 @@ def test_serve_refuses_bad_options(options: dict[str, int], words: str) -> None:
 def test_serve_in_a_process_with_two_workers_and_env_settings() -> None:
     """What ``rami serve --workers 2`` runs: settings reach every worker through the env."""
     with ServerProcess(workers=2, env={"RAMI_SERVICE_MAX_BODY_BYTES": "2000"}) as running:
-        assert call(running.url, "GET", "/health").body == {
-            "status": "ok", "version": __version__
-        }
+        assert call(running.url, "GET", "/health").body == {"status": "ok", "version": __version__}
         reply = call(running.url, "POST", "/solve", {"position": DEMO})
         assert reply.status == 200 and reply.body["status"] == "optimal"
         big = call(running.url, "POST", "/solve", {"position": _position(hand=["7H"] * 500)})
@@ -938,9 +1181,18 @@ def _curl_examples() -> list[CurlExample]:
 
 def test_docs_show_every_endpoint() -> None:
     commands = " ".join(example.command for example in CURL_EXAMPLES)
-    for pattern in (r"/health\b", r"/rulesets\s", r"/rulesets/[\w-]", r"/solve\b", r"/hint\b",
-                    r"/validate-turn\b", r"/validate\s", r"/openapi\.json",
-                    r"/puzzles/daily/\d", r"/puzzles/check\b"):
+    for pattern in (
+        r"/health\b",
+        r"/rulesets\s",
+        r"/rulesets/[\w-]",
+        r"/solve\b",
+        r"/hint\b",
+        r"/validate-turn\b",
+        r"/validate\s",
+        r"/openapi\.json",
+        r"/puzzles/daily/\d",
+        r"/puzzles/check\b",
+    ):
         assert re.search(pattern, commands), pattern
     assert "rami serve --port 8000" in SERVICE_DOC.read_text(encoding="utf-8")
 
@@ -1031,8 +1283,10 @@ class _JqProgram:
             self._refuse(f"at {self.tokens[self.index]!r}")
 
     def _refuse(self, where: str) -> NoReturn:
-        raise JqError(f"jq filter {self.text!r} is not emulated ({where}): "
-                      "teach tests/test_service.py this filter, or use one it knows")
+        raise JqError(
+            f"jq filter {self.text!r} is not emulated ({where}): "
+            "teach tests/test_service.py this filter, or use one it knows"
+        )
 
     def _peek(self) -> str | None:
         return self.tokens[self.index] if self.index < len(self.tokens) else None
@@ -1129,8 +1383,12 @@ def _jq_number(number: float) -> str:
     digits = "".join(map(str, digit_tuple)).rstrip("0")
     if point <= -4 or point > len(digits) + 15:
         power = point - 1
-        text = (digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-                + ("e-" if power < 0 else "e+") + f"{abs(power):02d}")
+        text = (
+            digits[0]
+            + ("." + digits[1:] if len(digits) > 1 else "")
+            + ("e-" if power < 0 else "e+")
+            + f"{abs(power):02d}"
+        )
     elif point <= 0:
         text = "0." + "0" * -point + digits
     elif point < len(digits):
@@ -1152,8 +1410,10 @@ def _jq_dump(value: Any, compact: bool, depth: int = 0) -> str:
         return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, dict):
         colon = ":" if compact else ": "
-        items = [_jq_dump(str(key), True) + colon + _jq_dump(item, compact, depth + 1)
-                 for key, item in value.items()]
+        items = [
+            _jq_dump(str(key), True) + colon + _jq_dump(item, compact, depth + 1)
+            for key, item in value.items()
+        ]
         opening, closing = "{", "}"
     elif isinstance(value, list):
         items = [_jq_dump(item, compact, depth + 1) for item in value]
@@ -1197,8 +1457,11 @@ def run_jq(command: str, text: str) -> str:
 @pytest.mark.parametrize(
     ("command", "text", "printed"),
     [
-        ("jq .", '{"a": [1, {"b": "é♥"}], "e": [], "o": {}}',
-         '{\n  "a": [\n    1,\n    {\n      "b": "é♥"\n    }\n  ],\n  "e": [],\n  "o": {}\n}\n'),
+        (
+            "jq .",
+            '{"a": [1, {"b": "é♥"}], "e": [], "o": {}}',
+            '{\n  "a": [\n    1,\n    {\n      "b": "é♥"\n    }\n  ],\n  "e": [],\n  "o": {}\n}\n',
+        ),
         ("jq -c .", '{"b": 2, "a": [1.0, null, true]}', '{"b":2,"a":[1,null,true]}\n'),
         ("jq -c '.[]'", '[{"n": 1}, "x"]', '{"n":1}\n"x"\n'),
         ("jq -c '.[]'", '{"a": 1, "b": [2]}', "1\n[2]\n"),
@@ -1206,11 +1469,16 @@ def run_jq(command: str, text: str) -> str:
         ("jq -r .hint", '{"hint": [1]}', "[\n  1\n]\n"),
         ("jq -r .hint", "{}", "null\n"),
         ("jq -c '{s, b}'", '{"b": {"x": 0}, "s": "ok", "t": 1}', '{"s":"ok","b":{"x":0}}\n'),
-        ("jq -c '{title: .info.title, paths: (.paths | keys)}'",
-         '{"info": {"title": "T"}, "paths": {"/b": 1, "/a": 2}}',
-         '{"title":"T","paths":["/a","/b"]}\n'),
-        ("jq -c .", '[22.83, 22.0, -0.0, 1e-5, 0.0001, 1e20, 12345678901234567890, 1e300]',
-         "[22.83,22,-0,1e-05,0.0001,1e+20,12345678901234567000,1e+300]\n"),
+        (
+            "jq -c '{title: .info.title, paths: (.paths | keys)}'",
+            '{"info": {"title": "T"}, "paths": {"/b": 1, "/a": 2}}',
+            '{"title":"T","paths":["/a","/b"]}\n',
+        ),
+        (
+            "jq -c .",
+            "[22.83, 22.0, -0.0, 1e-5, 0.0001, 1e20, 12345678901234567890, 1e300]",
+            "[22.83,22,-0,1e-05,0.0001,1e+20,12345678901234567000,1e+300]\n",
+        ),
         ("jq .", '"tab\\t del\\u007f unit\\u001f"', '"tab\\t del\\u007f unit\\u001f"\n'),
     ],
 )
@@ -1317,6 +1585,5 @@ def test_docs_curl_example_output(server: str, example: CurlExample) -> None:
     else:
         actual = body.split("\n")
     assert _same_output(output, actual), (
-        f"docs/service.md:{example.line}: `{example.command}` now gives:\n"
-        + "\n".join(actual)
+        f"docs/service.md:{example.line}: `{example.command}` now gives:\n" + "\n".join(actual)
     )

@@ -33,18 +33,27 @@ DEMO_TEXT = "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 6H QH 8C 5D 5S KD / ra
 MIXED = "set: 7H * * | 3S 4S 5S / 6S 9D / rami-chinois opened"
 
 
-def http(base: str, method: str, path: str, body: Any = None, *,
-         headers: dict[str, str] | None = None, raw: bytes | None = None,
-         timeout: float = 60) -> tuple[int, dict[str, str], bytes]:
+def http(
+    base: str,
+    method: str,
+    path: str,
+    body: Any = None,
+    *,
+    headers: dict[str, str] | None = None,
+    raw: bytes | None = None,
+    timeout: float = 60,
+) -> tuple[int, dict[str, str], bytes]:
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-    request = urllib.request.Request(base + path, data=data, method=method,
-                                     headers=headers or {})
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers or {})
     if data is not None:
         request.add_header("Content-Type", "application/json")
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, {k.lower(): v for k, v in response.headers.items()}, \
-                response.read()
+            return (
+                response.status,
+                {k.lower(): v for k, v in response.headers.items()},
+                response.read(),
+            )
     except urllib.error.HTTPError as error:
         return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
 
@@ -86,10 +95,14 @@ OPERATIONS: list[tuple[str, str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize(("method", "path", "body"), OPERATIONS,
-                         ids=[f"{m} {p} {i}" for i, (m, p, _) in enumerate(OPERATIONS)])
-def test_real_answers_match_the_published_schema(server: str, checker: SchemaChecker,
-                                                 method: str, path: str, body: Any) -> None:
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    OPERATIONS,
+    ids=[f"{m} {p} {i}" for i, (m, p, _) in enumerate(OPERATIONS)],
+)
+def test_real_answers_match_the_published_schema(
+    server: str, checker: SchemaChecker, method: str, path: str, body: Any
+) -> None:
     status, headers, payload = http(server, method, path, body)
     parsed = json.loads(payload) if payload else None
     assert checker.check(method, path, status, parsed), f"{method} {path} is not documented"
@@ -100,8 +113,11 @@ def test_real_answers_match_the_published_schema(server: str, checker: SchemaChe
 def test_the_checker_catches_a_wrong_answer(server: str, checker: SchemaChecker) -> None:
     good = json.loads(http(server, "POST", "/solve", {"position": MIXED})[2])
     checker.check("POST", "/solve", 200, good)
-    for wrong in ({**good, "table": [["7H", "*", "*"]]}, {**good, "extra": 1},
-                  {k: v for k, v in good.items() if k != "bounds"}):
+    for wrong in (
+        {**good, "table": [["7H", "*", "*"]]},
+        {**good, "extra": 1},
+        {k: v for k, v in good.items() if k != "bounds"},
+    ):
         with pytest.raises(AssertionError, match="does not match"):
             checker.check("POST", "/solve", 200, wrong)
     with pytest.raises(AssertionError, match="not documented"):
@@ -110,10 +126,24 @@ def test_the_checker_catches_a_wrong_answer(server: str, checker: SchemaChecker)
 
 def test_every_operation_of_the_service_is_exercised(checker: SchemaChecker) -> None:
     mine = {(m.lower(), checker.operation(m, p)) for m, p, _ in OPERATIONS}
-    ours = {"/health", "/rulesets", "/rulesets/{name}", "/validate", "/solve", "/hint",
-            "/validate-turn", "/puzzles/daily", "/puzzles/daily/{date}", "/puzzles/check"}
-    documented = {(method, path) for path, ops in checker.document["paths"].items()
-                  for method in ops if path in ours}
+    ours = {
+        "/health",
+        "/rulesets",
+        "/rulesets/{name}",
+        "/validate",
+        "/solve",
+        "/hint",
+        "/validate-turn",
+        "/puzzles/daily",
+        "/puzzles/daily/{date}",
+        "/puzzles/check",
+    }
+    documented = {
+        (method, path)
+        for path, ops in checker.document["paths"].items()
+        for method in ops
+        if path in ours
+    }
     assert documented <= mine
 
 
@@ -140,8 +170,11 @@ def test_the_library_json_has_no_key_the_models_lack() -> None:
     data = solution.to_json()
     assert set(data) <= set(schemas.SolutionOut.model_fields)
     assert set(data["moves"][0]) == {"from", "to", "kind", "cards", "text"}
-    for level, model in ((1, schemas.HintLevel1Out), (2, schemas.HintLevel2Out),
-                         (3, schemas.HintLevel3Out)):
+    for level, model in (
+        (1, schemas.HintLevel1Out),
+        (2, schemas.HintLevel2Out),
+        (3, schemas.HintLevel3Out),
+    ):
         assert set(make_hint(solution, level).to_json()) == set(model.model_fields)
     puzzle = puzzle_record.shipped_pack()[0]
     public = puzzle_record.public_json(puzzle)
@@ -156,9 +189,11 @@ def test_solution_json_is_the_library_json_but_the_melds() -> None:
     solution = solve(parse_position(MIXED), time_limit=5)
     library, service = solution.to_json(), solution_json(solution)
     assert {k: v for k, v in service.items() if k not in ("table", "bounds")} == {
-        k: v for k, v in library.items() if k not in ("table", "bounds")}
+        k: v for k, v in library.items() if k not in ("table", "bounds")
+    }
     assert [m["cards"] for m in service["table"]] == [
-        m["cards"] if isinstance(m, dict) else m for m in library["table"]]
+        m["cards"] if isinstance(m, dict) else m for m in library["table"]
+    ]
 
 
 # ------------------------------------------------------------------ hostile input
@@ -174,7 +209,7 @@ def _big_text(cards: int) -> str:
 def test_the_text_notation_cannot_bypass_the_card_cap(server: str, path: str) -> None:
     """13,500 cards as text got a 422 with a 399 KB body on /solve and a 200 on
     /validate."""
-    text = _big_text(13_500)[: 60_000]
+    text = _big_text(13_500)[:60_000]
     status, _, payload = http(server, "POST", path, {"position": text})
     assert status == 422
     assert len(payload) < 1024
@@ -186,8 +221,13 @@ def test_the_text_notation_cannot_bypass_the_card_cap(server: str, path: str) ->
 
 
 def test_text_card_bound_is_an_upper_bound_cheap_and_close() -> None:
-    for text in (DEMO_TEXT, MIXED, "run: 7H 8H * | set: QS QD * / 10H 10♥ 🃏 / rami-fou",
-                 "7H8H9H / TS JS / rami-chinois opened", "- / -"):
+    for text in (
+        DEMO_TEXT,
+        MIXED,
+        "run: 7H 8H * | set: QS QD * / 10H 10♥ 🃏 / rami-fou",
+        "7H8H9H / TS JS / rami-chinois opened",
+        "- / -",
+    ):
         position = parse_position(text)
         count = position.table_size + len(position.hand)
         assert count <= text_card_bound(text) <= count + 1
@@ -224,8 +264,9 @@ def test_big_inputs_do_not_stall_the_event_loop(server: str) -> None:
 
 
 def test_error_bodies_are_bounded() -> None:
-    body = error_body("x" * 100_000, "position", [f"problem {i} " + "y" * 1000
-                                                  for i in range(10_000)])
+    body = error_body(
+        "x" * 100_000, "position", [f"problem {i} " + "y" * 1000 for i in range(10_000)]
+    )
     assert len(body["error"]) == MAX_ERROR_CHARS
     assert len(body["problems"]) == MAX_PROBLEMS
     assert body["problems"][-1].endswith("more problems")
@@ -234,8 +275,9 @@ def test_error_bodies_are_bounded() -> None:
 
 def test_a_long_ruleset_name_is_not_echoed_whole(server: str) -> None:
     name = "rami-chinois[" + "jokers=0," * 5000 + "]"
-    status, _, payload = http(server, "POST", "/validate",
-                              {"position": {"rules": name, "hand": ["7H"]}})
+    status, _, payload = http(
+        server, "POST", "/validate", {"position": {"rules": name, "hand": ["7H"]}}
+    )
     assert status == 422 and len(payload) < 1024
 
 
@@ -245,8 +287,9 @@ def test_head_health(server: str) -> None:
 
 
 def test_post_with_a_trailing_slash_is_a_json_404(server: str) -> None:
-    status, headers, payload = http(server, "POST", "/solve/", {"position": DEMO_TEXT},
-                                    headers={"Host": "evil.example"})
+    status, headers, payload = http(
+        server, "POST", "/solve/", {"position": DEMO_TEXT}, headers={"Host": "evil.example"}
+    )
     assert status == 404 and "location" not in headers
     assert json.loads(payload)["error"] == "Not Found"
 
@@ -255,34 +298,51 @@ def test_cors_is_off_by_default(server: str) -> None:
     origin = {"Origin": "https://game.example"}
     status, headers, _ = http(server, "GET", "/health", headers=origin)
     assert status == 200 and "access-control-allow-origin" not in headers
-    status, headers, _ = http(server, "OPTIONS", "/solve", headers={
-        **origin, "Access-Control-Request-Method": "POST"})
+    status, headers, _ = http(
+        server, "OPTIONS", "/solve", headers={**origin, "Access-Control-Request-Method": "POST"}
+    )
     assert status == 405 and "access-control-allow-origin" not in headers
 
 
 def test_cors_origins_are_an_option() -> None:
     settings = Settings(cors_origins=("https://game.example",))
     with BackgroundServer(create_app(settings)) as running:
-        status, headers, _ = http(running.url, "POST", "/validate", {"position": DEMO_TEXT},
-                                  headers={"Origin": "https://game.example"})
+        status, headers, _ = http(
+            running.url,
+            "POST",
+            "/validate",
+            {"position": DEMO_TEXT},
+            headers={"Origin": "https://game.example"},
+        )
         assert status == 200
         assert headers["access-control-allow-origin"] == "https://game.example"
         assert "x-rami-time-limit" in headers["access-control-expose-headers"].lower()
-        status, headers, _ = http(running.url, "OPTIONS", "/solve", headers={
-            "Origin": "https://game.example", "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": "content-type"})
+        status, headers, _ = http(
+            running.url,
+            "OPTIONS",
+            "/solve",
+            headers={
+                "Origin": "https://game.example",
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type",
+            },
+        )
         assert status == 200 and "POST" in headers["access-control-allow-methods"]
-        status, headers, _ = http(running.url, "GET", "/health",
-                                  headers={"Origin": "https://other.example"})
+        status, headers, _ = http(
+            running.url, "GET", "/health", headers={"Origin": "https://other.example"}
+        )
         assert "access-control-allow-origin" not in headers
 
 
 def test_settings_from_env_read_lists_and_flags() -> None:
-    settings = Settings.from_env({
-        "RAMI_SERVICE_CORS_ORIGINS": "https://a.example, https://b.example",
-        "RAMI_SERVICE_DOCS": "true", "RAMI_SERVICE_FORWARDED_ALLOW_IPS": "10.0.0.2",
-        "RAMI_SERVICE_SOLVER_THREADS": "3",  # the old name still read
-    })
+    settings = Settings.from_env(
+        {
+            "RAMI_SERVICE_CORS_ORIGINS": "https://a.example, https://b.example",
+            "RAMI_SERVICE_DOCS": "true",
+            "RAMI_SERVICE_FORWARDED_ALLOW_IPS": "10.0.0.2",
+            "RAMI_SERVICE_SOLVER_THREADS": "3",  # the old name still read
+        }
+    )
     assert settings.cors_origins == ("https://a.example", "https://b.example")
     assert settings.docs is True and settings.forwarded_allow_ips == "10.0.0.2"
     assert settings.solver_processes == 3
@@ -301,13 +361,27 @@ def test_python_m_rami_service_options() -> None:
     from rami.service import __main__ as entry
 
     apps: list[Any] = []
-    with mock.patch.object(uvicorn.Server, "run",
-                           lambda self, sockets=None: apps.append(self.config.app)), \
-            mock.patch("rami.service.supervise.bind_socket") as bind, \
-            pytest.raises(SystemExit):  # a server that never started exits 3
+    with (
+        mock.patch.object(
+            uvicorn.Server, "run", lambda self, sockets=None: apps.append(self.config.app)
+        ),
+        mock.patch("rami.service.supervise.bind_socket") as bind,
+        pytest.raises(SystemExit),
+    ):  # a server that never started exits 3
         bind.return_value.getsockname.return_value = ("127.0.0.1", 0)
-        entry.main(["--port", "0", "--cors-origin", "https://a.example", "--cors-origin",
-                    "https://b.example", "--docs", "--forwarded-allow-ips", "127.0.0.1"])
+        entry.main(
+            [
+                "--port",
+                "0",
+                "--cors-origin",
+                "https://a.example",
+                "--cors-origin",
+                "https://b.example",
+                "--docs",
+                "--forwarded-allow-ips",
+                "127.0.0.1",
+            ]
+        )
     settings = apps[0].state.settings
     assert settings.cors_origins == ("https://a.example", "https://b.example")
     assert settings.docs is True and settings.forwarded_allow_ips == "127.0.0.1"

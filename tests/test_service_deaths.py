@@ -23,19 +23,23 @@ from rami.service import Settings, create_app
 from rami.service.pool import pids_alive
 from rami.service.testing import LOOPBACK, BackgroundServer, GateSolve, ServerProcess, descendants
 
-DEMO = position_to_json(parse_position(
-    "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 6H QH 8C 5D 5S KD / rami-chinois opened"
-))
+DEMO = position_to_json(
+    parse_position(
+        "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 6H QH 8C 5D 5S KD / rami-chinois opened"
+    )
+)
 
 
-def _solve(port: int, position: Any, *, time_limit: float = 10, timeout: float = 120
-           ) -> tuple[int, dict[str, str], Any]:
+def _solve(
+    port: int, position: Any, *, time_limit: float = 10, timeout: float = 120
+) -> tuple[int, dict[str, str], Any]:
     """POST /solve on a new connection: (status, headers, JSON body); status 0 when the
     connection ended with no answer."""
     body = json.dumps({"position": position, "time_limit": time_limit}).encode()
-    raw = (b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-           b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n"
-           + body)
+    raw = (
+        b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    )
     answer = b""
     with socket.create_connection((LOOPBACK, port), timeout=timeout) as sock:
         sock.sendall(raw)
@@ -64,8 +68,7 @@ def _burst(port: int, positions: list[Any]) -> tuple[list[threading.Thread], lis
         except OSError as error:
             results[index] = (0, {}, repr(error))
 
-    threads = [threading.Thread(target=client, args=(index,)) for index in
-               range(len(positions))]
+    threads = [threading.Thread(target=client, args=(index,)) for index in range(len(positions))]
     for thread in threads:
         thread.start()
     return threads, results
@@ -127,9 +130,19 @@ def test_kill_9_of_a_solver_process_during_a_burst_answers_every_request() -> No
     """Issue 36: a kill -9 during a burst of 48 solves lost 4 requests with no HTTP answer.
     Here 16 real solves on ``rami serve``, one solver process killed while they run."""
     rules = get_ruleset("rami-chinois")
-    positions = [position_to_json(random_position(
-        random.Random(seed % 4), rules=rules, table_cards=80, hand_cards=14, jokers=4,
-        opened=True)) for seed in range(16)]
+    positions = [
+        position_to_json(
+            random_position(
+                random.Random(seed % 4),
+                rules=rules,
+                table_cards=80,
+                hand_cards=14,
+                jokers=4,
+                opened=True,
+            )
+        )
+        for seed in range(16)
+    ]
     with ServerProcess(env={"RAMI_SERVICE_SOLVER_PROCESSES": "2"}) as running:
         assert running.pid is not None
         assert _solve(running.port, positions[0])[0] == 200  # the solver processes are up

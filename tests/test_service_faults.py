@@ -30,8 +30,9 @@ from rami.service.testing import LOOPBACK, ServerProcess, descendants
 DEMO_TEXT = "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 6H QH 8C 5D 5S KD / rami-chinois opened"
 
 
-def _request(port: int, raw: bytes, *, timeout: float = 10.0) -> tuple[int, dict[str, str],
-                                                                       Any, float]:
+def _request(
+    port: int, raw: bytes, *, timeout: float = 10.0
+) -> tuple[int, dict[str, str], Any, float]:
     """Send ``raw`` on a new connection; (status, headers, JSON body or None, seconds)."""
     started = time.monotonic()
     with socket.create_connection((LOOPBACK, port), timeout=timeout) as sock:
@@ -54,8 +55,14 @@ def _read_all(sock: socket.socket, timeout: float) -> bytes:
         data += chunk
         head, sep, body = data.partition(b"\r\n\r\n")
         if sep:
-            length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
-                           if line.lower().startswith(b"content-length:")), None)
+            length = next(
+                (
+                    int(line.split(b":", 1)[1])
+                    for line in head.split(b"\r\n")
+                    if line.lower().startswith(b"content-length:")
+                ),
+                None,
+            )
             if length is not None and len(body) >= length:
                 break
     return data
@@ -77,8 +84,9 @@ def _parse(answer: bytes) -> tuple[int, dict[str, str], Any]:
 
 
 def _health(port: int) -> tuple[int, Any, float]:
-    status, _, body, seconds = _request(port, b"GET /health HTTP/1.1\r\nHost: x\r\n"
-                                        b"Connection: close\r\n\r\n")
+    status, _, body, seconds = _request(
+        port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
     return status, body, seconds
 
 
@@ -161,8 +169,11 @@ def default_server() -> Iterator[ServerProcess]:
 @pytest.fixture(scope="module")
 def small_server() -> Iterator[ServerProcess]:
     """``rami serve`` capped at 20 connections, long read deadlines (the cap acts first)."""
-    env = {"RAMI_SERVICE_MAX_CONNECTIONS": "20", "RAMI_SERVICE_HEADER_TIMEOUT": "30",
-           "RAMI_SERVICE_BODY_TIMEOUT": "30"}
+    env = {
+        "RAMI_SERVICE_MAX_CONNECTIONS": "20",
+        "RAMI_SERVICE_HEADER_TIMEOUT": "30",
+        "RAMI_SERVICE_BODY_TIMEOUT": "30",
+    }
     with ServerProcess(env=env) as running:
         yield running
 
@@ -188,8 +199,10 @@ def test_silent_sockets_and_slow_senders_do_not_starve_the_server(
         status, _, answer, _ = _request(
             default_server.port,
             b"POST /validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Connection: close\r\nContent-Length: " + str(len(body_bytes)).encode()
-            + b"\r\n\r\n" + body_bytes,
+            b"Connection: close\r\nContent-Length: "
+            + str(len(body_bytes)).encode()
+            + b"\r\n\r\n"
+            + body_bytes,
         )
         assert status == 200 and answer["valid"] is True
         time.sleep(0.05)
@@ -206,9 +219,10 @@ def test_a_silent_socket_is_closed_after_the_header_deadline(
     results: list[bytes | None] = [None] * 6
     while time.monotonic() < deadline and any(r is None for r in results):
         time.sleep(0.1)
-        results = [old if old is not None else new
-                   for old, new in zip(results, pool.closed_by_server(silent + partial),
-                                       strict=True)]
+        results = [
+            old if old is not None else new
+            for old, new in zip(results, pool.closed_by_server(silent + partial), strict=True)
+        ]
     assert all(r is not None for r in results), "sockets still open past the header deadline"
     assert results[:3] == [b"", b"", b""]  # nothing was asked: closed without a word
     for answer in results[3:]:
@@ -219,8 +233,10 @@ def test_a_silent_socket_is_closed_after_the_header_deadline(
 
 def test_a_body_shorter_than_its_length_gets_a_408(default_server: ServerProcess) -> None:
     """a body shorter than its Content-Length hung for ever."""
-    raw = (b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-           b"Content-Length: 100\r\n\r\n{\"position\":")
+    raw = (
+        b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 100\r\n\r\n{"position":'
+    )
     status, headers, body, seconds = _request(default_server.port, raw, timeout=10)
     assert status == 408, (status, body)
     assert headers["content-type"] == "application/json" and headers["connection"] == "close"
@@ -238,8 +254,7 @@ def test_a_body_shorter_than_its_length_gets_a_408(default_server: ServerProcess
     ],
     ids=["bad request line", "bad content-length", "headers too large"],
 )
-def test_protocol_errors_are_json(default_server: ServerProcess, raw: bytes,
-                                  status: int) -> None:
+def test_protocol_errors_are_json(default_server: ServerProcess, raw: bytes, status: int) -> None:
     """uvicorn's own errors were plain text."""
     got, headers, body, _ = _request(default_server.port, raw)
     assert got == status
@@ -292,8 +307,11 @@ def test_past_the_cap_with_every_request_under_way_the_answer_is_a_json_503(
     """Connections whose request is under way (here: bodies still coming) are not evicted;
     a new connection then gets the service's JSON 503 with Retry-After."""
     pool = sockets(small_server.port)
-    busy = pool.open(20, first=b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                     b"application/json\r\nContent-Length: 1000\r\n\r\n{")
+    busy = pool.open(
+        20,
+        first=b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        b"application/json\r\nContent-Length: 1000\r\n\r\n{",
+    )
     time.sleep(0.3)
     status, headers, body, _ = _request(
         small_server.port, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -338,11 +356,19 @@ def test_kill_9_of_the_supervisor_ends_its_workers_and_a_restart_binds() -> None
 
 
 def _big_solve_request(seed: int) -> bytes:
-    position = random_position(random.Random(seed), rules=get_ruleset("rami-chinois"),
-                               table_cards=80, hand_cards=14, jokers=4, opened=True)
+    position = random_position(
+        random.Random(seed),
+        rules=get_ruleset("rami-chinois"),
+        table_cards=80,
+        hand_cards=14,
+        jokers=4,
+        opened=True,
+    )
     body = json.dumps({"position": position_to_json(position), "time_limit": 10}).encode()
-    return (b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+    return (
+        b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    )
 
 
 def test_clients_that_leave_free_the_solver_for_the_next_request() -> None:
@@ -368,14 +394,22 @@ def test_clients_that_leave_free_the_solver_for_the_next_request() -> None:
                 sock.close()
             selector.close()
         left = time.monotonic()
-        turn = json.dumps({"position": DEMO_TEXT, "table_after": [["3H", "4H", "5H", "6H",
-                           "7H", "8H", "9H"], ["QS", "QD", "QC"], ["5C", "6C", "7C"]],
-                           "played": []}).encode()
+        turn = json.dumps(
+            {
+                "position": DEMO_TEXT,
+                "table_after": [
+                    ["3H", "4H", "5H", "6H", "7H", "8H", "9H"],
+                    ["QS", "QD", "QC"],
+                    ["5C", "6C", "7C"],
+                ],
+                "played": [],
+            }
+        ).encode()
         status, _, body, _ = _request(
             running.port,
             b"POST /validate-turn HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Connection: close\r\nContent-Length: " + str(len(turn)).encode() + b"\r\n\r\n"
-            + turn, timeout=60,
+            b"Connection: close\r\nContent-Length: " + str(len(turn)).encode() + b"\r\n\r\n" + turn,
+            timeout=60,
         )
         waited = time.monotonic() - left
         assert status == 200 and body["legal"] is True

@@ -30,8 +30,9 @@ from rami.service.testing import LOOPBACK, ServerProcess, descendants
 DEMO = "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 6H QH 8C 5D 5S KD / rami-chinois opened"
 
 
-def _exchange(port: int, raw: bytes, *, timeout: float = 60.0, answers: int = 1
-              ) -> list[tuple[int, dict[str, str], Any]]:
+def _exchange(
+    port: int, raw: bytes, *, timeout: float = 60.0, answers: int = 1
+) -> list[tuple[int, dict[str, str], Any]]:
     """Send ``raw`` on one new connection; the ``answers`` answers read back (status 0: the
     connection ended without one)."""
     data = b""
@@ -42,8 +43,10 @@ def _exchange(port: int, raw: bytes, *, timeout: float = 60.0, answers: int = 1
             head, sep, rest = data.partition(b"\r\n\r\n")
             if sep:
                 lines = head.decode("latin-1").split("\r\n")
-                headers = {name.strip().lower(): value.strip() for name, _, value in
-                           (line.partition(":") for line in lines[1:])}
+                headers = {
+                    name.strip().lower(): value.strip()
+                    for name, _, value in (line.partition(":") for line in lines[1:])
+                }
                 length = int(headers.get("content-length", "0"))
                 if len(rest) >= length:
                     body = json.loads(rest[:length]) if length else None
@@ -66,9 +69,11 @@ def _post(path: str, body: Any, *, close: bool = True) -> bytes:
 
 
 def _raw_post(path: str, payload: bytes, *, close: bool = True) -> bytes:
-    return (f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            f"{'Connection: close' if close else 'X-Keep: 1'}\r\nContent-Length: {len(payload)}"
-            "\r\n\r\n").encode() + payload
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"{'Connection: close' if close else 'X-Keep: 1'}\r\nContent-Length: {len(payload)}"
+        "\r\n\r\n"
+    ).encode() + payload
 
 
 def _workers(front: int) -> list[int]:
@@ -90,8 +95,13 @@ def _unix_sockets(directory: str, *, listening: bool) -> dict[str, str]:
     listening socket's queue), each with the path it carries."""
     with open("/proc/net/unix", encoding="ascii", errors="replace") as table:
         rows = [line.split() for line in table.read().splitlines()[1:]]
-    return {row[0]: row[7] for row in rows if len(row) > 7 and row[7].startswith(directory)
-            and bool(int(row[3], 16) & 0x10000) is listening}
+    return {
+        row[0]: row[7]
+        for row in rows
+        if len(row) > 7
+        and row[7].startswith(directory)
+        and bool(int(row[3], 16) & 0x10000) is listening
+    }
 
 
 def _cmdline(pid: int) -> bytes:
@@ -118,8 +128,10 @@ def _two_workers(running: ServerProcess) -> list[int]:
     """The two workers of ``running``, once both listen."""
     assert running.pid is not None
     deadline = time.monotonic() + 30
-    while len(workers := _workers(running.pid)) < 2 or len(
-            _unix_sockets(_directory(workers[0]), listening=True)) < 2:
+    while (
+        len(workers := _workers(running.pid)) < 2
+        or len(_unix_sockets(_directory(workers[0]), listening=True)) < 2
+    ):
         assert time.monotonic() < deadline, "the workers did not start"
         time.sleep(0.05)
     time.sleep(0.2)  # the front sees them ready
@@ -147,9 +159,25 @@ def test_a_worker_killed_during_a_burst_of_solves_loses_no_request() -> None:
     HTTP answer. Here 10 real solves through the front, one worker killed while they run: every
     solve is answered 200 (those of the dead worker were sent again to the other)."""
     rules = get_ruleset("rami-chinois")
-    requests = [_post("/solve", {"position": position_to_json(random_position(
-        random.Random(seed % 4), rules=rules, table_cards=80, hand_cards=14, jokers=4,
-        opened=True)), "time_limit": 10}) for seed in range(10)]
+    requests = [
+        _post(
+            "/solve",
+            {
+                "position": position_to_json(
+                    random_position(
+                        random.Random(seed % 4),
+                        rules=rules,
+                        table_cards=80,
+                        hand_cards=14,
+                        jokers=4,
+                        opened=True,
+                    )
+                ),
+                "time_limit": 10,
+            },
+        )
+        for seed in range(10)
+    ]
     with ServerProcess(workers=2, env={"RAMI_SERVICE_SOLVER_PROCESSES": "2"}) as running:
         assert _exchange(running.port, requests[0])[0][0] == 200  # solver processes are up
         workers = _two_workers(running)
@@ -181,9 +209,11 @@ def test_a_game_action_caught_by_a_worker_s_death_gets_a_503_a_solve_is_sent_aga
         time.sleep(0.2)
         directory = _directory(workers[0])
         before = _unix_sockets(directory, listening=False)
-        requests = [_post("/games", {}),
-                    b"GET /rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-                    _post("/validate", {"position": DEMO})]
+        requests = [
+            _post("/games", {}),
+            b"GET /rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            _post("/validate", {"position": DEMO}),
+        ]
         threads: list[threading.Thread] = []
         results: list[Any] = []
         try:
@@ -192,8 +222,9 @@ def test_a_game_action_caught_by_a_worker_s_death_gets_a_503_a_solve_is_sent_aga
                 threads += more
                 results += [answers]
                 deadline = time.monotonic() + 20  # the front passes it on
-                while len(new := set(_unix_sockets(directory, listening=False)) - set(before)
-                          ) < count:
+                while (
+                    len(new := set(_unix_sockets(directory, listening=False)) - set(before)) < count
+                ):
                     assert time.monotonic() < deadline, "the front did not pass it on"
                     time.sleep(0.02)
                 if count == 1:
@@ -218,14 +249,22 @@ def test_a_game_action_caught_by_a_worker_s_death_gets_a_503_a_solve_is_sent_aga
 
 
 def test_sigterm_answers_the_request_under_way_ends_every_process_and_frees_the_port() -> None:
-    position = random_position(random.Random(2), rules=get_ruleset("rami-chinois"),
-                               table_cards=80, hand_cards=14, jokers=4, opened=True)
+    position = random_position(
+        random.Random(2),
+        rules=get_ruleset("rami-chinois"),
+        table_cards=80,
+        hand_cards=14,
+        jokers=4,
+        opened=True,
+    )
     running = ServerProcess(workers=2).start()
     try:
         assert running.process is not None and running.pid is not None
         _two_workers(running)
-        threads, results = _in_threads(running.port, [
-            _post("/solve", {"position": position_to_json(position), "time_limit": 2})])
+        threads, results = _in_threads(
+            running.port,
+            [_post("/solve", {"position": position_to_json(position), "time_limit": 2})],
+        )
         time.sleep(0.5)  # the solve is under way
         tree = descendants(running.pid)
         running.process.send_signal(signal.SIGTERM)
@@ -248,40 +287,76 @@ def test_sigterm_answers_the_request_under_way_ends_every_process_and_frees_the_
 
 @pytest.fixture(scope="module")
 def front() -> Iterator[ServerProcess]:
-    env = {"RAMI_SERVICE_HEADER_TIMEOUT": "2", "RAMI_SERVICE_BODY_TIMEOUT": "1.5",
-           "RAMI_SERVICE_MAX_BODY_BYTES": "2000", "RAMI_SERVICE_MAX_CONNECTIONS": "20"}
-    with ServerProcess(workers=2, env=env, log_level="info",
-                       args=("--forwarded-allow-ips", "127.0.0.1")) as running:
+    env = {
+        "RAMI_SERVICE_HEADER_TIMEOUT": "2",
+        "RAMI_SERVICE_BODY_TIMEOUT": "1.5",
+        "RAMI_SERVICE_MAX_BODY_BYTES": "2000",
+        "RAMI_SERVICE_MAX_CONNECTIONS": "20",
+    }
+    with ServerProcess(
+        workers=2, env=env, log_level="info", args=("--forwarded-allow-ips", "127.0.0.1")
+    ) as running:
         yield running
 
 
-@pytest.mark.parametrize(("raw", "status", "words"), [
-    (b"POST /validate HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked"
-     b"\r\n\r\n2\r\n{}\r\n0\r\n\r\n", 400, "ambiguous request framing"),
-    (b"GARBAGE\r\n\r\n", 400, "invalid HTTP request"),
-    (b"GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n", 400, "invalid HTTP"),
-    (b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n", 431,
-     "headers too large"),
-    (_post("/validate", {"position": DEMO, "x": "a" * 3000}), 413, "the limit is 2000 bytes"),
-    (b"POST /validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-     b"Content-Length: 100\r\n\r\n{\"position\":", 408, "request body not received"),
-    (b"POST /validate HTTP/1.1\r\nHost: x\r\n", 408, "request headers not received"),
-    (_raw_post("/validate", b'{"position": "%s", "lang": "en", "lang": "en"}' % DEMO.encode()),
-     422, "duplicate key 'lang'"),
-], ids=["content-length and chunked", "bad request line", "bad content-length",
-        "headers too large", "body too large", "short body", "short head", "duplicate key"])
-def test_the_front_keeps_the_http_rules(front: ServerProcess, raw: bytes, status: int,
-                                        words: str) -> None:
-    (got, headers, body), = _exchange(front.port, raw, timeout=10)
+@pytest.mark.parametrize(
+    ("raw", "status", "words"),
+    [
+        (
+            b"POST /validate HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked"
+            b"\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+            400,
+            "ambiguous request framing",
+        ),
+        (b"GARBAGE\r\n\r\n", 400, "invalid HTTP request"),
+        (b"GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n", 400, "invalid HTTP"),
+        (
+            b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n",
+            431,
+            "headers too large",
+        ),
+        (_post("/validate", {"position": DEMO, "x": "a" * 3000}), 413, "the limit is 2000 bytes"),
+        (
+            b"POST /validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"position":',
+            408,
+            "request body not received",
+        ),
+        (b"POST /validate HTTP/1.1\r\nHost: x\r\n", 408, "request headers not received"),
+        (
+            _raw_post(
+                "/validate", b'{"position": "%s", "lang": "en", "lang": "en"}' % DEMO.encode()
+            ),
+            422,
+            "duplicate key 'lang'",
+        ),
+    ],
+    ids=[
+        "content-length and chunked",
+        "bad request line",
+        "bad content-length",
+        "headers too large",
+        "body too large",
+        "short body",
+        "short head",
+        "duplicate key",
+    ],
+)
+def test_the_front_keeps_the_http_rules(
+    front: ServerProcess, raw: bytes, status: int, words: str
+) -> None:
+    ((got, headers, body),) = _exchange(front.port, raw, timeout=10)
     assert got == status, (got, body)
     assert headers["content-type"] == "application/json"
     assert set(body) == {"error", "field", "problems"} and words in body["error"]
 
 
 def test_keep_alive_through_the_front(front: ServerProcess) -> None:
-    raw = (_post("/validate", {"position": DEMO}, close=False)
-           + b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
-           + b"GET /rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    raw = (
+        _post("/validate", {"position": DEMO}, close=False)
+        + b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+        + b"GET /rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
     answers = _exchange(front.port, raw, answers=3)
     assert [status for status, _, _ in answers] == [200, 200, 200]
     assert answers[0][2]["valid"] is True and answers[1][2]["status"] == "ok"
@@ -293,8 +368,12 @@ def test_the_connection_cap_through_the_front(front: ServerProcess) -> None:
     a request under way, the new one gets the JSON 503 with Retry-After."""
     idle = [socket.create_connection((LOOPBACK, front.port), timeout=5) for _ in range(30)]
     try:
-        assert _exchange(front.port, b"GET /health HTTP/1.1\r\nHost: x\r\n"
-                         b"Connection: close\r\n\r\n")[0][0] == 200
+        assert (
+            _exchange(front.port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")[
+                0
+            ][0]
+            == 200
+        )
     finally:
         for sock in idle:
             sock.close()
@@ -305,27 +384,31 @@ def test_the_connection_cap_through_the_front(front: ServerProcess) -> None:
         for sock in busy:
             sock.sendall(partial)
         time.sleep(0.3)
-        (status, headers, body), = _exchange(front.port, b"GET /health HTTP/1.1\r\nHost: x"
-                                             b"\r\n\r\n", timeout=5)
+        ((status, headers, body),) = _exchange(
+            front.port, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n", timeout=5
+        )
         assert status == 503 and headers["retry-after"] == "1" and "connection" in body["error"]
     finally:
         for sock in busy:
             sock.close()
 
 
-def test_x_forwarded_for_is_believed_only_from_the_allowed_proxies(front: ServerProcess
-                                                                    ) -> None:
+def test_x_forwarded_for_is_believed_only_from_the_allowed_proxies(front: ServerProcess) -> None:
     """The front applies --forwarded-allow-ips (here 127.0.0.1): the worker's access log names
     the forwarded client; from any other peer the client is the peer."""
-    raw = (b"GET /health?xff HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.9\r\n"
-           b"Connection: close\r\n\r\n")
+    raw = (
+        b"GET /health?xff HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.9\r\n"
+        b"Connection: close\r\n\r\n"
+    )
     assert _exchange(front.port, raw)[0][0] == 200
     trusting = Front(Settings(forwarded_allow_ips="127.0.0.1"), 2)
     headers = [(b"x-forwarded-for", b"203.0.113.9, 10.0.0.1"), (b"x-forwarded-proto", b"https")]
     assert trusting._client(headers, ("127.0.0.1", 5000)) == (b"10.0.0.1", b"https")
     assert trusting._client(headers, ("192.0.2.7", 5000)) == (b"192.0.2.7:5000", b"http")
-    assert Front(Settings(), 2)._client(headers, ("127.0.0.1", 5000)) == (b"127.0.0.1:5000",
-                                                                          b"http")
+    assert Front(Settings(), 2)._client(headers, ("127.0.0.1", 5000)) == (
+        b"127.0.0.1:5000",
+        b"http",
+    )
     time.sleep(0.3)  # the access log is written after the answer
     front.stop()  # the last test of this server: its log is read once it has stopped
     log = front.log

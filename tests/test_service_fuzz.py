@@ -24,22 +24,37 @@ from schemathesis.specs.openapi.checks import (
 from rami.service import Settings, create_app
 from rami.service.attempts import use_database
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
 #: The operations of rami.service's own endpoints; other routers mounted on the app (the
 #: puzzle pages) are held to "no 5xx" in the short run and to every check in the long one.
-OWN_PATHS = frozenset({
-    "/health", "/rulesets", "/rulesets/{name}", "/validate", "/solve", "/hint",
-    "/validate-turn", "/puzzles/daily", "/puzzles/daily/{date}", "/puzzles/check",
-})
+OWN_PATHS = frozenset(
+    {
+        "/health",
+        "/rulesets",
+        "/rulesets/{name}",
+        "/validate",
+        "/solve",
+        "/hint",
+        "/validate-turn",
+        "/puzzles/daily",
+        "/puzzles/daily/{date}",
+        "/puzzles/check",
+    }
+)
 
 
 def _schema() -> schemathesis.BaseSchema:
     """The document /openapi.json serves (``app.openapi()``), calls going to the app in
     process. Nothing starts before the first call (the app's lifespan then runs)."""
     # Short solver limits: the fuzzer checks answers, not how good the play is.
-    app = create_app(Settings(default_time_limit=0.2, max_time_limit=0.5, deadline_slack=10,
-                              max_pending=64))
+    app = create_app(
+        Settings(default_time_limit=0.2, max_time_limit=0.5, deadline_slack=10, max_pending=64)
+    )
     # A server with an attempts database (rami serve --db): the puzzle attempt endpoints are
     # fuzzed as served, writes included (a server without one answers them 503 by design).
     use_database(app, os.path.join(tempfile.mkdtemp(prefix="rami-fuzz-"), "attempts.db"))
@@ -50,8 +65,9 @@ def _schema() -> schemathesis.BaseSchema:
 
 schema = _schema()
 
-_COMMON = dict(deadline=None, derandomize=True, database=None,
-               suppress_health_check=list(HealthCheck))
+_COMMON = dict(
+    deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
 
 
 @schema.parametrize()

@@ -86,9 +86,12 @@ def test_meld_needing_the_second_copy_of_a_card():
     """docs/rules.md common: two identical copies exist; both 7H are on the final table."""
     solution = solved("5H 6H 7H / 7H 8H 9H / rami-chinois opened")
     assert solution.penalty_after == 0 and solution.cards_moved == 0
-    assert Counter(card for meld in solution.table for card in meld.cards)[
-        parse_position("- / 7H / rami-chinois").hand[0]
-    ] == 2
+    assert (
+        Counter(card for meld in solution.table for card in meld.cards)[
+            parse_position("- / 7H / rami-chinois").hand[0]
+        ]
+        == 2
+    )
 
 
 def test_long_run_cut_in_two_counts_decision_7():
@@ -199,9 +202,7 @@ def test_opening_and_rearranging_in_one_turn():
 
 def test_flag_without_an_opening_plays_nothing():
     """Decision 1 flag: rearranging still needs the opening from the hand (no pure run here)."""
-    solution = solved(
-        "5S 6S 7S / 4S 8H 9H / rami-chinois[open_and_rearrange_same_turn=true]"
-    )
+    solution = solved("5S 6S 7S / 4S 8H 9H / rami-chinois[open_and_rearrange_same_turn=true]")
     assert solution.played == () and not solution.opened
 
 
@@ -237,7 +238,8 @@ def test_stage_one_bonus_is_cleared_for_the_next_position() -> None:
     def bonus_terms() -> list[tuple[int, int]]:
         objective = model.model.proto.objective
         return [
-            (var, coeff) for var, coeff in zip(objective.vars, objective.coeffs, strict=True)
+            (var, coeff)
+            for var, coeff in zip(objective.vars, objective.coeffs, strict=True)
             if var in use_vars
         ]
 
@@ -254,7 +256,8 @@ def test_table_pieces_cut_long_runs_into_templates() -> None:
     position = parse_position("5S 6S 7S 8S 9S TS JS | 7H 7D * / 2H / rami-chinois opened")
     pieces = table_pieces(position)
     assert [(piece.kind.name, piece.positions) for piece in pieces if piece.kind.name == "RUN"] == [
-        ("RUN", (5, 6, 7, 8)), ("RUN", (9, 10, 11)),
+        ("RUN", (5, 6, 7, 8)),
+        ("RUN", (9, 10, 11)),
     ]
     assert len(pieces) == 3
 

@@ -84,7 +84,7 @@ def test_fewer_wins_a_higher_rating() -> None:
         wins = [rng.randint(0, TRIALS) for _ in RUNGS]
         rung = rng.randrange(len(RUNGS))
         if wins[rung]:
-            fewer = [*wins[:rung], wins[rung] - 1, *wins[rung + 1:]]
+            fewer = [*wins[:rung], wins[rung] - 1, *wins[rung + 1 :]]
             assert rating_of(fewer) > rating_of(wins)
     # A puzzle every attempt solves rates below one no attempt solves, in the shipped file too.
     stored = shipped()["puzzles"]
@@ -143,7 +143,8 @@ def rami(*args: str) -> Result:
     result = CliRunner().invoke(app, list(args), prog_name="rami")
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception)
+        result.exception
+    )
     return result
 
 
@@ -164,10 +165,13 @@ def test_the_command_writes_the_document(tmp_path: Path) -> None:
     assert printed.exit_code == 0 and printed.stdout == out.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("args", [
-    ["--pack", "no-such-pack.jsonl"],
-    ["--out", "/no-such-directory/start.json"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--pack", "no-such-pack.jsonl"],
+        ["--out", "/no-such-directory/start.json"],
+    ],
+)
 def test_the_command_refuses_bad_input(tmp_path: Path, args: list[str]) -> None:
     result = rami("puzzle", "start-ratings", *args, "--json")
     assert result.exit_code == 2

@@ -58,8 +58,9 @@ def test_sprt_rejects_identical_players_and_accepts_a_clear_gain() -> None:
 def test_a_pair_deals_each_side_what_the_other_was_dealt() -> None:
     """Identical players on a paired deal: the two games are mirror images, so the pair
     scores exactly one game of two, whoever the deal favoured."""
-    match = Match("rami-chinois", "beginner", "beginner", 1, 7,
-                  options=GameOptions(max_rounds=1), mode=FIXED).checked()
+    match = Match(
+        "rami-chinois", "beginner", "beginner", 1, 7, options=GameOptions(max_rounds=1), mode=FIXED
+    ).checked()
     for index in range(4):
         result = play_pair({"match": match.to_json(), "index": index})
         assert result["error"] is None
@@ -67,15 +68,32 @@ def test_a_pair_deals_each_side_what_the_other_was_dealt() -> None:
 
 
 def test_three_seats_rotate_the_candidate_through_every_seat() -> None:
-    match = Match("rami-51", "beginner", "beginner", 1, 3, seats=3,
-                  options=GameOptions(max_rounds=1), mode=FIXED).checked()
+    match = Match(
+        "rami-51",
+        "beginner",
+        "beginner",
+        1,
+        3,
+        seats=3,
+        options=GameOptions(max_rounds=1),
+        mode=FIXED,
+    ).checked()
     result = play_pair({"match": match.to_json(), "index": 0})
     assert len(result["scores"]) == 3 and sum(result["scores"]) == pytest.approx(1.5)
 
 
 def test_a_match_reports_pairs_interval_and_the_pairing_gain() -> None:
-    report = run_match(Match("rami-chinois", "confirmed", "beginner", 4, 1,
-                             options=GameOptions(max_rounds=1), mode=FIXED))
+    report = run_match(
+        Match(
+            "rami-chinois",
+            "confirmed",
+            "beginner",
+            4,
+            1,
+            options=GameOptions(max_rounds=1),
+            mode=FIXED,
+        )
+    )
     assert report["pairs"] == 4 and report["games"] == 8
     assert report["score"] > 0.5 and report["errors"] == [] and report["fallbacks"] == []
     assert report["move_ms"]["confirmed"]["moves"] > 0
@@ -84,8 +102,9 @@ def test_a_match_reports_pairs_interval_and_the_pairing_gain() -> None:
 
 def test_rami_match_command_json_and_bad_input() -> None:
     runner = CliRunner()
-    done = runner.invoke(app, ["match", "beginner", "beginner", "--pairs", "2", "--rounds", "1",
-                               "--fixed", "--json"])
+    done = runner.invoke(
+        app, ["match", "beginner", "beginner", "--pairs", "2", "--rounds", "1", "--fixed", "--json"]
+    )
     assert done.exit_code == 0, done.output
     assert json.loads(done.stdout)["pairs"] == 2
     bad = runner.invoke(app, ["match", "grandmaster", "beginner"])
@@ -94,13 +113,29 @@ def test_rami_match_command_json_and_bad_input() -> None:
     assert same.exit_code == 2 and "must be above H0" in same.output
 
 
-def view(rules: str, hand: str, table: str, *, opened: tuple[bool, bool] = (True, True),
-         sizes: tuple[int, int] | None = None) -> View:
+def view(
+    rules: str,
+    hand: str,
+    table: str,
+    *,
+    opened: tuple[bool, bool] = (True, True),
+    sizes: tuple[int, int] | None = None,
+) -> View:
     cards = parse_cards(hand)
-    return View(rules=get_ruleset(rules), seat=0, phase="play", hand=cards,
-                table=parse_table(table), discard_pile=(), stock_size=40,
-                hand_sizes=sizes or (len(cards), 1), opened=opened, active=(True, True),
-                known=((), ()), scores=(0, 0))
+    return View(
+        rules=get_ruleset(rules),
+        seat=0,
+        phase="play",
+        hand=cards,
+        table=parse_table(table),
+        discard_pile=(),
+        stock_size=40,
+        hand_sizes=sizes or (len(cards), 1),
+        opened=opened,
+        active=(True, True),
+        known=((), ()),
+        scores=(0, 0),
+    )
 
 
 def test_the_guard_keeps_a_card_the_next_player_could_lay_off() -> None:
@@ -122,7 +157,8 @@ def test_bot_moves_the_fewest_table_cards_among_its_best_turns() -> None:
     best = solve(seen.position(), min_moves=True)
     assert sorted(play.played) == sorted(best.played)
     assert best.cards_moved == 0 and "2S 2H 2D 2C" in {str(m) for m in play.table} | {
-        str(m) for m in play.table}
+        str(m) for m in play.table
+    }
 
 
 def test_a_solver_failure_falls_back_to_the_beginner_and_is_kept(
@@ -158,8 +194,9 @@ def test_above_the_confirmed_bot_the_lot_is_drawn_once_a_round() -> None:
     seen = view("rami-chinois", "AS 2S 3S 9C 9D 9H KH 7D", "4S 5S 6S", opened=(True, True))
     kinds = []
     for number in range(1, 21):
-        picks = {bot.pick(replace(seen, round=number, turn=turn)) is bot.expert
-                 for turn in range(12)}
+        picks = {
+            bot.pick(replace(seen, round=number, turn=turn)) is bot.expert for turn in range(12)
+        }
         assert len(picks) == 1
         kinds.append(picks.pop())
     assert 0 < sum(kinds) < len(kinds)
@@ -194,16 +231,20 @@ def test_the_level_menu_says_how_the_expert_plays_where_nothing_is_discarded() -
     from rami.game.levels import level_note
 
     assert "keeps its melds in the hand" in (
-        level_note("expert", get_ruleset("rami-chinois")) or "")
+        level_note("expert", get_ruleset("rami-chinois")) or ""
+    )
     assert level_note("expert", get_ruleset("bfmania-51")) is None
     for held in ("cafe-rummy", "bfmania-30"):  # a discard, a table never rearranged
         note = level_note("expert", get_ruleset(held)) or ""
-        assert note.startswith(f"in {held} the expert keeps its melds in the hand until it can "
-                               "go out in one turn, unless a player is down to 3 cards"), note
+        assert note.startswith(
+            f"in {held} the expert keeps its melds in the hand until it can "
+            "go out in one turn, unless a player is down to 3 cards"
+        ), note
     assert level_note("confirmed", get_ruleset("cafe-rummy")) is None
     assert level_note("confirmed", get_ruleset("rami-chinois")) is None
-    played = CliRunner().invoke(app, ["play", "--rules", "rummikub", "--vs", "expert",
-                                      "--seed", "3"], input="quit\n")
+    played = CliRunner().invoke(
+        app, ["play", "--rules", "rummikub", "--vs", "expert", "--seed", "3"], input="quit\n"
+    )
     assert "Note: in rummikub the expert opens with as few cards" in played.output
 
 

@@ -35,8 +35,10 @@ MORE_POSITIONS = [
     "3H 4H 5H 6H 7H | 3S 3D 3C / 3H 5D 8H / rami-chinois opened",
     "7H * 9H | 5S 5D 5C / 8H 5H KC / rami-chinois opened",
     "9D TD JD QD KD AD | 7S 7H * / - / rami-chinois opened",
-    *(json.dumps(json.loads(line)) for line in
-      (ROOT / "examples" / "batch.jsonl").read_text(encoding="utf-8").splitlines()),
+    *(
+        json.dumps(json.loads(line))
+        for line in (ROOT / "examples" / "batch.jsonl").read_text(encoding="utf-8").splitlines()
+    ),
 ]
 
 
@@ -61,7 +63,8 @@ def desc(root: ET.Element) -> str:
 
 def card_groups(root: ET.Element, place: str | None = None) -> list[ET.Element]:
     return [
-        group for group in root.iter(f"{NS}g")
+        group
+        for group in root.iter(f"{NS}g")
         if group.get("data-card") and (place is None or group.get("data-place") == place)
     ]
 
@@ -73,7 +76,8 @@ def cards_drawn(root: ET.Element, place: str | None = None) -> Counter[Card]:
 def marked(root: ET.Element, mark: str) -> Counter[Card]:
     return Counter(
         Card.parse(group.get("data-card", ""))
-        for group in card_groups(root) if group.get("data-mark") == mark
+        for group in card_groups(root)
+        if group.get("data-mark") == mark
     )
 
 
@@ -82,8 +86,11 @@ def fills(element: ET.Element) -> set[str]:
 
 
 def texts(element: ET.Element) -> list[str]:
-    return [node.text for node in element.iter() if node.text and node.tag in
-            (f"{NS}text", f"{NS}tspan")]
+    return [
+        node.text
+        for node in element.iter()
+        if node.text and node.tag in (f"{NS}text", f"{NS}tspan")
+    ]
 
 
 def all_cards(position: Position) -> Counter[Card]:
@@ -91,8 +98,11 @@ def all_cards(position: Position) -> Counter[Card]:
 
 
 def meld_groups(root: ET.Element) -> dict[int, ET.Element]:
-    return {int(group.get("data-meld", "0")): group for group in root.iter(f"{NS}g")
-            if group.get("class") == "meld"}
+    return {
+        int(group.get("data-meld", "0")): group
+        for group in root.iter(f"{NS}g")
+        if group.get("class") == "meld"
+    }
 
 
 # ---------------------------------------------------------------- cards
@@ -132,8 +142,12 @@ def test_joker_is_drawn_distinctly() -> None:
 
 def test_four_colours_change_diamonds_and_clubs_only() -> None:
     colors = svg.DEFAULT_COLORS
-    for text, two, four in (("5D", "red", "diamonds"), ("5C", "black", "clubs"),
-                            ("5H", "red", "hearts"), ("5S", "black", "spades")):
+    for text, two, four in (
+        ("5D", "red", "diamonds"),
+        ("5C", "black", "clubs"),
+        ("5H", "red", "hearts"),
+        ("5S", "black", "spades"),
+    ):
         plain = fills(parse(svg.card(text)))
         four_colour = fills(parse(svg.card(text, four_color=True)))
         assert colors[two] in plain
@@ -274,8 +288,9 @@ def _check_solution(solution: Solution) -> ET.Element:
     assert sorted(groups) == list(range(1, len(solution.table) + 1))
     for move in solution.moves:
         if move.target is not None and move.kind != "shift":
-            there = Counter(Card.parse(g.get("data-card", "")) for g in card_groups(
-                groups[move.target]))
+            there = Counter(
+                Card.parse(g.get("data-card", "")) for g in card_groups(groups[move.target])
+            )
             assert not Counter(move.cards) - there, move.text
     return root
 
@@ -320,24 +335,36 @@ def test_solution_marks_on_random_positions() -> None:
 def _hand_made(moves: tuple[Move, ...]) -> Solution:
     position = parse_position("6H 7H 8H 9H | 6S 6D 6C / 4H 5H 6H / opened")
     return Solution(
-        status=Status.OPTIMAL, position=position,
+        status=Status.OPTIMAL,
+        position=position,
         table=parse_table("7H 8H 9H | 6S 6H 6D 6C | 4H 5H 6H"),
-        played=parse_cards("4H 5H 6H"), hand=(), penalty_before=15, penalty_after=0,
-        cards_moved=1, moves=moves, opened=True, objective=Objective.POINTS, min_moves=True,
+        played=parse_cards("4H 5H 6H"),
+        hand=(),
+        penalty_before=15,
+        penalty_after=0,
+        cards_moved=1,
+        moves=moves,
+        opened=True,
+        objective=Objective.POINTS,
+        min_moves=True,
     )
 
 
 def test_the_move_list_says_which_copy_came_from_the_hand() -> None:
     six = parse_cards("6H")
-    to_set = _hand_made((
-        Move("split", parse_cards("6H"), 1, 3, "move 6H from meld 1 to meld 3"),
-        Move("add", parse_cards("4H 5H"), None, 3, "add 4H 5H from your hand to meld 3"),
-        Move("add", six, None, 2, "add 6H from your hand to meld 2"),
-    ))
-    to_run = _hand_made((
-        Move("lay", parse_cards("4H 5H 6H"), None, 3, "lay 4H 5H 6H from your hand as meld 3"),
-        Move("move", six, 1, 2, "move 6H from meld 1 to meld 2"),
-    ))
+    to_set = _hand_made(
+        (
+            Move("split", parse_cards("6H"), 1, 3, "move 6H from meld 1 to meld 3"),
+            Move("add", parse_cards("4H 5H"), None, 3, "add 4H 5H from your hand to meld 3"),
+            Move("add", six, None, 2, "add 6H from your hand to meld 2"),
+        )
+    )
+    to_run = _hand_made(
+        (
+            Move("lay", parse_cards("4H 5H 6H"), None, 3, "lay 4H 5H 6H from your hand as meld 3"),
+            Move("move", six, 1, 2, "move 6H from meld 1 to meld 2"),
+        )
+    )
     for solution, played_in, moved_in in ((to_set, 2, 3), (to_run, 3, 2)):
         root = _check_solution(solution)
         groups = meld_groups(root)
@@ -424,7 +451,8 @@ def test_render_bad_input(tmp_path: Path) -> None:
     assert not out.exists()
     missing = rami_cli("render", "missing.txt", "--out", str(out))
     assert (missing.exit_code, missing.stderr) == (
-        2, "error: cannot read 'missing.txt': no such file\n"
+        2,
+        "error: cannot read 'missing.txt': no such file\n",
     )
     folder = rami_cli("render", str(DEMO_TXT), "--out", str(tmp_path))
     assert (folder.exit_code, folder.stderr) == (2, f"error: {tmp_path} is a directory\n")

@@ -59,8 +59,12 @@ class RamiGroup(TyperGroup):
                     raise
                 code = getattr(error, "exit_code", EXIT_BAD_INPUT)
                 echo_json_error(
-                    {"type": "UsageError", "message": _usage_message(error), "loc": None,
-                     "problems": []},
+                    {
+                        "type": "UsageError",
+                        "message": _usage_message(error),
+                        "loc": None,
+                        "problems": [],
+                    },
                     code,
                 )
                 raise typer.Exit(code) from None

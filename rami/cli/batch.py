@@ -21,9 +21,15 @@ from rami.textfile import undecodable
 Solver = Callable[[Position, Objective, float, bool], Any]
 
 
-def solve_line(number: int, line: str, objective: Objective, time_limit: float,
-               min_moves: bool, solver: Solver,
-               language: Language = ENGLISH) -> tuple[dict[str, Any], bool]:
+def solve_line(
+    number: int,
+    line: str,
+    objective: Objective,
+    time_limit: float,
+    min_moves: bool,
+    solver: Solver,
+    language: Language = ENGLISH,
+) -> tuple[dict[str, Any], bool]:
     """The result object of one line (cards read in ``language``, texts said in it), and
     whether its failure is internal (a bug)."""
     result: dict[str, Any] = {"line": number}
@@ -53,8 +59,9 @@ def solve_line(number: int, line: str, objective: Objective, time_limit: float,
     return result, internal
 
 
-def _solve_in_worker(position: Position, objective: Objective, time_limit: float,
-                     min_moves: bool) -> Any:
+def _solve_in_worker(
+    position: Position, objective: Objective, time_limit: float, min_moves: bool
+) -> Any:
     from rami.solver.api import solve
 
     return solve(position, objective=objective, min_moves=min_moves, time_limit=time_limit)
@@ -63,8 +70,13 @@ def _solve_in_worker(position: Position, objective: Objective, time_limit: float
 def solve_task(payload: dict[str, Any]) -> dict[str, Any]:
     """``{"line", "text", "objective", "time_limit", "min_moves", "language"}`` in,
     ``{"result", "internal"}`` out (the position is read and the model built in the worker)."""
-    result, internal = solve_line(payload["line"], payload["text"],
-                                  Objective(payload["objective"]), payload["time_limit"],
-                                  payload["min_moves"], _solve_in_worker,
-                                  Language(payload.get("language", ENGLISH)))
+    result, internal = solve_line(
+        payload["line"],
+        payload["text"],
+        Objective(payload["objective"]),
+        payload["time_limit"],
+        payload["min_moves"],
+        _solve_in_worker,
+        Language(payload.get("language", ENGLISH)),
+    )
     return {"result": result, "internal": internal}

@@ -27,9 +27,14 @@ EXIT_BAD_INPUT = 2
 
 #: ``--target`` of ``rami simulate`` and ``rami play``.
 TargetOpt = Annotated[
-    int | None, typer.Option("--target", metavar="POINTS", min=1, help="Points that end the "
-                             "game (the preset's by default; BFmania 250, 500 or 1000).",
-                             show_default=False)
+    int | None,
+    typer.Option(
+        "--target",
+        metavar="POINTS",
+        min=1,
+        help="Points that end the game (the preset's by default; BFmania 250, 500 or 1000).",
+        show_default=False,
+    ),
 ]
 
 
@@ -41,8 +46,10 @@ def _bad_input(message: str) -> typer.Exit:
 def _levels(text: str, option: str) -> tuple[str, ...]:
     levels = tuple(part.strip().lower() for part in text.split(",") if part.strip())
     if not levels:
-        raise _bad_input(f"{option} needs one or more levels: beginner, novice, intermediate, "
-                         "confirmed, expert (or elo:N)")
+        raise _bad_input(
+            f"{option} needs one or more levels: beginner, novice, intermediate, "
+            "confirmed, expert (or elo:N)"
+        )
     return levels
 
 
@@ -60,22 +67,49 @@ def _options(rules: str, rounds: int | None, target: int | None) -> Any:
 
 def simulate(
     out: Annotated[
-        str, typer.Option("--out", metavar="FILE", help="Write the game records here, one JSON "
-                          "object per line (JSONL).", show_default=False)
+        str,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the game records here, one JSON object per line (JSONL).",
+            show_default=False,
+        ),
     ],
     rules: RulesOpt = "rami-chinois",
     players: Annotated[
-        str, typer.Option("--players", metavar="L1,L2[,...]", help="The bots' levels, one per "
-                          "seat: beginner, novice, intermediate, confirmed, expert (or elo:N).")
+        str,
+        typer.Option(
+            "--players",
+            metavar="L1,L2[,...]",
+            help="The bots' levels, one per "
+            "seat: beginner, novice, intermediate, confirmed, expert (or elo:N).",
+        ),
     ] = "beginner,beginner",
     games: Annotated[int, typer.Option("--games", metavar="N", min=1, help="Games to play.")] = 10,
-    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the simulation: game "
-                                      "i is seeded from (S, i).")] = 0,
-    workers: Annotated[int, typer.Option("--workers", metavar="K", min=1, help="Processes "
-                                         "playing the games (same records whatever K).")] = 1,
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed", metavar="S", help="Seed of the simulation: game i is seeded from (S, i)."
+        ),
+    ] = 0,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            metavar="K",
+            min=1,
+            help="Processes playing the games (same records whatever K).",
+        ),
+    ] = 1,
     rounds: Annotated[
-        int | None, typer.Option("--rounds", metavar="N", min=1, help="Rounds at most per game "
-                                 "(Rummikub: the rounds agreed, default 1).", show_default=False)
+        int | None,
+        typer.Option(
+            "--rounds",
+            metavar="N",
+            min=1,
+            help="Rounds at most per game (Rummikub: the rounds agreed, default 1).",
+            show_default=False,
+        ),
     ] = None,
     target: TargetOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
@@ -91,8 +125,9 @@ def simulate(
     if path.exists() and not force:
         raise _bad_input(f"{out} exists: use --force to overwrite it")
     try:
-        simulation = Simulation(rules, _levels(players, "--players"), games, seed,
-                                _options(rules, rounds, target)).checked()
+        simulation = Simulation(
+            rules, _levels(players, "--players"), games, seed, _options(rules, rounds, target)
+        ).checked()
     except RamiError as error:
         raise _bad_input(str(error)) from None
     executor = executor_for(workers, ray, json_output)
@@ -102,12 +137,19 @@ def simulate(
         executor.close()
         raise _bad_input(f"cannot write {out!r}: {error.strerror}") from None
     with handle, executor, Progress(games, "playing") as progress:
+
         def write(record: dict[str, Any]) -> None:
             handle.write(json.dumps(record, separators=(",", ":")) + "\n")
 
         retries = RetryLog(progress, "game")
-        summary = run_simulation(simulation, workers, write, executor=executor,
-                                 on_outcome=lambda _: progress.advance(), on_retry=retries)
+        summary = run_simulation(
+            simulation,
+            workers,
+            write,
+            executor=executor,
+            on_outcome=lambda _: progress.advance(),
+            on_retry=retries,
+        )
     summary["out"] = out
     summary["retries"] = retries.retries
     if json_output:
@@ -121,8 +163,12 @@ def simulate(
 
 def replay(
     file: Annotated[
-        str, typer.Argument(metavar="FILE", help="Game records, one JSON object per line "
-                            "(JSONL); '-' for standard input.", show_default=False)
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="Game records, one JSON object per line (JSONL); '-' for standard input.",
+            show_default=False,
+        ),
     ],
 ) -> None:
     """Re-check game records: every turn by the referee, every card, every score."""
@@ -151,39 +197,70 @@ def replay(
     if faults:
         echo_error([f"{len(faults)} of {count} record(s) do not replay:", *faults])
         raise typer.Exit(EXIT_FAILED)
-    echo_lines([f"{clean} record{'s' if clean != 1 else ''} replayed clean: {rounds} rounds, "
-                f"{turns} turns, every turn legal, every card conserved, every score equal"])
+    echo_lines(
+        [
+            f"{clean} record{'s' if clean != 1 else ''} replayed clean: {rounds} rounds, "
+            f"{turns} turns, every turn legal, every card conserved, every score equal"
+        ]
+    )
 
 
 def play(
     rules: OptionalRulesOpt = None,
     vs: Annotated[
-        str | None, typer.Option("--vs", metavar="LEVEL[,LEVEL...]", help="The bots you play "
-                                 "against, one per seat: beginner, novice, intermediate, "
-                                 "confirmed, expert (or elo:N).  [default: confirmed]",
-                                 show_default=False)
+        str | None,
+        typer.Option(
+            "--vs",
+            metavar="LEVEL[,LEVEL...]",
+            help="The bots you play "
+            "against, one per seat: beginner, novice, intermediate, "
+            "confirmed, expert (or elo:N).  [default: confirmed]",
+            show_default=False,
+        ),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", metavar="S", help="Seed of the game (random if not "
-                                 "given).", show_default=False)
+        int | None,
+        typer.Option(
+            "--seed",
+            metavar="S",
+            help="Seed of the game (random if not given).",
+            show_default=False,
+        ),
     ] = None,
     rounds: Annotated[
-        int | None, typer.Option("--rounds", metavar="N", min=1, help="Rounds at most "
-                                 "(Rummikub: the rounds agreed, default 1).", show_default=False)
+        int | None,
+        typer.Option(
+            "--rounds",
+            metavar="N",
+            min=1,
+            help="Rounds at most (Rummikub: the rounds agreed, default 1).",
+            show_default=False,
+        ),
     ] = None,
     target: TargetOpt = None,
     out: Annotated[
-        str | None, typer.Option("--out", metavar="FILE", help="Keep the game's record here, "
-                                 "written after every action (see rami replay).",
-                                 show_default=False)
+        str | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Keep the game's record here, written after every action (see rami replay).",
+            show_default=False,
+        ),
     ] = None,
     resume: Annotated[
-        str | None, typer.Option("--resume", metavar="FILE", help="Go on with the game kept in "
-                                 "FILE (by --out); the record goes on being written there "
-                                 "unless --out names another file.", show_default=False)
+        str | None,
+        typer.Option(
+            "--resume",
+            metavar="FILE",
+            help="Go on with the game kept in "
+            "FILE (by --out); the record goes on being written there "
+            "unless --out names another file.",
+            show_default=False,
+        ),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite the --out FILE if it "
-                                        "exists.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the --out FILE if it exists.")
+    ] = False,
     lang: LangOpt = Language.EN,
 ) -> None:
     """Play a game against bots in the terminal (type 'help' at your turn)."""
@@ -193,12 +270,22 @@ def play(
     saved = None
     try:
         if resume is not None:
-            given = [name for name, value in (("--rules", rules), ("--vs", vs), ("--seed", seed),
-                                              ("--rounds", rounds), ("--target", target))
-                     if value is not None]
+            given = [
+                name
+                for name, value in (
+                    ("--rules", rules),
+                    ("--vs", vs),
+                    ("--seed", seed),
+                    ("--rounds", rounds),
+                    ("--target", target),
+                )
+                if value is not None
+            ]
             if given:
-                raise _bad_input(f"{', '.join(given)}: a resumed game keeps the rules, players, "
-                                 f"seed and options of its record ({resume})")
+                raise _bad_input(
+                    f"{', '.join(given)}: a resumed game keeps the rules, players, "
+                    f"seed and options of its record ({resume})"
+                )
             saved = load_game(resume)
             out = out or resume
             game_rules, levels, game_seed = saved.rules, saved.levels, saved.seed
@@ -209,16 +296,27 @@ def play(
             game_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
             options = _options(game_rules, rounds, target)
         if out is not None and out != resume and Path(out).exists() and not force:
-            raise _bad_input(f"{out} exists: use --resume {out} to go on with its game, or "
-                             "--force to overwrite it")
+            raise _bad_input(
+                f"{out} exists: use --resume {out} to go on with its game, or "
+                "--force to overwrite it"
+            )
         kept = kept_note(out)
         # Ctrl-C, even during a bot's solve: say where the game is kept and exit 130 (the
         # record was written after the last action).
         with interrupt.solving(lambda: typer.echo("\nInterrupted." + kept)):
-            code = play_in_terminal(game_rules, levels, game_seed, sys.stdin, typer.echo,
-                                    options=options, out=out, saved=saved,
-                                    resume_from=resume or "", language=lang,
-                                    warn=lambda message: typer.echo(message, err=True))
+            code = play_in_terminal(
+                game_rules,
+                levels,
+                game_seed,
+                sys.stdin,
+                typer.echo,
+                options=options,
+                out=out,
+                saved=saved,
+                resume_from=resume or "",
+                language=lang,
+                warn=lambda message: typer.echo(message, err=True),
+            )
     except RamiError as error:
         raise _bad_input(str(error)) from None
     raise typer.Exit(code)

@@ -58,8 +58,10 @@ class CliError(RamiError):
     def from_error(cls, error: RamiError, message: str | None = None) -> CliError:
         """The library error as a CliError (same type name, loc and problems)."""
         if isinstance(error, CliError):
-            return error if message is None else cls(
-                message, error.problems, loc=error.loc, type_name=error.type_name
+            return (
+                error
+                if message is None
+                else cls(message, error.problems, loc=error.loc, type_name=error.type_name)
             )
         return cls(
             str(error) if message is None else message,
@@ -208,9 +210,7 @@ def check(position: Position, label: str = "", language: Language = ENGLISH) -> 
     return position
 
 
-def load_position(
-    argument: str, *, checked: bool = True, language: Language = ENGLISH
-) -> Position:
+def load_position(argument: str, *, checked: bool = True, language: Language = ENGLISH) -> Position:
     """Read, parse (cards in ``language``) and by default validate a command's POSITION."""
     source = resolve(argument)
     position = parse_source(source, language)

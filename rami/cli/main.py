@@ -67,8 +67,11 @@ app.command(**POSITION_COMMAND)(positions.hint)
 def serve(
     host: Annotated[
         str,
-        typer.Option("--host", help="Interface to listen on; 127.0.0.1 (the default) is this "
-                     "machine only, 0.0.0.0 every interface."),
+        typer.Option(
+            "--host",
+            help="Interface to listen on; 127.0.0.1 (the default) is this "
+            "machine only, 0.0.0.0 every interface.",
+        ),
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port.")] = 8000,
     workers: Annotated[
@@ -77,38 +80,59 @@ def serve(
     ] = 1,
     cors_origin: Annotated[
         list[str] | None,
-        typer.Option("--cors-origin", help="Let web pages of this origin call the API (CORS); "
-                     "repeatable. Off by default."),
+        typer.Option(
+            "--cors-origin",
+            help="Let web pages of this origin call the API (CORS); repeatable. Off by default.",
+        ),
     ] = None,
     docs: Annotated[
         bool,
-        typer.Option("--docs", help="Serve /docs and /redoc (their scripts load from a public "
-                     "CDN). Off by default."),
+        typer.Option(
+            "--docs",
+            help="Serve /docs and /redoc (their scripts load from a public CDN). Off by default.",
+        ),
     ] = False,
     forwarded_allow_ips: Annotated[
         str | None,
-        typer.Option("--forwarded-allow-ips", help="Believe X-Forwarded-For from these proxies "
-                     "(comma-separated, or '*'). Off by default."),
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Believe X-Forwarded-For from these proxies "
+            "(comma-separated, or '*'). Off by default.",
+        ),
     ] = None,
     db: Annotated[
         str | None,
-        typer.Option("--db", metavar="FILE", help="Keep the puzzle attempts and the games in this "
-                     "SQLite file (made if new); without it attempts are not recorded and games "
-                     "go to ~/.local/state/rami/rami.db (RAMI_SERVICE_GAMES_DB overrides it)."),
+        typer.Option(
+            "--db",
+            metavar="FILE",
+            help="Keep the puzzle attempts and the games in this "
+            "SQLite file (made if new); without it attempts are not recorded and games "
+            "go to ~/.local/state/rami/rami.db (RAMI_SERVICE_GAMES_DB overrides it).",
+        ),
     ] = None,
     front: Annotated[
         bool | None,
-        typer.Option("--front/--no-front", help="With --workers above 1, a front process owns "
-                     "the port and answers every request even when a worker dies (the default; "
-                     "RAMI_SERVE_NO_FRONT=1 turns it off). --no-front: uvicorn's own workers."),
+        typer.Option(
+            "--front/--no-front",
+            help="With --workers above 1, a front process owns "
+            "the port and answers every request even when a worker dies (the default; "
+            "RAMI_SERVE_NO_FRONT=1 turns it off). --no-front: uvicorn's own workers.",
+        ),
     ] = None,
 ) -> None:
     """Serve the solver, hints and referee as an HTTP JSON API (docs/service.md)."""
     from rami.service.cli import serve as run_server  # FastAPI and uvicorn load only here
 
-    run_server(host=host, port=port, workers=workers, cors_origins=cors_origin,
-               docs=docs or None, forwarded_allow_ips=forwarded_allow_ips, db=db,
-               front=front)
+    run_server(
+        host=host,
+        port=port,
+        workers=workers,
+        cors_origins=cors_origin,
+        docs=docs or None,
+        forwarded_allow_ips=forwarded_allow_ips,
+        db=db,
+        front=front,
+    )
 
 
 app.command()(game_commands.simulate)

@@ -22,32 +22,69 @@ EXIT_FAILED = 1
 
 
 def match(
-    candidate: Annotated[str, typer.Argument(metavar="CANDIDATE", help="The level tested: "
-                                             "beginner, novice, intermediate, confirmed, "
-                                             "expert, elo:N, or the ceiling yardstick.",
-                                             show_default=False)],
-    baseline: Annotated[str, typer.Argument(metavar="BASELINE", help="The level it plays "
-                                            "against (every other seat).", show_default=False)],
+    candidate: Annotated[
+        str,
+        typer.Argument(
+            metavar="CANDIDATE",
+            help="The level tested: "
+            "beginner, novice, intermediate, confirmed, "
+            "expert, elo:N, or the ceiling yardstick.",
+            show_default=False,
+        ),
+    ],
+    baseline: Annotated[
+        str,
+        typer.Argument(
+            metavar="BASELINE",
+            help="The level it plays against (every other seat).",
+            show_default=False,
+        ),
+    ],
     rules: RulesOpt = "rami-chinois",
-    pairs: Annotated[int, typer.Option("--pairs", metavar="N", min=1, help="Deals at most; "
-                                       "each is played once per seat rotation.")] = 200,
-    seats: Annotated[int, typer.Option("--seats", metavar="K", min=2,
-                                       help="Players at the table.")] = 2,
-    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Deal i is seeded from "
-                                      "(S, i).")] = 0,
-    fixed: Annotated[bool, typer.Option("--fixed", help="Play every pair and report the "
-                                        "interval, without the sequential test.")] = False,
+    pairs: Annotated[
+        int,
+        typer.Option(
+            "--pairs",
+            metavar="N",
+            min=1,
+            help="Deals at most; each is played once per seat rotation.",
+        ),
+    ] = 200,
+    seats: Annotated[
+        int, typer.Option("--seats", metavar="K", min=2, help="Players at the table.")
+    ] = 2,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="S", help="Deal i is seeded from (S, i).")
+    ] = 0,
+    fixed: Annotated[
+        bool,
+        typer.Option(
+            "--fixed", help="Play every pair and report the interval, without the sequential test."
+        ),
+    ] = False,
     elo0: Annotated[float, typer.Option("--elo0", help="H0 of the sequential test (Elo).")] = 0.0,
     elo1: Annotated[float, typer.Option("--elo1", help="H1 of the sequential test (Elo).")] = 30.0,
     alpha: Annotated[float, typer.Option("--alpha", help="False positive rate.")] = 0.05,
     beta: Annotated[float, typer.Option("--beta", help="False negative rate.")] = 0.05,
     rounds: Annotated[
-        int | None, typer.Option("--rounds", metavar="N", min=1, help="Rounds at most per game "
-                                 "(1: one-round games); whole games by default.",
-                                 show_default=False)
+        int | None,
+        typer.Option(
+            "--rounds",
+            metavar="N",
+            min=1,
+            help="Rounds at most per game (1: one-round games); whole games by default.",
+            show_default=False,
+        ),
     ] = None,
-    workers: Annotated[int, typer.Option("--workers", metavar="K", min=1, help="Processes "
-                                         "playing the pairs (same report whatever K).")] = 1,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            metavar="K",
+            min=1,
+            help="Processes playing the pairs (same report whatever K).",
+        ),
+    ] = 1,
     json_output: JsonOpt = False,
     ray: RayOpt = None,
 ) -> None:
@@ -56,13 +93,25 @@ def match(
     from rami.scale.progress import Progress
 
     try:
-        game = Match(rules, candidate.strip().lower(), baseline.strip().lower(), pairs, seed,
-                     seats, _options(rules, rounds, None), FIXED if fixed else SEQUENTIAL,
-                     elo0, elo1, alpha, beta).checked()
+        game = Match(
+            rules,
+            candidate.strip().lower(),
+            baseline.strip().lower(),
+            pairs,
+            seed,
+            seats,
+            _options(rules, rounds, None),
+            FIXED if fixed else SEQUENTIAL,
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        ).checked()
     except RamiError as error:
         raise _bad_input(str(error)) from None
     executor = executor_for(workers, ray, json_output)
     with executor, Progress(pairs, "pairs") as progress:
+
         def on_pair(report: dict[str, Any]) -> None:
             progress.advance(note=progress_note(report))
 
@@ -103,22 +152,29 @@ def report_lines(report: dict[str, Any]) -> list[str]:
         f"{independent['width_ratio']} of that width",
     ]
     if report["pentanomial"] is not None:
-        lines.append("Pairs by points (0, 1/2, 1, 3/2, 2): "
-                     + " ".join(map(str, report["pentanomial"])))
+        lines.append(
+            "Pairs by points (0, 1/2, 1, 3/2, 2): " + " ".join(map(str, report["pentanomial"]))
+        )
     sprt = report["sprt"]
     if sprt is not None:
-        lines.append(f"SPRT H0 {sprt['elo0']:+g} / H1 {sprt['elo1']:+g} Elo (alpha "
-                     f"{sprt['alpha']}, beta {sprt['beta']}): LLR {sprt['llr']:+.2f} in "
-                     f"({sprt['lower']:+.2f}, {sprt['upper']:+.2f}): H1 {sprt['result']}")
+        lines.append(
+            f"SPRT H0 {sprt['elo0']:+g} / H1 {sprt['elo1']:+g} Elo (alpha "
+            f"{sprt['alpha']}, beta {sprt['beta']}): LLR {sprt['llr']:+.2f} in "
+            f"({sprt['lower']:+.2f}, {sprt['upper']:+.2f}): H1 {sprt['result']}"
+        )
     for level, times in report["move_ms"].items():
         if times["moves"]:
-            lines.append(f"{level}: {times['moves']} moves, median {times['median']} ms, "
-                         f"p99 {times['p99']} ms")
+            lines.append(
+                f"{level}: {times['moves']} moves, median {times['median']} ms, "
+                f"p99 {times['p99']} ms"
+            )
     feeding = report["feeding_discards"]
     lines.append(f"Feeding discards: {feeding['fed']} made, {feeding['avoided']} avoided")
     moved = report["table_cards_moved"]
-    lines.append(f"Table cards moved: {moved['played']} over {moved['turns']} turns on a table "
-                 f"({moved['without_level']} without the cards-moved level)")
+    lines.append(
+        f"Table cards moved: {moved['played']} over {moved['turns']} turns on a table "
+        f"({moved['without_level']} without the cards-moved level)"
+    )
     for failure in report["fallbacks"]:
         lines.append(f"Fallback ({failure['level']}): {failure['position']}: {failure['error']}")
     for error in report["errors"]:

@@ -15,16 +15,28 @@ import typer
 from rami.lang import LANG_VARIABLE, Language
 from rami.solver.api import Objective
 
-__all__ = ["RULES_HELP", "JsonOpt", "LangOpt", "NoMinMovesOpt", "ObjectiveOpt",
-           "OptionalRulesOpt", "RulesOpt", "TimeLimitOpt"]
+__all__ = [
+    "RULES_HELP",
+    "JsonOpt",
+    "LangOpt",
+    "NoMinMovesOpt",
+    "ObjectiveOpt",
+    "OptionalRulesOpt",
+    "RulesOpt",
+    "TimeLimitOpt",
+]
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
 LangOpt = Annotated[
     Language,
-    typer.Option("--lang", envvar=LANG_VARIABLE, case_sensitive=False,
-                 help="The cards' notation and the texts' language: 'en' (KH, TD) or 'fr' "
-                      "(R♥ or RC, 10♦ or 10K); default from RAMI_LANG, else en."),
+    typer.Option(
+        "--lang",
+        envvar=LANG_VARIABLE,
+        case_sensitive=False,
+        help="The cards' notation and the texts' language: 'en' (KH, TD) or 'fr' "
+        "(R♥ or RC, 10♦ or 10K); default from RAMI_LANG, else en.",
+    ),
 ]
 
 ObjectiveOpt = Annotated[
@@ -43,14 +55,14 @@ NoMinMovesOpt = Annotated[
 
 TimeLimitOpt = Annotated[
     float,
-    typer.Option("--time-limit", metavar="S",
-                 help="Seconds the solver may search."),
+    typer.Option("--time-limit", metavar="S", help="Seconds the solver may search."),
 ]
 
 RULES_HELP = "The preset, with options if any ('rami-chinois[jokers=0]')."
 RulesOpt = Annotated[str, typer.Option("--rules", metavar="R", help=RULES_HELP)]
 OptionalRulesOpt = Annotated[
     str | None,
-    typer.Option("--rules", metavar="R", help=f"{RULES_HELP}  [default: rami-chinois]",
-                 show_default=False),
+    typer.Option(
+        "--rules", metavar="R", help=f"{RULES_HELP}  [default: rami-chinois]", show_default=False
+    ),
 ]

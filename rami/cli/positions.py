@@ -74,8 +74,12 @@ def _validate_json(position: str, lang: Language) -> None:
         failure = CliError.from_error(error)
         code = exit_code(failure)
         echo_json(
-            {"valid": False, "problems": [failure.message], "error": failure.to_json(),
-             "exit_code": code}
+            {
+                "valid": False,
+                "problems": [failure.message],
+                "error": failure.to_json(),
+                "exit_code": code,
+            }
         )
         raise typer.Exit(code) from None
     problems = parsed.problems(lang)
@@ -84,9 +88,7 @@ def _validate_json(position: str, lang: Language) -> None:
         raise typer.Exit(EXIT_BAD_INPUT)
 
 
-def score(
-    position: PositionArg, json_output: JsonOpt = False, lang: LangOpt = Language.EN
-) -> None:
+def score(position: PositionArg, json_output: JsonOpt = False, lang: LangOpt = Language.EN) -> None:
     """Hand penalty of the player to move, under the position's rules."""
     with reporting_errors(json_output):
         parsed = load_position(position, language=lang)
@@ -115,8 +117,7 @@ def score(
             f"Not opened: {rules.name} counts a flat {penalty} instead of the cards' {cards_total}."
         )
     if per_card:
-        lines.append("  " + "  ".join(f"{card.text(lang)} {points}"
-                                      for card, points in per_card))
+        lines.append("  " + "  ".join(f"{card.text(lang)} {points}" for card, points in per_card))
     else:
         lines.append("  (empty hand)")
     echo_lines(lines)
@@ -165,8 +166,13 @@ def solve(
     ray: RayOpt = None,
     top: Annotated[
         int,
-        typer.Option("--top", metavar="K", min=1, max=50,
-                     help="The K best turns with distinct signatures, best first."),
+        typer.Option(
+            "--top",
+            metavar="K",
+            min=1,
+            max=50,
+            help="The K best turns with distinct signatures, best first.",
+        ),
     ] = 1,
     lang: LangOpt = Language.EN,
 ) -> None:
@@ -188,8 +194,9 @@ def solve(
     if top > 1:
         with reporting_errors(json_output):
             parsed = load_position(position, language=lang)
-        review_commands.solve_top_command(parsed, top, objective, time_limit, not no_min_moves,
-                                          json_output, lang)
+        review_commands.solve_top_command(
+            parsed, top, objective, time_limit, not no_min_moves, json_output, lang
+        )
         return
     with reporting_errors(json_output):
         parsed = load_position(position, language=lang)
@@ -202,8 +209,14 @@ def solve(
     echo_lines(solution_lines(solution, lang))
 
 
-def _solve_batch(path: str, objective: Objective, time_limit: float, min_moves: bool,
-                 ray: str | None = None, lang: Language = Language.EN) -> None:
+def _solve_batch(
+    path: str,
+    objective: Objective,
+    time_limit: float,
+    min_moves: bool,
+    ray: str | None = None,
+    lang: Language = Language.EN,
+) -> None:
     from rami.cli.batch import solve_line, solve_task
     from rami.cli.scale import RetryLog, executor_for
     from rami.scale.progress import Progress
@@ -216,14 +229,26 @@ def _solve_batch(path: str, objective: Objective, time_limit: float, min_moves: 
     with reporting_errors(), executor, Progress(len(lines), "solving") as progress:
         if ray is None:
             # In this process, one line after another (Ctrl-C stops the solve in hand).
-            results = (solve_line(number, line, objective, time_limit, min_moves, _run_solver,
-                                  lang) for number, line in lines)
+            results = (
+                solve_line(number, line, objective, time_limit, min_moves, _run_solver, lang)
+                for number, line in lines
+            )
         else:
-            jobs = ({"line": number, "text": line, "objective": objective.value,
-                     "time_limit": time_limit, "min_moves": min_moves, "language": lang.value}
-                    for number, line in lines)
-            results = ((item["result"], item["internal"]) for item in executor.ordered(
-                solve_task, jobs, on_retry=RetryLog(progress, "line")))
+            jobs = (
+                {
+                    "line": number,
+                    "text": line,
+                    "objective": objective.value,
+                    "time_limit": time_limit,
+                    "min_moves": min_moves,
+                    "language": lang.value,
+                }
+                for number, line in lines
+            )
+            results = (
+                (item["result"], item["internal"])
+                for item in executor.ordered(solve_task, jobs, on_retry=RetryLog(progress, "line"))
+            )
         for result, bug in results:
             internal |= bug
             failed += "error" in result

@@ -24,8 +24,14 @@ from rami.cli import puzzle_check, puzzle_pack, puzzle_ratings, puzzle_show
 from rami.cli.puzzle_common import EXIT_BAD_INPUT, EXIT_FAILED
 from rami.cli.puzzle_show import puzzle_json, puzzle_lines, puzzle_table
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "puzzle_app", "puzzle_json", "puzzle_lines",
-           "puzzle_table"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_FAILED",
+    "puzzle_app",
+    "puzzle_json",
+    "puzzle_lines",
+    "puzzle_table",
+]
 
 puzzle_app = typer.Typer(
     help=(

@@ -36,11 +36,13 @@ def check(
     answer: Annotated[
         str | None,
         typer.Option(
-            "--answer", metavar="ANSWER",
+            "--answer",
+            metavar="ANSWER",
             help="A final table ('meld | meld | ...' or a JSON list of melds, or a file), or "
-                 "moves as 'rami solve' prints them ('split 1 after 6H; add 6H to 4'): say "
-                 "whether it solves the puzzle and why not.",
-            show_default=False),
+            "moves as 'rami solve' prints them ('split 1 after 6H; add 6H to 4'): say "
+            "whether it solves the puzzle and why not.",
+            show_default=False,
+        ),
     ] = None,
     puzzle_id: IdOpt = None,
     json_output: JsonOpt = False,
@@ -103,7 +105,11 @@ def _verify_all(puzzles: list[Puzzle], json_output: bool) -> None:
         echo_json({"checked": len(puzzles), "failed": failures, "puzzles": results})
     else:
         total = len(puzzles)
-        echo_lines([f"{total} puzzle{'s' if total != 1 else ''} checked: "
-                    + ("all sound" if not failures else f"{failures} failed")])
+        echo_lines(
+            [
+                f"{total} puzzle{'s' if total != 1 else ''} checked: "
+                + ("all sound" if not failures else f"{failures} failed")
+            ]
+        )
     if failures:
         raise typer.Exit(EXIT_FAILED)

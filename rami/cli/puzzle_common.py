@@ -75,24 +75,32 @@ def plural(count: int, word: str) -> str:
 #: ``--out FILE`` of the commands that write a pack (generate, mine).
 PackOutOpt = Annotated[
     Path,
-    typer.Option("--out", metavar="FILE", help="Write the puzzles here, one JSON per line.",
-                 show_default=False),
+    typer.Option(
+        "--out",
+        metavar="FILE",
+        help="Write the puzzles here, one JSON per line.",
+        show_default=False,
+    ),
 ]
 FileOrId = Annotated[
     str,
-    typer.Argument(metavar="FILE|ID",
-                   help="A puzzle pack (JSON lines) or the id of a shipped puzzle.",
-                   show_default=False),
+    typer.Argument(
+        metavar="FILE|ID",
+        help="A puzzle pack (JSON lines) or the id of a shipped puzzle.",
+        show_default=False,
+    ),
 ]
 IdOpt = Annotated[
     str | None,
-    typer.Option("--id", metavar="ID", help="Pick one puzzle of the pack by its id.",
-                 show_default=False),
+    typer.Option(
+        "--id", metavar="ID", help="Pick one puzzle of the pack by its id.", show_default=False
+    ),
 ]
 SolutionOpt = Annotated[
     bool,
-    typer.Option("--solution",
-                 help="Also show the solution, its moves and the difficulty details."),
+    typer.Option(
+        "--solution", help="Also show the solution, its moves and the difficulty details."
+    ),
 ]
 
 

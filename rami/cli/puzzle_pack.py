@@ -58,13 +58,12 @@ def generate(
     count: Annotated[int, typer.Option("--count", min=1, help="How many puzzles.")] = 10,
     tier: Annotated[
         TierChoice | None,
-        typer.Option("--tier", help="Only puzzles of this tier (default: any tier).",
-                     show_default=False),
+        typer.Option(
+            "--tier", help="Only puzzles of this tier (default: any tier).", show_default=False
+        ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same puzzles.")] = 0,
-    jokers: Annotated[
-        int, typer.Option("--jokers", help="Rami chinois with 0 or 4 jokers.")
-    ] = 0,
+    jokers: Annotated[int, typer.Option("--jokers", help="Rami chinois with 0 or 4 jokers.")] = 0,
     kind: Annotated[
         KindChoice, typer.Option("--kind", help="empty-hand, best-score or any.")
     ] = KindChoice.any,
@@ -74,17 +73,24 @@ def generate(
     ] = 1,
     max_attempts: Annotated[
         int | None,
-        typer.Option("--max-attempts", min=1, metavar="N",
-                     help="Give up after N candidates (exit 1 if fewer puzzles were found).",
-                     show_default=False),
+        typer.Option(
+            "--max-attempts",
+            min=1,
+            metavar="N",
+            help="Give up after N candidates (exit 1 if fewer puzzles were found).",
+            show_default=False,
+        ),
     ] = None,
     profile: Annotated[
         str | None,
-        typer.Option("--profile", metavar="NAME",
-                     help="Draw every candidate with this profile (default: each tier's own; "
-                          "easy, medium, hard and expert are the original ones, which made "
-                          "the shipped pack).",
-                     show_default=False),
+        typer.Option(
+            "--profile",
+            metavar="NAME",
+            help="Draw every candidate with this profile (default: each tier's own; "
+            "easy, medium, hard and expert are the original ones, which made "
+            "the shipped pack).",
+            show_default=False,
+        ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
     ray: RayOpt = None,
@@ -135,8 +141,9 @@ def generate(
     _report_generated(out, count, written, judged, solver_bugs, time.perf_counter() - started)
 
 
-def _report_generated(out: Path, count: int, written: int, judged: int, solver_bugs: list[str],
-                      elapsed: float) -> None:
+def _report_generated(
+    out: Path, count: int, written: int, judged: int, solver_bugs: list[str], elapsed: float
+) -> None:
     """What ``generate`` did, on standard error; exit 1 if fewer puzzles than asked."""
     rate = written / elapsed * 60 if elapsed else 0.0
     typer.echo(
@@ -145,8 +152,13 @@ def _report_generated(out: Path, count: int, written: int, judged: int, solver_b
         err=True,
     )
     if solver_bugs:
-        echo_error([f"{plural(len(solver_bugs), 'candidate')} skipped on an internal solver "
-                    "error (a bug, please report it):", *solver_bugs[:5]])
+        echo_error(
+            [
+                f"{plural(len(solver_bugs), 'candidate')} skipped on an internal solver "
+                "error (a bug, please report it):",
+                *solver_bugs[:5],
+            ]
+        )
     if written < count:
         echo_error([f"only {written} of {count} puzzles found within --max-attempts"])
         raise typer.Exit(EXIT_FAILED)
@@ -157,26 +169,46 @@ def _report_generated(out: Path, count: int, written: int, judged: int, solver_b
 
 def mine(
     out: PackOutOpt,
-    games: Annotated[int, typer.Option("--games", metavar="N", min=1,
-                                       help="Games to play and mine.")] = 10,
-    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the games: game i "
-                                      "is game i of 'rami simulate --seed S'.")] = 0,
+    games: Annotated[
+        int, typer.Option("--games", metavar="N", min=1, help="Games to play and mine.")
+    ] = 10,
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed",
+            metavar="S",
+            help="Seed of the games: game i is game i of 'rami simulate --seed S'.",
+        ),
+    ] = 0,
     rules: RulesOpt = "rami-chinois",
     players: Annotated[
-        str, typer.Option("--players", metavar="L1,L2[,...]", help="The bots' levels, one per "
-                          "seat: beginner, novice, intermediate, confirmed, expert (or elo:N).")
+        str,
+        typer.Option(
+            "--players",
+            metavar="L1,L2[,...]",
+            help="The bots' levels, one per "
+            "seat: beginner, novice, intermediate, confirmed, expert (or elo:N).",
+        ),
     ] = "confirmed,confirmed",
     rounds: Annotated[
-        int | None, typer.Option("--rounds", metavar="N", min=1,
-                                 help="Rounds at most per game.", show_default=False)
+        int | None,
+        typer.Option(
+            "--rounds", metavar="N", min=1, help="Rounds at most per game.", show_default=False
+        ),
     ] = None,
     max_hand: Annotated[
-        int, typer.Option("--max-hand", metavar="N", min=1,
-                          help="Keep turns with at most N cards in hand (the generator's "
-                               "largest hand by default).")
+        int,
+        typer.Option(
+            "--max-hand",
+            metavar="N",
+            min=1,
+            help="Keep turns with at most N cards in hand (the generator's "
+            "largest hand by default).",
+        ),
     ] = 10,
     workers: Annotated[
-        int, typer.Option("--workers", min=1, help="Processes mining games (same output)."),
+        int,
+        typer.Option("--workers", min=1, help="Processes mining games (same output)."),
     ] = 1,
     ray: RayOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
@@ -191,8 +223,9 @@ def mine(
     with reporting(json_output):
         _check_out(out, force)
         levels = tuple(part.strip().lower() for part in players.split(",") if part.strip())
-        simulation = checked_simulation(rules, levels, games, seed,
-                                        GameOptions(max_rounds=rounds) if rounds else None)
+        simulation = checked_simulation(
+            rules, levels, games, seed, GameOptions(max_rounds=rounds) if rounds else None
+        )
     executor = executor_for(workers, ray, json_output)
     handle = _open_out(out, executor, json_output)
     started = time.perf_counter()
@@ -215,15 +248,18 @@ def _report_mined(summary: dict[str, Any], out: Path, json_output: bool) -> None
         echo_json(summary)
     else:
         tiers = ", ".join(f"{count} {tier}" for tier, count in summary["tiers"].items())
-        echo_lines([
-            f"Mined {plural(summary['puzzles'], 'puzzle')} ({tiers}) from "
-            f"{plural(summary['games'], 'game')} of {summary['rules']} into {out}: "
-            f"{summary['positions']} turns judged, {summary['candidates']} past the quick test",
-            f"{summary['seconds']:.1f} s on {summary['workers']} {summary['executor']} "
-            f"worker{'s' if summary['workers'] != 1 else ''}: {summary['games_per_minute']} "
-            f"games/min, {summary['positions_per_second']} positions/s",
-        ])
+        echo_lines(
+            [
+                f"Mined {plural(summary['puzzles'], 'puzzle')} ({tiers}) from "
+                f"{plural(summary['games'], 'game')} of {summary['rules']} into {out}: "
+                f"{summary['positions']} turns judged, {summary['candidates']} past the quick test",
+                f"{summary['seconds']:.1f} s on {summary['workers']} {summary['executor']} "
+                f"worker{'s' if summary['workers'] != 1 else ''}: {summary['games_per_minute']} "
+                f"games/min, {summary['positions_per_second']} positions/s",
+            ]
+        )
     if summary["errors"]:
-        echo_error([f"game {e['game']} (seed {e['seed']}) failed: {e['error']}"
-                    for e in summary["errors"]])
+        echo_error(
+            [f"game {e['game']} (seed {e['seed']}) failed: {e['error']}" for e in summary["errors"]]
+        )
         raise typer.Exit(EXIT_FAILED)

@@ -22,8 +22,12 @@ from rami.errors import RamiError
 
 DbOpt = Annotated[
     Path,
-    typer.Option("--db", metavar="FILE", help="The attempts database (rami serve --db FILE).",
-                 show_default=False),
+    typer.Option(
+        "--db",
+        metavar="FILE",
+        help="The attempts database (rami serve --db FILE).",
+        show_default=False,
+    ),
 ]
 PlayerOpt = Annotated[
     str | None,
@@ -54,9 +58,14 @@ def ratings(
     db: DbOpt,
     pack: Annotated[
         str | None,
-        typer.Option("--pack", metavar="FILE", help="The puzzles' tiers from this pack "
-                     "(default: the shipped packs); a puzzle without a starting rating of the "
-                     "model of human solvers starts from its tier's.", show_default=False),
+        typer.Option(
+            "--pack",
+            metavar="FILE",
+            help="The puzzles' tiers from this pack "
+            "(default: the shipped packs); a puzzle without a starting rating of the "
+            "model of human solvers starts from its tier's.",
+            show_default=False,
+        ),
     ] = None,
     player: PlayerOpt = None,
     limit: Annotated[
@@ -81,14 +90,20 @@ def ratings(
     if json_output:
         echo_json(summary)
         return
-    lines = [f"{rated.attempts} attempts, {rated.first_attempts} first attempts (rated)",
-             f"Puzzles ({len(rated.puzzles)} rated, highest first):"]
-    lines += [f"  {item['id']}  {item['rating']:7.1f} ± {item['deviation']:5.1f}  "
-              f"{item['tier'] or '-':6}  {_games(item['games'])}" for item in summary["puzzles"]]
-    lines.append(f"Players ({len(rated.players)}, highest first):" if player is None
-                 else "Player:")
-    lines += [f"  {item['id']}  {item['rating']:7.1f} ± {item['deviation']:5.1f}  "
-              f"{_games(item['games'])}" for item in summary["players"]]
+    lines = [
+        f"{rated.attempts} attempts, {rated.first_attempts} first attempts (rated)",
+        f"Puzzles ({len(rated.puzzles)} rated, highest first):",
+    ]
+    lines += [
+        f"  {item['id']}  {item['rating']:7.1f} ± {item['deviation']:5.1f}  "
+        f"{item['tier'] or '-':6}  {_games(item['games'])}"
+        for item in summary["puzzles"]
+    ]
+    lines.append(f"Players ({len(rated.players)}, highest first):" if player is None else "Player:")
+    lines += [
+        f"  {item['id']}  {item['rating']:7.1f} ± {item['deviation']:5.1f}  {_games(item['games'])}"
+        for item in summary["players"]
+    ]
     echo_lines(lines)
 
 
@@ -99,13 +114,21 @@ def _games(count: int) -> str:
 def start_ratings(
     pack: Annotated[
         str | None,
-        typer.Option("--pack", metavar="FILE", help="Rate the puzzles of this pack (default: "
-                     "both shipped packs).", show_default=False),
+        typer.Option(
+            "--pack",
+            metavar="FILE",
+            help="Rate the puzzles of this pack (default: both shipped packs).",
+            show_default=False,
+        ),
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", metavar="FILE", help="Write the ratings here (default: print "
-                     "them).", show_default=False),
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the ratings here (default: print them).",
+            show_default=False,
+        ),
     ] = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -133,8 +156,16 @@ def start_ratings(
     if out is None:
         typer.echo(text, nl=False)
     elif json_output:
-        echo_json({"model": MODEL_VERSION, "puzzles": len(document["puzzles"]),
-                   "seconds": seconds, "out": str(out)})
+        echo_json(
+            {
+                "model": MODEL_VERSION,
+                "puzzles": len(document["puzzles"]),
+                "seconds": seconds,
+                "out": str(out),
+            }
+        )
     else:
-        typer.echo(f"{len(document['puzzles'])} puzzles rated by the model {MODEL_VERSION} in "
-                   f"{seconds} s: {out}")
+        typer.echo(
+            f"{len(document['puzzles'])} puzzles rated by the model {MODEL_VERSION} in "
+            f"{seconds} s: {out}"
+        )

@@ -48,8 +48,10 @@ def puzzle_lines(puzzle: Puzzle, *, solution: bool = False) -> list[str]:
     if puzzle.themes:
         lines.append(f"Themes: {', '.join(puzzle.themes)}")
     if not solution:
-        lines.append(f"Answer: rami puzzle check {puzzle.id} --answer 'MELD | MELD | ...' "
-                     "(or --answer 'MOVE; MOVE; ...')")
+        lines.append(
+            f"Answer: rami puzzle check {puzzle.id} --answer 'MELD | MELD | ...' "
+            "(or --answer 'MOVE; MOVE; ...')"
+        )
         return lines
     return lines + solution_lines(puzzle)
 
@@ -71,8 +73,10 @@ def solution_lines(puzzle: Puzzle) -> list[str]:
     ]
     answer = solution_json(puzzle)
     lines.append("Solution:")
-    lines += [f"  {number}. {meld}" for number, meld in
-              zip(answer["numbers"], puzzle_table(answer["solution"]), strict=True)]
+    lines += [
+        f"  {number}. {meld}"
+        for number, meld in zip(answer["numbers"], puzzle_table(answer["solution"]), strict=True)
+    ]
     lines.append("Moves:")
     lines += [f"  {n}. {move['text']}" for n, move in enumerate(answer["moves"], start=1)]
     return lines
@@ -100,17 +104,22 @@ def puzzle_json(puzzle: Puzzle, *, solution: bool = False) -> dict[str, Any]:
 def show(
     puzzles: Annotated[
         str | None,
-        typer.Argument(metavar="[FILE|ID]",
-                       help="A puzzle pack (JSON lines) or the id of a shipped puzzle "
-                            "(default: the shipped pack).",
-                       show_default=False),
+        typer.Argument(
+            metavar="[FILE|ID]",
+            help="A puzzle pack (JSON lines) or the id of a shipped puzzle "
+            "(default: the shipped pack).",
+            show_default=False,
+        ),
     ] = None,
     puzzle_id: IdOpt = None,
     theme: Annotated[
         str | None,
-        typer.Option("--theme", metavar="THEME",
-                     help="Only the puzzles with this theme (joker-swap, split-run, ...).",
-                     show_default=False),
+        typer.Option(
+            "--theme",
+            metavar="THEME",
+            help="Only the puzzles with this theme (joker-swap, split-run, ...).",
+            show_default=False,
+        ),
     ] = None,
     tier: Annotated[
         TierChoice | None,
@@ -132,8 +141,9 @@ def show(
         echo_lines(puzzle_lines(puzzle, solution=solution))
 
 
-def _shown(puzzles: str | None, puzzle_id: str | None, theme: str | None,
-           tier: TierChoice | None) -> list[Puzzle]:
+def _shown(
+    puzzles: str | None, puzzle_id: str | None, theme: str | None, tier: TierChoice | None
+) -> list[Puzzle]:
     """The puzzles ``show`` prints: of the pack (default: the shipped one), the id, the tier
     and the theme asked for; BadInput when none is left."""
     if puzzles is None:
@@ -152,8 +162,8 @@ def _shown(puzzles: str | None, puzzle_id: str | None, theme: str | None,
         loaded = select(loaded, tier=tier.value if tier is not None else None, theme=theme)
         if not loaded:
             wanted = " and ".join(
-                part for part in (tier and f"tier {tier.value}", theme and f"theme {theme}")
-                if part)
+                part for part in (tier and f"tier {tier.value}", theme and f"theme {theme}") if part
+            )
             raise BadInput(f"no puzzle with {wanted} in {puzzles or 'the shipped pack'}")
     return loaded
 
@@ -164,15 +174,23 @@ def _shown(puzzles: str | None, puzzle_id: str | None, theme: str | None,
 def daily(
     day: Annotated[
         str | None,
-        typer.Option("--date", metavar="YYYY-MM-DD",
-                     help="The day (default: today); every machine gives the same puzzle.",
-                     show_default=False),
+        typer.Option(
+            "--date",
+            metavar="YYYY-MM-DD",
+            help="The day (default: today); every machine gives the same puzzle.",
+            show_default=False,
+        ),
     ] = None,
     db: Annotated[
         Path | None,
-        typer.Option("--db", metavar="FILE", help="An attempts database (rami serve --db "
-                     "FILE): today's puzzle is then chosen by rating once players have rated "
-                     "enough, and kept (docs/puzzles.md).", show_default=False),
+        typer.Option(
+            "--db",
+            metavar="FILE",
+            help="An attempts database (rami serve --db "
+            "FILE): today's puzzle is then chosen by rating once players have rated "
+            "enough, and kept (docs/puzzles.md).",
+            show_default=False,
+        ),
     ] = None,
     solution: SolutionOpt = False,
     json_output: JsonOpt = False,

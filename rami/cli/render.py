@@ -28,8 +28,12 @@ def render(
     ],
     out: Annotated[
         str,
-        typer.Option("--out", metavar="FILE.svg", help="Write the SVG here ('-' for stdout).",
-                     show_default=False),
+        typer.Option(
+            "--out",
+            metavar="FILE.svg",
+            help="Write the SVG here ('-' for stdout).",
+            show_default=False,
+        ),
     ],
     solution: Annotated[
         bool,

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-
 def guarded(json_output: bool, work: Callable[[], T]) -> T:
     """Run a solve so that Ctrl-C says "interrupted" and exits 130 (see rami.cli.interrupt)."""
 
@@ -74,16 +73,25 @@ def top_lines(alternatives: Alternatives, language: Language = Language.EN) -> l
     return lines
 
 
-def solve_top_command(position: Position, top: int, objective: Objective, time_limit: float,
-                      min_moves: bool, json_output: bool,
-                      language: Language = Language.EN) -> None:
+def solve_top_command(
+    position: Position,
+    top: int,
+    objective: Objective,
+    time_limit: float,
+    min_moves: bool,
+    json_output: bool,
+    language: Language = Language.EN,
+) -> None:
     """What ``rami solve POSITION --top K`` does."""
     from rami import solve_top
 
     with reporting_errors(json_output):
-        found = guarded(json_output, lambda: solve_top(
-            position, top, objective=objective, min_moves=min_moves, time_limit=time_limit
-        ))
+        found = guarded(
+            json_output,
+            lambda: solve_top(
+                position, top, objective=objective, min_moves=min_moves, time_limit=time_limit
+            ),
+        )
     if json_output:
         echo_json(found.to_json(language))
     else:
@@ -104,8 +112,9 @@ def parse_table_text(text: str, language: Language = Language.EN) -> tuple[Meld,
         data = loads_json(stripped, "--table")
         if not isinstance(data, list):  # pragma: no cover - a JSON text starting with '['
             raise NotationError("--table: expected a list of melds")
-        return tuple(meld_from_json(item, f"--table[{n}]", None, language)
-                     for n, item in enumerate(data))
+        return tuple(
+            meld_from_json(item, f"--table[{n}]", None, language) for n, item in enumerate(data)
+        )
     try:
         return parse_table(stripped, language)
     except NotationError as error:
@@ -124,29 +133,48 @@ def _cards(text: str, option: str, language: Language) -> tuple[Card, ...]:
 def review(
     position: Annotated[
         str | None,
-        typer.Argument(metavar="POSITION", show_default=False,
-                       help="The position before the turn: a file, '-' or inline."),
+        typer.Argument(
+            metavar="POSITION",
+            show_default=False,
+            help="The position before the turn: a file, '-' or inline.",
+        ),
     ] = None,
     table: Annotated[
         str | None,
-        typer.Option("--table", metavar="AFTER", show_default=False,
-                     help="The table after the turn ('3H 4H 5H | QS QD QC', '-' for empty, "
-                          "or a JSON list of melds)."),
+        typer.Option(
+            "--table",
+            metavar="AFTER",
+            show_default=False,
+            help="The table after the turn ('3H 4H 5H | QS QD QC', '-' for empty, "
+            "or a JSON list of melds).",
+        ),
     ] = None,
     played: Annotated[
         str | None,
-        typer.Option("--played", metavar="CARDS", show_default=False,
-                     help="The cards laid from the hand (default: read from the tables)."),
+        typer.Option(
+            "--played",
+            metavar="CARDS",
+            show_default=False,
+            help="The cards laid from the hand (default: read from the tables).",
+        ),
     ] = None,
     discard: Annotated[
         str | None,
-        typer.Option("--discard", metavar="CARD", show_default=False,
-                     help="The card discarded to end the turn."),
+        typer.Option(
+            "--discard",
+            metavar="CARD",
+            show_default=False,
+            help="The card discarded to end the turn.",
+        ),
     ] = None,
     game: Annotated[
         str | None,
-        typer.Option("--game", metavar="FILE", show_default=False,
-                     help="Review every turn of game records (JSONL, '-' for stdin) instead."),
+        typer.Option(
+            "--game",
+            metavar="FILE",
+            show_default=False,
+            help="Review every turn of game records (JSONL, '-' for stdin) instead.",
+        ),
     ] = None,
     json_output: JsonOpt = False,
     objective: ObjectiveOpt = Objective.POINTS,
@@ -177,17 +205,21 @@ def review(
             thrown = Card.parse(discard.strip(), lang) if discard is not None else None
         except NotationError as error:
             raise NotationError(f"--discard: {error}") from None
-        result = guarded(json_output, lambda: review_turn(
-            before, after, laid, thrown, objective=objective, time_limit=time_limit
-        ))
+        result = guarded(
+            json_output,
+            lambda: review_turn(
+                before, after, laid, thrown, objective=objective, time_limit=time_limit
+            ),
+        )
     if json_output:
         echo_json(result.to_json(lang))
     else:
         echo_lines(result.text_lines(lang))
 
 
-def _review_games(path: str, json_output: bool, time_limit: float,
-                  language: Language = Language.EN) -> None:
+def _review_games(
+    path: str, json_output: bool, time_limit: float, language: Language = Language.EN
+) -> None:
     from rami.cli.inputs import text_lines
     from rami.game import MAX_RECORD_BYTES, RecordError, game_label, read_records
     from rami.review.game import review_game
@@ -198,8 +230,9 @@ def _review_games(path: str, json_output: bool, time_limit: float,
         for line, record in read_records(text_lines(path, max_line_bytes=MAX_RECORD_BYTES)):
             label = game_label(record, line)
             try:
-                reviewed = guarded(json_output, partial(review_game, record, label,
-                                                        time_limit=time_limit))
+                reviewed = guarded(
+                    json_output, partial(review_game, record, label, time_limit=time_limit)
+                )
             except RecordError as error:
                 message = f"{error} (the record does not replay)"
                 raise typer.Exit(report_failure(error, json_output, message)) from None

@@ -16,10 +16,14 @@ if TYPE_CHECKING:
 
 RayOpt = Annotated[
     str | None,
-    typer.Option("--ray", metavar="auto|ADDRESS",
-                 help="Run the work as Ray tasks: 'auto' starts a local cluster for the run, "
-                      "HOST:PORT joins a running one (needs the extra rami[ray]; same output "
-                      "as the local run).", show_default=False),
+    typer.Option(
+        "--ray",
+        metavar="auto|ADDRESS",
+        help="Run the work as Ray tasks: 'auto' starts a local cluster for the run, "
+        "HOST:PORT joins a running one (needs the extra rami[ray]; same output "
+        "as the local run).",
+        show_default=False,
+    ),
 ]
 
 

@@ -67,7 +67,8 @@ class Advice:
             "text": self.text,
             "draw": self.draw,
             "claim": self.claim,
-            "table": None if self.table is None
+            "table": None
+            if self.table is None
             else [[str(card) for card in meld.cards] for meld in self.table],
             "discard": None if self.discard is None else str(self.discard),
             "moves": list(self.moves),
@@ -97,13 +98,26 @@ class _Adviser(ExpertBot):
         return answer
 
 
-def advise(view: View, *, level: int = 3, language: Language = ENGLISH,
-           working: Sequence[Meld] | None = None, time_limit: float = 2.0) -> Advice:
+def advise(
+    view: View,
+    *,
+    level: int = 3,
+    language: Language = ENGLISH,
+    working: Sequence[Meld] | None = None,
+    time_limit: float = 2.0,
+) -> Advice:
     """The advice for the decision ``view`` asks (see the module's docstring)."""
     if level not in (1, 2, 3):
         raise ValueError(f"hint level must be 1, 2 or 3, got {level!r}")
-    seed = derive_seed("advice", view.rules.name, view.round, view.turn, view.phase, view.seat,
-                       " ".join(map(str, view.hand)))
+    seed = derive_seed(
+        "advice",
+        view.rules.name,
+        view.round,
+        view.turn,
+        view.phase,
+        view.seat,
+        " ".join(map(str, view.hand)),
+    )
     bot = _Adviser(seed, min(time_limit, SOLVER_TIME_LIMIT))
     phase = _phase(view)
     try:
@@ -165,18 +179,25 @@ def _draw(view: View, bot: _Adviser, language: Language) -> Advice:
     taken = bot.with_card(view, top) if usable else None
     meld = _laid_in(top, taken)
     if choice == DISCARD:
-        reason = (text("take lays", language, card=top, meld=meld) if meld is not None
-                  else text("take builds", language, card=top))
+        reason = (
+            text("take lays", language, card=top, meld=meld)
+            if meld is not None
+            else text("take builds", language, card=top)
+        )
         return Advice(PHASE_DRAW, reason, draw=DISCARD)
     if not usable:
         key = "stock useless"
     elif taken is None:
         key = "stock stuck"
     elif meld is None:
-        key = "stock not laid" if view.is_opened or game_rules(view.rules).draw is not \
-            DrawRule.FREE else "stock no meld yet"
+        key = (
+            "stock not laid"
+            if view.is_opened or game_rules(view.rules).draw is not DrawRule.FREE
+            else "stock no meld yet"
+        )
     elif view.rules.name == "rami-51" and not laid_by_rule(
-            taken.position, Play(taken.table, taken.played, taken.discard), top):
+        taken.position, Play(taken.table, taken.played, taken.discard), top
+    ):
         key = "stock not in opening"
     else:
         key = "stock no gain"
@@ -190,8 +211,11 @@ def _claim(view: View, bot: _Adviser, language: Language) -> Advice:
         return Advice(PHASE_CLAIM, text("pass empty stock", language), claim=False)
     if take:
         meld = _laid_in(card, bot.with_card(view, card))
-        reason = (text("claim lays", language, card=card, meld=meld) if meld is not None
-                  else text("claim", language, card=card))
+        reason = (
+            text("claim lays", language, card=card, meld=meld)
+            if meld is not None
+            else text("claim", language, card=card)
+        )
         return Advice(PHASE_CLAIM, reason, claim=True)
     if view.stock_size < 1:
         key = "pass empty stock"
@@ -222,19 +246,30 @@ def _working_view(view: View, working: Sequence[Meld]) -> View | None:
         return None
     hand = tuple(sorted((total - laid).elements()))
     moved = sorted(map(str, laid.elements())) != sorted(
-        str(card) for meld in view.table for card in meld.cards)
+        str(card) for meld in view.table for card in meld.cards
+    )
     opened = tuple(flag or (seat == view.seat and moved) for seat, flag in enumerate(view.opened))
     taken = view.taken_discard if view.taken_discard in hand else None
     return replace(view, table=working, hand=hand, opened=opened, taken_discard=taken)
 
 
-def _play(view: View, bot: _Adviser, level: int, language: Language,
-          working: Sequence[Meld] | None, time_limit: float) -> Advice:
+def _play(
+    view: View,
+    bot: _Adviser,
+    level: int,
+    language: Language,
+    working: Sequence[Meld] | None,
+    time_limit: float,
+) -> Advice:
     stuck = jokers_only_play(view)
     if stuck is not None and stuck.discard is not None:
-        return Advice(PHASE_PLAY, text("jokers only", language, card=stuck.discard),
-                      table=stuck.table, discard=stuck.discard,
-                      moves=(_discard_move(stuck.discard, view.hand[1:], language),))
+        return Advice(
+            PHASE_PLAY,
+            text("jokers only", language, card=stuck.discard),
+            table=stuck.table,
+            discard=stuck.discard,
+            moves=(_discard_move(stuck.discard, view.hand[1:], language),),
+        )
     note = ""
     seen = view
     if working is not None:
@@ -250,8 +285,9 @@ def _play(view: View, bot: _Adviser, level: int, language: Language,
     return replace(advice, text=f"{note}\n{advice.text}" if note else advice.text)
 
 
-def _turn(seen: View, start: View, bot: _Adviser, level: int, language: Language,
-          time_limit: float) -> Advice | None:
+def _turn(
+    seen: View, start: View, bot: _Adviser, level: int, language: Language, time_limit: float
+) -> Advice | None:
     """The best turn from ``seen`` (the table as it stands), checked from ``start`` (the
     turn's start); None when the referee would refuse it from there."""
     from rami.hints import make_hint
@@ -264,8 +300,9 @@ def _turn(seen: View, start: View, bot: _Adviser, level: int, language: Language
         raise
     except RamiError:
         return None
-    play = bot.keeping_useful_cards(seen, Play(solution.table, solution.played,
-                                               solution.discard), solution.hand)
+    play = bot.keeping_useful_cards(
+        seen, Play(solution.table, solution.played, solution.discard), solution.hand
+    )
     left = Counter(solution.hand)
     if solution.discard is not None:
         left[solution.discard] += 1  # the hand before the discard
@@ -278,8 +315,9 @@ def _turn(seen: View, start: View, bot: _Adviser, level: int, language: Language
     if level < 3:
         return Advice(PHASE_PLAY, make_hint(solution, level, language).text)
     after = tuple(in_number_order(seen.table, play.table))
-    moves = [move.said(language) for move in explain_moves(seen.table, after,
-                                                           tuple(sorted(play.played)))]
+    moves = [
+        move.said(language) for move in explain_moves(seen.table, after, tuple(sorted(play.played)))
+    ]
     lines = []
     if play.discard is not None:
         moves.append(_discard_move(play.discard, tuple((+left).elements()), language))
@@ -291,8 +329,9 @@ def _turn(seen: View, start: View, bot: _Adviser, level: int, language: Language
         lines.extend(f"  {n:>{width}}. {move}" for n, move in enumerate(moves, start=1))
     if play.discard is not None:
         lines.append(_why_discard(seen, bot, play.discard, left, language))
-    return Advice(PHASE_PLAY, "\n".join(lines), table=after, discard=play.discard,
-                  moves=tuple(moves))
+    return Advice(
+        PHASE_PLAY, "\n".join(lines), table=after, discard=play.discard, moves=tuple(moves)
+    )
 
 
 def _discard_move(card: Card, hand_after: Sequence[Card], language: Language) -> str:
@@ -302,8 +341,9 @@ def _discard_move(card: Card, hand_after: Sequence[Card], language: Language) ->
     return said.say(language, card=str(card))
 
 
-def _why_discard(view: View, bot: _Adviser, card: Card, left: Counter[Card],
-                 language: Language) -> str:
+def _why_discard(
+    view: View, bot: _Adviser, card: Card, left: Counter[Card], language: Language
+) -> str:
     """Why ``card`` is the one to let go (``left``: the hand after the discard)."""
     from rami.game.expert import _outs
     from rami.game.greedy import allowed_discards, is_useful
@@ -321,8 +361,9 @@ def _why_discard(view: View, bot: _Adviser, card: Card, left: Counter[Card],
         return text("why guarded", language, card=card, other=choice)
     if not is_useful(card, before):
         return text("why alone", language, card=card)
-    outs, complete = _outs(card, before, view.unseen(), view.rules) if not card.is_joker \
-        else (1, True)
+    outs, complete = (
+        _outs(card, before, view.unseen(), view.rules) if not card.is_joker else (1, True)
+    )
     if not (outs or complete):
         return text("why dead", language, card=card)
     return text("why fewest", language, card=card)
@@ -344,9 +385,9 @@ def taking_problem(view: View, language: Language = ENGLISH) -> str | None:
     if solution is None:
         return text("cannot follow", language, card=top)
     if game_rules(view.rules).draw is DrawRule.LAID_ONLY and not laid_by_rule(
-            solution.position, Play(solution.table, solution.played, solution.discard), top):
-        return text("cannot lay" if view.is_opened else "cannot lay opening", language,
-                    card=top)
+        solution.position, Play(solution.table, solution.played, solution.discard), top
+    ):
+        return text("cannot lay" if view.is_opened else "cannot lay opening", language, card=top)
     return None
 
 
@@ -379,5 +420,4 @@ def taking_reminder(view: View, language: Language = ENGLISH) -> str | None:
     return text("must lay" if view.is_opened else "must lay opening", language, card=top)
 
 
-__all__ = ["Advice", "advise", "advised_action", "can_follow", "taking_problem",
-           "taking_reminder"]
+__all__ = ["Advice", "advise", "advised_action", "can_follow", "taking_problem", "taking_reminder"]

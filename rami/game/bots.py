@@ -57,8 +57,9 @@ SOLVER_TIME_LIMIT = 1.0
 MOVES_TIME_LIMIT = 0.1
 
 
-def timed_solve(position: Position, time_limit: float = SOLVER_TIME_LIMIT,
-                min_moves: bool = True) -> Any:
+def timed_solve(
+    position: Position, time_limit: float = SOLVER_TIME_LIMIT, min_moves: bool = True
+) -> Any:
     """``rami.solve``, timed into :data:`SOLVER_STATS`. A bot plays with the cards-moved level
     (``min_moves``): among turns equally good for it, the one that moves the fewest table cards
     (decision 7), so that a person can follow the table; lookahead rollouts, where nobody
@@ -147,8 +148,11 @@ class BeginnerBot(Bot):
                 if validate_turn(position, play.table, play.played, play.discard).legal:
                     return play
         # Not an opening after all (points, pure run): lay nothing this turn.
-        discard = costliest_useless(Counter(view.hand), rules, position.taken_discard) \
-            if rules.discard else None
+        discard = (
+            costliest_useless(Counter(view.hand), rules, position.taken_discard)
+            if rules.discard
+            else None
+        )
         return Play(view.table, (), discard)
 
     def _lay(self, view: View, melds: list[Meld], lay_off: bool) -> Play:
@@ -185,8 +189,12 @@ def _may_open(view: View, melds: list[Meld]) -> bool:
 
 
 def _keep_one(
-    table: list[Meld], hand: Counter[Card], played: list[Card],
-    laid_off: list[tuple[Card, int]], old: int, rules: Any,
+    table: list[Meld],
+    hand: Counter[Card],
+    played: list[Card],
+    laid_off: list[tuple[Card, int]],
+    old: int,
+    rules: Any,
 ) -> None:
     """A preset that goes out by discarding needs a card left for the discard: take back the
     last lay-off (from the meld it went to), or a card a new meld can spare, or the last new
@@ -208,7 +216,7 @@ def _keep_one(
                     continue
                 if cards[at] not in played:
                     continue
-                shorter = Meld(tuple(cards[:at] + cards[at + 1:]), meld.kind)
+                shorter = Meld(tuple(cards[:at] + cards[at + 1 :]), meld.kind)
                 if is_valid(shorter, rules):
                     table[index] = shorter
                     played.remove(cards[at])
@@ -244,8 +252,10 @@ class ConfirmedBot(Bot):
                 fewer = timed_solve(position, MOVES_TIME_LIMIT, True)
             except RamiError:
                 fewer = best
-            if (fewer.penalty_after, -fewer.cards_played) <= (best.penalty_after,
-                                                              -best.cards_played):
+            if (fewer.penalty_after, -fewer.cards_played) <= (
+                best.penalty_after,
+                -best.cards_played,
+            ):
                 chosen = fewer
         if position.table:
             MOVE_STATS["turns"] += 1
@@ -328,8 +338,7 @@ class StuckBot(ConfirmedBot):
     def choose_discard(self, left: Counter[Card], view: View, taken: Card | None) -> Card | None:
         if view.is_opened or not view.rules.opening_points:
             return super().choose_discard(left, view, taken)
-        allowed = [card for card in allowed_discards(left, view.rules, taken)
-                   if not card.is_joker]
+        allowed = [card for card in allowed_discards(left, view.rules, taken) if not card.is_joker]
         if not allowed:
             return super().choose_discard(left, view, taken)
         return min(allowed, key=lambda c: (is_useful(c, left), view.rules.card_penalty(c.rank), c))
@@ -363,9 +372,13 @@ def jokers_only_play(view: View) -> Play | None:
 def solver_discard(view: View, solution: Solution) -> Card | None:
     """The solver's discard; when it names none though a card must go (Café Rummy, a hand of
     jokers only), the joker the engine lets go (docs/game.md)."""
-    if solution.discard is None and view.rules.discard and solution.hand and all(
-        card.is_joker for card in solution.hand
-    ) and view.rules.joker_kept_until_last:
+    if (
+        solution.discard is None
+        and view.rules.discard
+        and solution.hand
+        and all(card.is_joker for card in solution.hand)
+        and view.rules.joker_kept_until_last
+    ):
         return solution.hand[0]
     return solution.discard
 

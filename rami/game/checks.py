@@ -33,16 +33,20 @@ def judged_position(rules: Ruleset, position: Position, play: Play) -> Position:
             return dataclasses.replace(position, rules=relaxed)
     return position
 
+
 def engine_problems(
-    rules: Ruleset, game: GameRules, table: Sequence[Meld], taken: Card | None, position: Position,
+    rules: Ruleset,
+    game: GameRules,
+    table: Sequence[Meld],
+    taken: Card | None,
+    position: Position,
     play: Play,
 ) -> list[str]:
     """The checks that are the engine's, not the referee's: Rummikub's draw for a player who
     plays no tile, and decision 10's card taken from the discard pile (``taken``)."""
     problems = []
     played = Counter(play.played)
-    if (game.draw is DrawRule.NONE and not played
-            and not same_table(play.table, table)):
+    if game.draw is DrawRule.NONE and not played and not same_table(play.table, table):
         problems.append(
             f"{rules.name}: a player who plays no tile draws one and leaves the table as it was"
         )

@@ -82,7 +82,7 @@ def deal(rules: Ruleset, active: Sequence[bool], rng: random.Random) -> Deal:
     at = 0
     for playing in active:
         if playing:
-            hands.append(tuple(sorted(deck[at:at + game.deal])))
+            hands.append(tuple(sorted(deck[at : at + game.deal])))
             at += game.deal
         else:
             hands.append(())

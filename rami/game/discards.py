@@ -37,7 +37,10 @@ def feeds(card: Card, table: Sequence[Meld], view: View) -> bool:
 
 
 def guarded_discard(
-    view: View, table: Sequence[Meld], before: Counter[Card], chosen: Card,
+    view: View,
+    table: Sequence[Meld],
+    before: Counter[Card],
+    chosen: Card,
     taken: Card | None,
 ) -> Card:
     """``chosen``, or a discard that feeds nobody and costs no more (``before``: the hand
@@ -50,9 +53,9 @@ def guarded_discard(
     rules = view.rules
     cost = rules.card_penalty(chosen.rank)
     options = [
-        card for card in allowed_discards(before, rules, taken)
-        if card != chosen and not feeds(card, table, view)
-        and rules.card_penalty(card.rank) >= cost
+        card
+        for card in allowed_discards(before, rules, taken)
+        if card != chosen and not feeds(card, table, view) and rules.card_penalty(card.rank) >= cost
     ]
     if not options:
         DISCARD_STATS["fed"] += 1

@@ -78,21 +78,26 @@ HOLD_OPENING_POINTS = 30
 class ExpertBot(ConfirmedBot):
     level = "expert"
 
-    def __init__(self, seed: int = 0, samples: int = 6,
-                 time_limit: float = SOLVER_TIME_LIMIT) -> None:
+    def __init__(
+        self, seed: int = 0, samples: int = 6, time_limit: float = SOLVER_TIME_LIMIT
+    ) -> None:
         super().__init__(seed, time_limit)
         self.samples = samples
 
     # ------------------------------------------------------------------ evaluation
 
     def rng(self, view: View) -> random.Random:
-        return random.Random(derive_seed(self.seed, view.round, view.turn, view.phase,
-                                         view.seat, len(view.hand)))
+        return random.Random(
+            derive_seed(self.seed, view.round, view.turn, view.phase, view.seat, len(view.hand))
+        )
 
     @staticmethod
     def risk(view: View) -> float:
-        others = [size for seat, size in enumerate(view.hand_sizes)
-                  if seat != view.seat and view.active[seat]]
+        others = [
+            size
+            for seat, size in enumerate(view.hand_sizes)
+            if seat != view.seat and view.active[seat]
+        ]
         smallest = min(others) if others else 13
         risk = min(0.95, max(0.05, 1.5 / max(smallest, 1)))
         if view.stock_size < 2 * view.players and not view.rules.discard:
@@ -100,8 +105,9 @@ class ExpertBot(ConfirmedBot):
         return risk
 
     @staticmethod
-    def potential(hand: Counter[Card], rules: Ruleset, unseen: Counter[Card],
-                  draws: float) -> float:
+    def potential(
+        hand: Counter[Card], rules: Ruleset, unseen: Counter[Card], draws: float
+    ) -> float:
         total_unseen = max(sum(unseen.values()), 1)
         jokers = hand[JOKER]
         value = rules.card_penalty(0) * 0.9 * jokers
@@ -138,8 +144,12 @@ class ExpertBot(ConfirmedBot):
             solution = self.solve(position)
         except RamiError:
             return None
-        if taken is not None and view.rules.name == "rami-51" and not laid_by_rule(
-            position, Play(solution.table, solution.played, solution.discard), taken
+        if (
+            taken is not None
+            and view.rules.name == "rami-51"
+            and not laid_by_rule(
+                position, Play(solution.table, solution.played, solution.discard), taken
+            )
         ):
             return None
         left = Counter(solution.hand)
@@ -178,17 +188,24 @@ class ExpertBot(ConfirmedBot):
         if DISCARD not in view.draws or top is None or not could_use(view, top):
             return STOCK
         taken = self.with_card(view, top)
-        if taken is not None and top in taken.played and (
-            view.rules.name != "rami-51" or laid_by_rule(
-                taken.position, Play(taken.table, taken.played, taken.discard), top)
+        if (
+            taken is not None
+            and top in taken.played
+            and (
+                view.rules.name != "rami-51"
+                or laid_by_rule(taken.position, Play(taken.table, taken.played, taken.discard), top)
+            )
         ):
             base = self.solve(Position(view.table, view.hand, view.is_opened, view.rules))
             if taken.penalty_after < base.penalty_after:
                 return DISCARD  # the confirmed bot's rule
             if view.is_opened and taken.penalty_after <= base.penalty_after:
                 return DISCARD  # laid at no cost: a card fewer than a stock card leaves
-        if not view.is_opened and game_rules(view.rules).draw is DrawRule.FREE and \
-                builds_opening(view.hand, top, view.rules):
+        if (
+            not view.is_opened
+            and game_rules(view.rules).draw is DrawRule.FREE
+            and builds_opening(view.hand, top, view.rules)
+        ):
             return DISCARD
         return STOCK
 
@@ -197,14 +214,20 @@ class ExpertBot(ConfirmedBot):
         if top is None or view.stock_size < 1 or not could_use(view, top):
             return False
         cards = self.sample(view, max(2, self.samples // 2))
-        claimed = [v for card in cards
-                   if (v := self.best_value(view, (*view.hand, top, card), top)) is not None]
+        claimed = [
+            v
+            for card in cards
+            if (v := self.best_value(view, (*view.hand, top, card), top)) is not None
+        ]
         if not claimed:
             return False
         next_to_play = view.next_seat(_discarder(view)) == view.seat
         if next_to_play:
-            waiting = [v for card in cards
-                       if (v := self.best_value(view, (*view.hand, card), None)) is not None]
+            waiting = [
+                v
+                for card in cards
+                if (v := self.best_value(view, (*view.hand, card), None)) is not None
+            ]
         else:
             waiting = [self.value(Counter(view.hand), view)]
         if not waiting:
@@ -258,16 +281,13 @@ class ExpertBot(ConfirmedBot):
         if not left or len(solution.hand) > 3 or self.risk(view) > 0.25:
             return False
         unseen = view.unseen()
-        return all(
-            card.is_joker or _outs(card, left, unseen, view.rules)[0] > 0 for card in left
-        )
+        return all(card.is_joker or _outs(card, left, unseen, view.rules)[0] > 0 for card in left)
 
 
 def holds_melds(rules: Ruleset) -> bool:
     """Whether the expert of this preset holds its melds until the turn that goes out
     (:func:`holds_to_go_out`): a discard, a table never rearranged, a cheap opening."""
-    return rules.discard and not rules.rearrangement and \
-        rules.opening_points <= HOLD_OPENING_POINTS
+    return rules.discard and not rules.rearrangement and rules.opening_points <= HOLD_OPENING_POINTS
 
 
 def holds_to_go_out(view: View, solution: Any) -> bool:
@@ -286,11 +306,15 @@ def holds_to_go_out(view: View, solution: Any) -> bool:
     game = game_rules(rules)
     if game.turn_cap is not None and view.turn + view.players >= game.turn_cap:
         return False
-    if game.max_reshuffles is not None and view.reshuffles >= game.max_reshuffles and \
-            view.stock_size < view.players:
+    if (
+        game.max_reshuffles is not None
+        and view.reshuffles >= game.max_reshuffles
+        and view.stock_size < view.players
+    ):
         return False
-    others = [size for seat, size in enumerate(view.hand_sizes)
-              if seat != view.seat and view.active[seat]]
+    others = [
+        size for seat, size in enumerate(view.hand_sizes) if seat != view.seat and view.active[seat]
+    ]
     return bool(others) and min(others) > HOLD_WHILE_ABOVE
 
 
@@ -323,8 +347,9 @@ def _discarder(view: View) -> int:
     return view.seat
 
 
-def _outs(card: Card, hand: Counter[Card], unseen: Counter[Card],
-          rules: Ruleset) -> tuple[int, bool]:
+def _outs(
+    card: Card, hand: Counter[Card], unseen: Counter[Card], rules: Ruleset
+) -> tuple[int, bool]:
     """Unseen cards that would make a meld with ``card`` and a partner in ``hand``, and whether
     the hand already holds a meld with it."""
     rank, suit = card.rank, card.suit
@@ -351,7 +376,7 @@ def _outs(card: Card, hand: Counter[Card], unseen: Counter[Card],
             return outs, True
         for d in held:
             if abs(d) == 1:
-                for other in ((value - 1, value + 2) if d == 1 else (value - 2, value + 1)):
+                for other in (value - 1, value + 2) if d == 1 else (value - 2, value + 1):
                     c = at(other)
                     if c is not None:
                         outs += unseen[c]

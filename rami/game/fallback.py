@@ -23,8 +23,22 @@ FAILURES: list[dict[str, Any]] = []
 def note_failure(level: str, view: View, error: BaseException) -> None:
     """Log and keep one failure; the bot then answers as the beginner would."""
     position = str(view.position())
-    entry = {"level": level, "phase": view.phase, "round": view.round, "turn": view.turn,
-             "seat": view.seat, "position": position, "error": str(error)}
+    entry = {
+        "level": level,
+        "phase": view.phase,
+        "round": view.round,
+        "turn": view.turn,
+        "seat": view.seat,
+        "position": position,
+        "error": str(error),
+    }
     FAILURES.append(entry)
-    LOGGER.warning("%s bot fell back to the beginner's answer at round %s, turn %s (%s): "
-                   "position %s: %s", level, view.round, view.turn, view.phase, position, error)
+    LOGGER.warning(
+        "%s bot fell back to the beginner's answer at round %s, turn %s (%s): position %s: %s",
+        level,
+        view.round,
+        view.turn,
+        view.phase,
+        position,
+        error,
+    )

@@ -103,8 +103,9 @@ class GameDatabase:
         self.path = Path(path)
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None,
-                                       check_same_thread=False)
+            self._db = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+            )
         except sqlite3.Error as error:
             raise GameDatabaseError(f"cannot open {quote(str(path))}: {error}") from None
         try:
@@ -112,7 +113,8 @@ class GameDatabase:
         except sqlite3.Error as error:
             self._db.close()
             raise GameDatabaseError(
-                f"{quote(str(path))} is not a usable games database: {error}") from None
+                f"{quote(str(path))} is not a usable games database: {error}"
+            ) from None
         except GameDatabaseError:
             self._db.close()
             raise
@@ -133,7 +135,8 @@ class GameDatabase:
             elif row[0] > SCHEMA_VERSION:
                 raise GameDatabaseError(
                     f"{quote(str(self.path))}: games database format {row[0]}, newer than "
-                    f"this rami reads ({SCHEMA_VERSION})")
+                    f"this rami reads ({SCHEMA_VERSION})"
+                )
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -158,20 +161,31 @@ class GameDatabase:
                     return work(self._db)
             except sqlite3.Error as error:
                 raise GameDatabaseError(
-                    f"cannot {what} in {quote(str(self.path))}: {error}") from None
+                    f"cannot {what} in {quote(str(self.path))}: {error}"
+                ) from None
 
-    def create(self, game_id: str, rules: str, levels: Sequence[str], seed: int,
-               options: dict[str, Any], opening: Sequence[dict[str, Any]]) -> None:
+    def create(
+        self,
+        game_id: str,
+        rules: str,
+        levels: Sequence[str],
+        seed: int,
+        options: dict[str, Any],
+        opening: Sequence[dict[str, Any]],
+    ) -> None:
         """Store a new game and its step 0 (the bots' actions before the person's first
         decision); on disk when this returns."""
         now = _now()
 
         def work(db: sqlite3.Connection) -> None:
-            db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
-                       (game_id, rules, json.dumps(list(levels)), seed, json.dumps(options),
-                        now, now))
-            db.execute("INSERT INTO game_steps VALUES (?, 0, ?)",
-                       (game_id, json.dumps(list(opening), separators=(",", ":"))))
+            db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+                (game_id, rules, json.dumps(list(levels)), seed, json.dumps(options), now, now),
+            )
+            db.execute(
+                "INSERT INTO game_steps VALUES (?, 0, ?)",
+                (game_id, json.dumps(list(opening), separators=(",", ":"))),
+            )
 
         self._write("store a game", work)
 
@@ -186,10 +200,14 @@ class GameDatabase:
             row = db.execute("SELECT decisions FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None or row[0] != number - 1:
                 raise StaleGameError(game_id, -1 if row is None else row[0])
-            db.execute("INSERT INTO game_steps VALUES (?, ?, ?)",
-                       (game_id, number, json.dumps(list(actions), separators=(",", ":"))))
-            db.execute("UPDATE games SET decisions = ?, updated = ? WHERE id = ?",
-                       (number, _now(), game_id))
+            db.execute(
+                "INSERT INTO game_steps VALUES (?, ?, ?)",
+                (game_id, number, json.dumps(list(actions), separators=(",", ":"))),
+            )
+            db.execute(
+                "UPDATE games SET decisions = ?, updated = ? WHERE id = ?",
+                (number, _now(), game_id),
+            )
 
         self._write("store a decision", work)
 
@@ -198,8 +216,7 @@ class GameDatabase:
             try:
                 return self._db.execute(query, arguments).fetchall()
             except sqlite3.Error as error:
-                raise GameDatabaseError(
-                    f"cannot read {quote(str(self.path))}: {error}") from None
+                raise GameDatabaseError(f"cannot read {quote(str(self.path))}: {error}") from None
 
     def decisions(self, game_id: str) -> int | None:
         """The game's count of decisions stored (None: no such game)."""
@@ -214,29 +231,45 @@ class GameDatabase:
                 try:
                     game = self._db.execute(
                         "SELECT rules, levels, seed, options, decisions FROM games WHERE id = ?",
-                        (game_id,)).fetchone()
+                        (game_id,),
+                    ).fetchone()
                     steps = self._db.execute(
-                        "SELECT actions FROM game_steps WHERE game = ? ORDER BY number",
-                        (game_id,)).fetchall()
+                        "SELECT actions FROM game_steps WHERE game = ? ORDER BY number", (game_id,)
+                    ).fetchall()
                 finally:
                     self._db.execute("COMMIT")
             except sqlite3.Error as error:
-                raise GameDatabaseError(
-                    f"cannot read {quote(str(self.path))}: {error}") from None
+                raise GameDatabaseError(f"cannot read {quote(str(self.path))}: {error}") from None
         if game is None:
             return None
         rules, levels, seed, options, decisions = game
         if len(steps) != decisions + 1:
-            raise GameDatabaseError(f"game {game_id!r}: {len(steps)} steps stored for "
-                                    f"{decisions} decisions")
+            raise GameDatabaseError(
+                f"game {game_id!r}: {len(steps)} steps stored for {decisions} decisions"
+            )
         journal = tuple(entry for (actions,) in steps for entry in json.loads(actions))
-        return GameRecord(game_id, rules, tuple(json.loads(levels)), int(seed),
-                          json.loads(options), int(decisions), journal)
+        return GameRecord(
+            game_id,
+            rules,
+            tuple(json.loads(levels)),
+            int(seed),
+            json.loads(options),
+            int(decisions),
+            journal,
+        )
 
     def count(self) -> int:
         """Games stored."""
         return int(self._read("SELECT COUNT(*) FROM games", ())[0][0])
 
 
-__all__ = ["BUSY_TIMEOUT", "MAX_DECISIONS", "SCHEMA_VERSION", "GameDatabase",
-           "GameDatabaseError", "GameRecord", "GameTooLongError", "StaleGameError"]
+__all__ = [
+    "BUSY_TIMEOUT",
+    "MAX_DECISIONS",
+    "SCHEMA_VERSION",
+    "GameDatabase",
+    "GameDatabaseError",
+    "GameRecord",
+    "GameTooLongError",
+    "StaleGameError",
+]

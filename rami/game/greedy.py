@@ -18,8 +18,11 @@ from rami.rules import Ruleset
 RANKS = range(1, 14)
 
 
-_CARD_AT = {(position, suit): Card.of((position - 1) % 13 + 1, suit)
-            for position in range(1, 15) for suit in range(4)}
+_CARD_AT = {
+    (position, suit): Card.of((position - 1) % 13 + 1, suit)
+    for position in range(1, 15)
+    for suit in range(4)
+}
 
 
 def _card_at(position: int, suit: int) -> Card:
@@ -112,7 +115,9 @@ def hand_melds(hand: Counter[Card], rules: Ruleset, jokers: bool = True) -> list
     """Disjoint melds taken greedily from ``hand`` (which is left holding the rest)."""
     melds: list[Meld] = []
     finders: tuple[Callable[[], Meld | None], ...] = (
-        lambda: _best_pure_run(hand, rules), lambda: _best_set(hand))
+        lambda: _best_pure_run(hand, rules),
+        lambda: _best_set(hand),
+    )
     for finder in finders:
         while (meld := finder()) is not None:
             melds.append(meld)
@@ -175,9 +180,7 @@ def accepts(meld: Meld, rules: Ruleset) -> frozenset[Card]:
     return frozenset(ends)
 
 
-def lay_offs(
-    table: list[Meld], hand: Counter[Card], rules: Ruleset
-) -> list[tuple[Card, int]]:
+def lay_offs(table: list[Meld], hand: Counter[Card], rules: Ruleset) -> list[tuple[Card, int]]:
     """Add hand cards to the table's melds while one fits (costliest first); returns each card
     laid off with the index of its meld."""
     played: list[tuple[Card, int]] = []
@@ -221,14 +224,13 @@ def is_useful(card: Card, hand: Counter[Card]) -> bool:
     return False
 
 
-def allowed_discards(
-    hand: Counter[Card], rules: Ruleset, taken: Card | None
-) -> list[Card]:
+def allowed_discards(hand: Counter[Card], rules: Ruleset, taken: Card | None) -> list[Card]:
     """The cards the rules let go now: the card just taken (both copies, decision 8) and, under
     Café Rummy, a joker go only as the last card."""
     last = sum(hand.values()) == 1
     allowed = [
-        card for card in +hand
+        card
+        for card in +hand
         if last or not (card == taken or (card.is_joker and rules.joker_kept_until_last))
     ]
     if not allowed and rules.joker_kept_until_last and all(card.is_joker for card in +hand):

@@ -78,8 +78,13 @@ class QuitGame(Exception):
 class TerminalPlayer:
     level = "human"
 
-    def __init__(self, read: Callable[[str], str | None], echo: Callable[[str], None],
-                 language: Language = ENGLISH, order: TableOrder | None = None) -> None:
+    def __init__(
+        self,
+        read: Callable[[str], str | None],
+        echo: Callable[[str], None],
+        language: Language = ENGLISH,
+        order: TableOrder | None = None,
+    ) -> None:
         self.read = read
         self.echo = echo
         self.language = language
@@ -165,8 +170,11 @@ class TerminalPlayer:
     def _claim(self, view: View) -> Action:
         self._show(view)  # the hand, before the question
         while True:
-            command = self.ask(f"Claim {self.card(view.claim_card)} (and a penalty card from "
-                               "the stock)? claim / pass ", view)
+            command = self.ask(
+                f"Claim {self.card(view.claim_card)} (and a penalty card from "
+                "the stock)? claim / pass ",
+                view,
+            )
             if command.verb == PLAY_HINT:
                 action = hinted_action(view, self.echo, self.language)
                 if isinstance(action, Claim):
@@ -182,12 +190,20 @@ class TerminalPlayer:
             self.work = WorkTable.start(view.rules, self.order.arrange(view.table), view.hand)
             self.turn_key = key
             if view.drawn is not None:
-                self.echo(f"You {'claim' if view.claimed else 'draw'} "
-                          f"{card_name(view.taken_discard or view.drawn, self.language)}"
-                          + (f" and the penalty card {card_name(view.drawn, self.language)}"
-                             if view.claimed else "")
-                          + ("" if view.taken_discard is None or view.claimed
-                             else " from the discard pile"))
+                self.echo(
+                    f"You {'claim' if view.claimed else 'draw'} "
+                    f"{card_name(view.taken_discard or view.drawn, self.language)}"
+                    + (
+                        f" and the penalty card {card_name(view.drawn, self.language)}"
+                        if view.claimed
+                        else ""
+                    )
+                    + (
+                        ""
+                        if view.taken_discard is None or view.claimed
+                        else " from the discard pile"
+                    )
+                )
             self._show(view, self.work)
         work = self.work
         rules = view.rules
@@ -254,8 +270,9 @@ def play_in_terminal(
     options = (options or GameOptions()).resolved(ruleset)
     warn = warn or echo
     names = _seat_names(ruleset, levels)
-    keeper = Keeper(Path(out) if out else None,
-                    record_header(ruleset, options, seed, names, ["human", *levels]))
+    keeper = Keeper(
+        Path(out) if out else None, record_header(ruleset, options, seed, names, ["human", *levels])
+    )
     if saved is None:
         keeper.save()  # the file exists, and can be written, before the game starts
     keeper.warn = warn
@@ -277,15 +294,24 @@ def play_in_terminal(
         echo(f"Note: {note}.")
     kept = kept_note(out)
     try:
-        record = play_game(ruleset, players, seed, options=options, names=names,
-                           levels=["human", *levels], listener=follow.listener,
-                           round_listener=follow.round_done)
+        record = play_game(
+            ruleset,
+            players,
+            seed,
+            options=options,
+            names=names,
+            levels=["human", *levels],
+            listener=follow.listener,
+            round_listener=follow.round_done,
+        )
     except (QuitGame, KeyboardInterrupt, GameInternalError) as stop:
         return _stopped(stop, echo, warn, kept, resume.live, resume_from)
     keeper.writing = True
     keeper.save(record)
-    echo(f"Game over: {winners_text(record, names)}. Totals: {totals_text(record, names)}."
-         + (f" The record is in {out}." if out else ""))
+    echo(
+        f"Game over: {winners_text(record, names)}. Totals: {totals_text(record, names)}."
+        + (f" The record is in {out}." if out else "")
+    )
     return 0
 
 
@@ -297,14 +323,20 @@ def _seat_names(ruleset: Ruleset, levels: tuple[str, ...]) -> list[str]:
         check_level(level, ruleset)
     whole = game_rules(ruleset)
     if not whole.min_players <= len(names) <= whole.max_players:
-        raise GameError(f"{ruleset.name} is played by {whole.min_players} to "
-                        f"{whole.max_players} players, not {len(names)}")
+        raise GameError(
+            f"{ruleset.name} is played by {whole.min_players} to "
+            f"{whole.max_players} players, not {len(names)}"
+        )
     return names
 
 
 def _stopped(
-    stop: BaseException, echo: Callable[[str], None], warn: Callable[[str], None], kept: str,
-    live: bool, resume_from: str,
+    stop: BaseException,
+    echo: Callable[[str], None],
+    warn: Callable[[str], None],
+    kept: str,
+    live: bool,
+    resume_from: str,
 ) -> int:
     """A game that stopped before its end: quit (0), interrupted, or an internal error (1);
     an error in the recorded actions of a resumed game is a :class:`ResumeError`."""
@@ -329,8 +361,11 @@ def _pause(read: Callable[[str], str | None], number: int) -> None:
 
 def kept_note(out: str | None) -> str:
     """Where a game left before its end is kept (nothing without ``--out``)."""
-    return (f" The game so far is kept in {out}: 'rami play --resume {out}' goes on with it."
-            if out else "")
+    return (
+        f" The game so far is kept in {out}: 'rami play --resume {out}' goes on with it."
+        if out
+        else ""
+    )
 
 
 def terminal_reader(stdin: IO[str], echo: Callable[[str], None]) -> Callable[[str], str | None]:
@@ -368,8 +403,10 @@ def winners_text(record: dict[str, Any], names: list[str]) -> str:
 
 
 def totals_text(record: dict[str, Any], names: list[str]) -> str:
-    return ", ".join(f"{name} {total} point{'s' if total != 1 else ''}"
-                     for name, total in zip(names, record["totals"], strict=True))
+    return ", ".join(
+        f"{name} {total} point{'s' if total != 1 else ''}"
+        for name, total in zip(names, record["totals"], strict=True)
+    )
 
 
 __all__ = ["HELP", "QuitGame", "TerminalPlayer", "play_in_terminal"]

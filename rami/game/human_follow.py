@@ -52,7 +52,9 @@ class Followers:
 
     def resumed(self) -> None:
         """The recorded actions are all played again: the game goes on live."""
-        self.echo(f"Game resumed from {self.resume_from}: {self.resume.replayed} recorded "
-                  "actions played again through the referee.")
+        self.echo(
+            f"Game resumed from {self.resume_from}: {self.resume.replayed} recorded "
+            "actions played again through the referee."
+        )
         if self.narrator.rnd is not None and not self.narrator.rnd.over:
             self.narrator.header(self.narrator.rnd)

@@ -29,8 +29,9 @@ def is_play_hint(line: str) -> bool:
     return " ".join(line.split()).lower() in _PLAY_HINT_LINES
 
 
-def hint_text(view: View, level: int, language: Language = ENGLISH,
-              work: WorkTable | None = None) -> str:
+def hint_text(
+    view: View, level: int, language: Language = ENGLISH, work: WorkTable | None = None
+) -> str:
     """The hint of ``level`` for the decision ``view`` asks; at the play from ``work``, the
     table as the person has rearranged it so far, its melds in the person's numbering."""
     seen = _as_shown(view, work)
@@ -38,8 +39,12 @@ def hint_text(view: View, level: int, language: Language = ENGLISH,
     return _numbered_as(advice.text, work, language)
 
 
-def hinted_action(view: View, echo: Callable[[str], None], language: Language = ENGLISH,
-                  work: WorkTable | None = None) -> Action | None:
+def hinted_action(
+    view: View,
+    echo: Callable[[str], None],
+    language: Language = ENGLISH,
+    work: WorkTable | None = None,
+) -> Action | None:
     """The whole hint shown, and the action it advises (None: no hint this time)."""
     seen = _as_shown(view, work)
     advice = advise(seen, level=3, language=language, working=_table(work))
@@ -72,8 +77,11 @@ def _numbered_as(text: str, work: WorkTable | None, language: Language) -> str:
 
     def renumber(match: re.Match[str]) -> str:
         number = int(match.group(2))
-        mapped = numbers[number - 1] if number <= len(numbers) else \
-            number - len(numbers) + len(work.melds)
+        mapped = (
+            numbers[number - 1]
+            if number <= len(numbers)
+            else number - len(numbers) + len(work.melds)
+        )
         return f"{match.group(1)} {mapped}"
 
     return _MELD_NUMBER.sub(renumber, text)

@@ -43,8 +43,9 @@ class ResumeError(RamiError):
     engine does not give again."""
 
 
-def record_header(ruleset: Ruleset, options: GameOptions, seed: int, names: Sequence[str],
-                  levels: Sequence[str]) -> dict[str, Any]:
+def record_header(
+    ruleset: Ruleset, options: GameOptions, seed: int, names: Sequence[str], levels: Sequence[str]
+) -> dict[str, Any]:
     """The fields :func:`~rami.game.match.play_game` opens its record with."""
     return {
         "format": RECORD_FORMAT,
@@ -53,23 +54,30 @@ def record_header(ruleset: Ruleset, options: GameOptions, seed: int, names: Sequ
         "options": options.resolved(ruleset).to_json(),
         "seed": seed,
         "shuffle": SHUFFLE,
-        "players": [{"name": name, "level": level}
-                    for name, level in zip(names, levels, strict=True)],
+        "players": [
+            {"name": name, "level": level} for name, level in zip(names, levels, strict=True)
+        ],
         "rounds": [],
     }
 
 
 def round_so_far(rnd: Round) -> dict[str, Any]:
     """A round being played, as far as it went: the first fields of its round entry."""
-    return {"number": rnd.number, "first": rnd.first, "active": list(rnd.active),
-            "deal": rnd.deal.to_json(), "actions": list(rnd.events)}
+    return {
+        "number": rnd.number,
+        "first": rnd.first,
+        "active": list(rnd.active),
+        "deal": rnd.deal.to_json(),
+        "actions": list(rnd.events),
+    }
 
 
 class Keeper:
     """Writes the record to ``path`` after each step (nothing when ``path`` is None)."""
 
-    def __init__(self, path: Path | None, header: dict[str, Any],
-                 warn: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, path: Path | None, header: dict[str, Any], warn: Callable[[str], None] | None = None
+    ) -> None:
         self.path = path
         self.header = header
         self.finished: list[dict[str, Any]] = []
@@ -95,8 +103,10 @@ class Keeper:
     def save(self, record: dict[str, Any] | None = None) -> None:
         if self.path is None or not self.writing:
             return
-        text = json.dumps(record if record is not None else self.record(),
-                          separators=(",", ":")) + "\n"
+        text = (
+            json.dumps(record if record is not None else self.record(), separators=(",", ":"))
+            + "\n"
+        )
         partial = self.path.with_name(self.path.name + ".part")
         try:
             with partial.open("w", encoding="utf-8") as handle:
@@ -109,8 +119,10 @@ class Keeper:
             if self.warn is None:
                 raise KeepError(message) from None
             # During the game: say so, and go on (the next action tries again).
-            self.warn(f"Warning: {message}; the game goes on, the record will be tried again "
-                      "after the next action.")
+            self.warn(
+                f"Warning: {message}; the game goes on, the record will be tried again "
+                "after the next action."
+            )
 
 
 @dataclass(frozen=True)
@@ -135,8 +147,10 @@ def load_game(path: str) -> SavedGame:
         for _, record in record_file(path):
             records.append(record)
             if len(records) > 1:
-                raise ResumeError(f"{path} holds more than one game record: --resume takes "
-                                  "the file of one game (as rami play --out writes it)")
+                raise ResumeError(
+                    f"{path} holds more than one game record: --resume takes "
+                    "the file of one game (as rami play --out writes it)"
+                )
     except ResumeError:
         raise
     except RamiError as error:
@@ -156,12 +170,19 @@ def saved_game(record: Any, path: str) -> SavedGame:
         raise bad(f"not a {RECORD_FORMAT} record of version {RECORD_VERSION}")
     if "winners" in record:
         winners = record.get("winners")
-        raise bad(f"that game is over (winners: seats {winners}, totals {record.get('totals')}); "
-                  "nothing to resume")
-    if not same(record.get("shuffle"), SHUFFLE) or not isinstance(record.get("seed"), int) \
-            or isinstance(record.get("seed"), bool):
-        raise bad(f"the game is not dealt from a whole-number seed with {SHUFFLE!r}, so it "
-                  "cannot be dealt again")
+        raise bad(
+            f"that game is over (winners: seats {winners}, totals {record.get('totals')}); "
+            "nothing to resume"
+        )
+    if (
+        not same(record.get("shuffle"), SHUFFLE)
+        or not isinstance(record.get("seed"), int)
+        or isinstance(record.get("seed"), bool)
+    ):
+        raise bad(
+            f"the game is not dealt from a whole-number seed with {SHUFFLE!r}, so it "
+            "cannot be dealt again"
+        )
     rules = record.get("rules")
     if not isinstance(rules, str):
         raise bad(f"rules: expected a string, got {rules!r}")
@@ -170,21 +191,28 @@ def saved_game(record: Any, path: str) -> SavedGame:
     except RamiError as error:
         raise bad(str(error)) from None
     players = record.get("players")
-    if not isinstance(players, list) or not players or not all(
-        isinstance(player, dict) and isinstance(player.get("level"), str) for player in players
+    if (
+        not isinstance(players, list)
+        or not players
+        or not all(
+            isinstance(player, dict) and isinstance(player.get("level"), str) for player in players
+        )
     ):
         raise bad("players: expected a list of {name, level} objects")
     levels = [player["level"] for player in players]
     if levels[0] != "human" or any(level in NOT_BOTS for level in levels[1:]):
-        raise bad("not a game of rami play: a person at seat 0 (level 'human'), bots at the "
-                  f"other seats; the levels are {levels}")
+        raise bad(
+            "not a game of rami play: a person at seat 0 (level 'human'), bots at the "
+            f"other seats; the levels are {levels}"
+        )
     rounds = record.get("rounds")
     if not isinstance(rounds, list) or not all(
         isinstance(entry, dict) and isinstance(entry.get("actions"), list) for entry in rounds
     ):
         raise bad("rounds: expected a list of rounds, each with its actions")
-    return SavedGame(rules, options, record["seed"], tuple(levels[1:]),
-                     [entry["actions"] for entry in rounds])
+    return SavedGame(
+        rules, options, record["seed"], tuple(levels[1:]), [entry["actions"] for entry in rounds]
+    )
 
 
 class Resume:
@@ -237,8 +265,11 @@ class Resume:
             event = rnd.events[at]
             theirs = recorded[at] if at < len(recorded) else None
             if not same(event, theirs):
-                raise self.error(rnd, f"the engine gives {json.dumps(event)}, the record has "
-                                      f"{json.dumps(theirs)}", at + 1)
+                raise self.error(
+                    rnd,
+                    f"the engine gives {json.dumps(event)}, the record has {json.dumps(theirs)}",
+                    at + 1,
+                )
             self.replayed += 1
         self.checked = (rnd.number, len(rnd.events))
 
@@ -249,8 +280,10 @@ class Resume:
         number, played = entry["number"], len(entry["actions"])
         recorded = self.rounds[number - 1] if number <= len(self.rounds) else []
         if len(recorded) > played:
-            raise ResumeError(f"{self.path} does not continue: round {number} is over after "
-                              f"action {played}, yet {len(recorded) - played} more are recorded")
+            raise ResumeError(
+                f"{self.path} does not continue: round {number} is over after "
+                f"action {played}, yet {len(recorded) - played} more are recorded"
+            )
         if number >= len(self.rounds):
             self._go_live()
 
@@ -258,17 +291,23 @@ class Resume:
         return self.error(rnd, f"a recorded action is illegal: {'; '.join(error.problems)}")
 
     def error(self, rnd: Round | None, message: str, action: int | None = None) -> ResumeError:
-        where = "" if rnd is None else (
-            f"round {rnd.number}, action {action if action is not None else len(rnd.events) + 1}"
-            ": ")
+        where = (
+            ""
+            if rnd is None
+            else (
+                f"round {rnd.number}, "
+                f"action {action if action is not None else len(rnd.events) + 1}: "
+            )
+        )
         return ResumeError(f"{self.path} does not continue: {where}{message}")
 
 
 class Seat:
     """A player behind the record: the recorded actions first, then the player's own."""
 
-    def __init__(self, player: Player, resume: Resume,
-                 watch: Callable[[Round], None] | None = None) -> None:
+    def __init__(
+        self, player: Player, resume: Resume, watch: Callable[[Round], None] | None = None
+    ) -> None:
         self.player = player
         self.resume = resume
         self.watch = watch
@@ -305,5 +344,14 @@ class Seat:
         refused(error)
 
 
-__all__ = ["KeepError", "Keeper", "Resume", "ResumeError", "SavedGame", "Seat", "load_game",
-           "record_header", "round_so_far"]
+__all__ = [
+    "KeepError",
+    "Keeper",
+    "Resume",
+    "ResumeError",
+    "SavedGame",
+    "Seat",
+    "load_game",
+    "record_header",
+    "round_so_far",
+]

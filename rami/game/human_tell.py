@@ -59,9 +59,11 @@ def points(total: int) -> str:
 
 
 def totals_line(names: Sequence[str], totals: Sequence[int], active: Sequence[bool]) -> str:
-    return ", ".join(f"{name} {points(total)}"
-                     for name, total, playing in zip(names, totals, active, strict=True)
-                     if playing)
+    return ", ".join(
+        f"{name} {points(total)}"
+        for name, total, playing in zip(names, totals, active, strict=True)
+        if playing
+    )
 
 
 def game_end_text(rules: Ruleset, options: GameOptions, number: int) -> str:
@@ -73,17 +75,24 @@ def game_end_text(rules: Ruleset, options: GameOptions, number: int) -> str:
     elif game.end is GameEnd.REACHER_LOSES:
         text = f"whoever reaches {points(target or 0)} loses; the lowest total wins"
     elif game.end is GameEnd.ELIMINATION:
-        text = (f"whoever reaches {points(target or 0)} is out; the last player left wins")
+        text = f"whoever reaches {points(target or 0)} is out; the last player left wins"
     else:
-        text = (f"the game ends with the round in which a player reaches {points(target or 0)}; "
-                "the lowest total wins")
+        text = (
+            f"the game ends with the round in which a player reaches {points(target or 0)}; "
+            "the lowest total wins"
+        )
     if game.end is not GameEnd.ROUNDS and options.max_rounds != DEFAULT_MAX_ROUNDS:
         text += f"; {options.max_rounds} rounds at most"
     return text
 
 
-def turn_lines(before: Sequence[Meld], after: Sequence[Meld], played: Sequence[Card],
-               discard: str | None, language: Language = ENGLISH) -> list[str]:
+def turn_lines(
+    before: Sequence[Meld],
+    after: Sequence[Meld],
+    played: Sequence[Card],
+    discard: str | None,
+    language: Language = ENGLISH,
+) -> list[str]:
     """A turn as numbered moves, its melds numbered as ``before`` (the table as the person saw
     it), new melds numbered on; the discard last (:mod:`rami.game.turn_text`)."""
     lines = move_texts(turn_moves(before, after, played), discard, language)
@@ -94,9 +103,15 @@ def turn_lines(before: Sequence[Meld], after: Sequence[Meld], played: Sequence[C
 class Narrator:
     """Tells each event of each round once, and opens and closes the rounds."""
 
-    def __init__(self, names: Sequence[str], rules: Ruleset, options: GameOptions,
-                 echo: Callable[[str], None], order: TableOrder,
-                 language: Language = ENGLISH) -> None:
+    def __init__(
+        self,
+        names: Sequence[str],
+        rules: Ruleset,
+        options: GameOptions,
+        echo: Callable[[str], None],
+        order: TableOrder,
+        language: Language = ENGLISH,
+    ) -> None:
         self.names = list(names)
         self.rules = rules
         self.options = options
@@ -118,7 +133,7 @@ class Narrator:
             self.round, self.told = rnd.number, 0
             self.order.melds = ()
             self.header(rnd)
-        for event in rnd.events[self.told:]:
+        for event in rnd.events[self.told :]:
             for line in self.event_lines(event, rnd):
                 self.echo(line)
         self.told = len(rnd.events)
@@ -132,15 +147,19 @@ class Narrator:
 
     def header(self, rnd: Round) -> None:
         first = self.names[rnd.first]
-        self.echo(f"=== Round {rnd.number}: {first} {'play' if rnd.first == 0 else 'plays'} "
-                  f"first. Totals: {totals_line(self.names, rnd.totals, rnd.active)}; "
-                  f"{game_end_text(self.rules, self.options, rnd.number)}. ===")
+        self.echo(
+            f"=== Round {rnd.number}: {first} {'play' if rnd.first == 0 else 'plays'} "
+            f"first. Totals: {totals_line(self.names, rnd.totals, rnd.active)}; "
+            f"{game_end_text(self.rules, self.options, rnd.number)}. ==="
+        )
 
     def event_lines(self, event: dict[str, Any], rnd: Round) -> list[str]:
         language = self.language
         if "reshuffle" in event:
-            return [f"The discard pile (less its top) is shuffled into a new stock of "
-                    f"{len(event['stock'])} cards."]
+            return [
+                f"The discard pile (less its top) is shuffled into a new stock of "
+                f"{len(event['stock'])} cards."
+            ]
         seat = event["seat"]
         who = self.names[seat]
         if "claim" in event:
@@ -151,8 +170,10 @@ class Narrator:
             if seat == 0:
                 return []  # told when the person's turn starts
             card = f" {say(event['card'], language)}" if event["draw"] == DISCARD else ""
-            return [f"{who} draws{card} from the {event['draw']}"
-                    f"{' pile' if event['draw'] == DISCARD else ''}."]
+            return [
+                f"{who} draws{card} from the {event['draw']}"
+                f"{' pile' if event['draw'] == DISCARD else ''}."
+            ]
         before = self.order.melds
         after = self.order.follow(rnd.state.table)
         if seat == 0:
@@ -162,26 +183,34 @@ class Narrator:
         played = [Card.parse(card) for card in event["played"]]
         discard = event.get("discard")
         if "table" not in event:
-            text = f"{who} lays nothing" + (f", discards {say(discard, language)}"
-                                            if discard else "")
+            text = f"{who} lays nothing" + (
+                f", discards {say(discard, language)}" if discard else ""
+            )
             return [f"{text} {cards_left}."]
         lines = turn_lines(before, after, played, discard, language)
-        heading = (f"{who} plays {cards_text(played, language)}" if played
-                   else f"{who} rearranges the table")
+        heading = (
+            f"{who} plays {cards_text(played, language)}"
+            if played
+            else f"{who} rearranges the table"
+        )
         return [f"{heading} {cards_left}, moves ({len(lines)}):", *lines]
 
     def round_over(self, entry: dict[str, Any]) -> None:
         end = entry["end"]
         winners = " and ".join(self.names[seat] for seat in end["winners"]) or "nobody"
         why = _ROUND_ENDS.get(end["reason"], end["reason"])
-        self.echo(f"=== Round {entry['number']} over: {why}"
-                  f"{'' if end['reason'] != 'out' else f' ({winners})'}"
-                  f"{' (rami sec)' if end.get('rami_sec') else ''}. ===")
+        self.echo(
+            f"=== Round {entry['number']} over: {why}"
+            f"{'' if end['reason'] != 'out' else f' ({winners})'}"
+            f"{' (rami sec)' if end.get('rami_sec') else ''}. ==="
+        )
         for seat, name in enumerate(self.names):
             if entry["active"][seat]:
                 hand = cards_text(map(Card.parse, entry["hands"][seat]), self.language)
-                self.echo(f"  {name}: {hand or '-'} -> {entry['scores'][seat]:+d} "
-                          f"(total {entry['totals'][seat]})")
+                self.echo(
+                    f"  {name}: {hand or '-'} -> {entry['scores'][seat]:+d} "
+                    f"(total {entry['totals'][seat]})"
+                )
         for seat in entry["eliminated"]:
             self.echo(f"  {self.names[seat]} {'are' if seat == 0 else 'is'} out of the game.")
         self.echo(f"Totals: {totals_line(self.names, entry['totals'], entry['active'])}.")

@@ -19,11 +19,40 @@ from rami.lang import ENGLISH, Language
 from rami.melds import Meld
 
 #: Words of the command language, never cards.
-_WORDS = frozenset((
-    "draw", "from", "the", "stock", "discard", "pile", "lay", "your", "hand", "as", "meld",
-    "add", "to", "move", "split", "after", "swap", "put", "in", "place", "of", "joker", "hint",
-    "done", "undo", "table", "help", "quit", "claim", "pass",
-))
+_WORDS = frozenset(
+    (
+        "draw",
+        "from",
+        "the",
+        "stock",
+        "discard",
+        "pile",
+        "lay",
+        "your",
+        "hand",
+        "as",
+        "meld",
+        "add",
+        "to",
+        "move",
+        "split",
+        "after",
+        "swap",
+        "put",
+        "in",
+        "place",
+        "of",
+        "joker",
+        "hint",
+        "done",
+        "undo",
+        "table",
+        "help",
+        "quit",
+        "claim",
+        "pass",
+    )
+)
 
 
 def cards_text(cards: Iterable[Card], language: Language) -> str:
@@ -83,21 +112,26 @@ def not_now(verb: str, view: View, language: Language = ENGLISH) -> str:
     draws = " or ".join(f"'draw {source}'" for source in view.draws) or "'draw stock'"
     if view.phase == DRAW:
         if verb == "draw":
-            return (f"{view.rules.name} lets you draw from the {' or '.join(view.draws)} only: "
-                    f"{draws}")
+            return (
+                f"{view.rules.name} lets you draw from the {' or '.join(view.draws)} only: {draws}"
+            )
         if verb in ("claim", "pass"):
             return f"there is no claim to answer now: your turn starts with a draw ({draws})"
         if verb in TURN_VERBS:
             return f"you draw first ({draws}), then play your moves"
     elif view.phase == CLAIM:
         card = card_text(view.claim_card, language)
-        return (f"{card} has just been discarded: answer 'claim' (take it, and a penalty card) "
-                "or 'pass' first")
+        return (
+            f"{card} has just been discarded: answer 'claim' (take it, and a penalty card) "
+            "or 'pass' first"
+        )
     else:
         end = "then 'discard CARD'" if view.rules.discard else "then 'done'"
         if verb == "draw" and view.drawn is None:
-            return (f"{view.rules.name} has no draw: play your moves, {end} (a turn that lays "
-                    "nothing draws a card)")
+            return (
+                f"{view.rules.name} has no draw: play your moves, {end} (a turn that lays "
+                "nothing draws a card)"
+            )
         if verb == "draw":
             taken = card_text(view.taken_discard or view.drawn, language)
             where = " from the discard pile" if view.taken_discard is not None else ""
@@ -123,11 +157,16 @@ def refusal(problems: Sequence[str], language: Language = ENGLISH) -> str:
     if changed is not None:
         match = _CHANGED.fullmatch(changed)
         assert match is not None
-        then = ("lay your opening melds from your hand first, then add to the table"
-                if "once the opening melds are down" in changed
-                else "your opening lays new melds from your hand only")
-        return say(f"meld {match.group(1)} ({match.group(2)}) changed, but you have not opened "
-                   f"yet: {then}", language)
+        then = (
+            "lay your opening melds from your hand first, then add to the table"
+            if "once the opening melds are down" in changed
+            else "your opening lays new melds from your hand only"
+        )
+        return say(
+            f"meld {match.group(1)} ({match.group(2)}) changed, but you have not opened "
+            f"yet: {then}",
+            language,
+        )
     return say(_DECISIONS.sub("", problems[0]), language)
 
 
@@ -141,31 +180,49 @@ def line_editing() -> bool:
     return True
 
 
-def table_text(view: View, work: WorkTable | None = None, language: Language = ENGLISH,
-               table: Sequence[Meld] | None = None) -> str:
+def table_text(
+    view: View,
+    work: WorkTable | None = None,
+    language: Language = ENGLISH,
+    table: Sequence[Meld] | None = None,
+) -> str:
     """The table numbered as the turn's moves use it (``work``), else ``table`` (the view's
     melds in the order the person sees them numbered), else the view's."""
     melds: list[tuple[int, Meld]] = (
-        work.numbered() if work is not None
+        work.numbered()
+        if work is not None
         else list(enumerate(view.table if table is None else table, start=1))
     )
     if not melds:
         return "Table: (empty)"
-    return "Table:\n" + "\n".join(f"  {number}. {meld.text(language)}"
-                                  for number, meld in melds)
+    return "Table:\n" + "\n".join(f"  {number}. {meld.text(language)}" for number, meld in melds)
 
 
 def hand_text(view: View, work: WorkTable | None = None, language: Language = ENGLISH) -> str:
     hand = work.hand_cards() if work is not None else view.hand
     others = ", ".join(
         f"P{seat + 1}: {size} cards{' (opened)' if view.opened[seat] else ''}"
-        for seat, size in enumerate(view.hand_sizes) if seat != view.seat and view.active[seat]
+        for seat, size in enumerate(view.hand_sizes)
+        if seat != view.seat and view.active[seat]
     )
-    return (f"Your hand ({len(hand)}): {cards_text(hand, language) or '-'}"
-            f"{' (opened)' if view.is_opened else ''}\n"
-            f"Others: {others}; stock {view.stock_size}; discard pile top "
-            f"{card_text(view.top_discard, language)}")
+    return (
+        f"Your hand ({len(hand)}): {cards_text(hand, language) or '-'}"
+        f"{' (opened)' if view.is_opened else ''}\n"
+        f"Others: {others}; stock {view.stock_size}; discard pile top "
+        f"{card_text(view.top_discard, language)}"
+    )
 
 
-__all__ = ["SHORT_WORDS", "card_text", "cards_text", "english_line", "expand", "hand_text",
-           "line_editing", "not_now", "refusal", "say", "table_text"]
+__all__ = [
+    "SHORT_WORDS",
+    "card_text",
+    "cards_text",
+    "english_line",
+    "expand",
+    "hand_text",
+    "line_editing",
+    "not_now",
+    "refusal",
+    "say",
+    "table_text",
+]

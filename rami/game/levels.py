@@ -52,11 +52,15 @@ def level_note(level: str, rules: Ruleset) -> str | None:
     small until the end; in Café Rummy and BFmania 30 it lays nothing until that turn
     (:func:`rami.game.expert.holds_melds`)."""
     if level == "expert" and not rules.discard:
-        return (f"in {rules.name} the expert opens with as few cards as it can and keeps its "
-                "melds in the hand until it can go out in one turn")
+        return (
+            f"in {rules.name} the expert opens with as few cards as it can and keeps its "
+            "melds in the hand until it can go out in one turn"
+        )
     if level == "expert" and holds_melds(rules):
-        return (f"in {rules.name} the expert keeps its melds in the hand until it can go out "
-                f"in one turn, unless a player is down to {HOLD_WHILE_ABOVE} cards or fewer")
+        return (
+            f"in {rules.name} the expert keeps its melds in the hand until it can go out "
+            f"in one turn, unless a player is down to {HOLD_WHILE_ABOVE} cards or fewer"
+        )
     return None
 
 
@@ -110,5 +114,3 @@ def bot_turn(view: View | dict[str, Any] | str, level: str, seed: int = 0) -> An
     parsed = view if isinstance(view, View) else View.from_json(view)
     action = make_bot(level, seed).act(parsed)
     return action.to_json() if as_json else action
-
-

@@ -59,9 +59,11 @@ def restore(view: View, hands: dict[int, Counter[Card]], stock: list[Card]) -> R
     rnd = Round.__new__(Round)
     rnd.rules = rules
     rnd.game = game_rules(rules)
-    rnd.options = GameOptions(target=view.target).resolved(rules) \
-        if game_rules(rules).target is not None or view.target is not None \
+    rnd.options = (
+        GameOptions(target=view.target).resolved(rules)
+        if game_rules(rules).target is not None or view.target is not None
         else GameOptions().resolved(rules)
+    )
     rnd.number = view.round
     rnd.active = view.active
     rnd.players = view.players
@@ -117,8 +119,11 @@ def value(rnd: Round, seat: int) -> Value:
     if rnd.result is not None:
         scores = list(rnd.result.scores)
     else:
-        scores = list(score_round(rnd.rules, rnd.game, rnd.players, rnd.state.hands,
-                                  rnd.state.opened, STOCK).scores)
+        scores = list(
+            score_round(
+                rnd.rules, rnd.game, rnd.players, rnd.state.hands, rnd.state.opened, STOCK
+            ).scores
+        )
     sign = 1 if rnd.game.rummikub_scoring else -1  # Rummikub's scores are gains
     others = [sign * scores[s] for s in range(rnd.players) if s != seat and rnd.active[s]]
     if not others:
@@ -152,7 +157,7 @@ def _held_variants(view: View, first: Play) -> list[Play]:
         counts = meld.counts()
         if counts - played or not first.played:
             continue  # holds table cards: not the player's own meld to keep
-        table = first.table[:index] + first.table[index + 1:]
+        table = first.table[:index] + first.table[index + 1 :]
         kept = played - counts
         if Counter(c for m in table for c in m.cards) - before != kept:
             continue

@@ -109,9 +109,11 @@ def play_game(
             f"not {count}"
         )
     names = list(names) if names is not None else [f"P{seat + 1}" for seat in range(count)]
-    levels = list(levels) if levels is not None else [
-        getattr(player, "level", "player") for player in players
-    ]
+    levels = (
+        list(levels)
+        if levels is not None
+        else [getattr(player, "level", "player") for player in players]
+    )
     active = [True] * count
     totals = [0] * count
     first = first_seat(seed, count)
@@ -122,8 +124,9 @@ def play_game(
         "options": options.to_json(),
         "seed": seed,
         "shuffle": SHUFFLE,
-        "players": [{"name": name, "level": level} for name, level in zip(names, levels,
-                                                                          strict=True)],
+        "players": [
+            {"name": name, "level": level} for name, level in zip(names, levels, strict=True)
+        ],
         "rounds": [],
     }
     if game is not None:
@@ -135,8 +138,14 @@ def play_game(
             first = round_first(first, active)
         dealt = deal(ruleset, active, stream(seed, "deal", number))
         rnd = Round(
-            ruleset, options, dealt, first=first, active=active, number=number,
-            scores=totals, reshuffler=random_reshuffler(stream(seed, "reshuffle", number)),
+            ruleset,
+            options,
+            dealt,
+            first=first,
+            active=active,
+            number=number,
+            scores=totals,
+            reshuffler=random_reshuffler(stream(seed, "reshuffle", number)),
         )
         try:
             play_round(rnd, players, names, listener)

@@ -55,27 +55,46 @@ LADDERS: dict[str, Sequence[tuple[float, float]]] = {
     # beginner (+576, +413), intermediate +271 over the novice (+295, +246), confirmed +110
     # over the intermediate (+115, +104); strength 1.5 +198 over the confirmed bot (+186,
     # +210), 1.8 +387 over it (+392, +382).
-    "rami-chinois": ((0.0, 0.0), (0.1, 495.0), (0.5, 766.0), (1.0, 876.0), (1.5, 1074.0),
-                     (1.8, 1263.0)),
+    "rami-chinois": (
+        (0.0, 0.0),
+        (0.1, 495.0),
+        (0.5, 766.0),
+        (1.0, 876.0),
+        (1.5, 1074.0),
+        (1.8, 1263.0),
+    ),
     # The same steps in Rummikub, the mean of seeds 1 and 2: novice +593 (+655, +531),
     # intermediate +275 over it (+269, +282), confirmed +89 over it (+67, +111); strength 1.5
     # +196 over the confirmed bot (+205, +186), 1.8 +402 (+413, +392). Strength 0.4 (the
     # intermediate, PRESET_STRENGTHS) +240 over the novice (+210, +269).
-    "rummikub": ((0.0, 0.0), (0.1, 593.0), (0.4, 833.0), (0.5, 868.0), (1.0, 957.0),
-                 (1.5, 1153.0), (1.8, 1359.0)),
+    "rummikub": (
+        (0.0, 0.0),
+        (0.1, 593.0),
+        (0.4, 833.0),
+        (0.5, 868.0),
+        (1.0, 957.0),
+        (1.5, 1153.0),
+        (1.8, 1359.0),
+    ),
     # Whole games, the mean of seeds 1 and 2: novice +45 over the beginner (+42, +49; 100
     # pairs), intermediate +95 over the novice (+95, +95; 60 pairs), confirmed +108 over the
     # intermediate (+137, +80; 40 pairs); strength 1.5 +89 over the confirmed bot (+108, +70;
     # 40 pairs), the expert +229 over it (+255, +203; 40 pairs).
-    "bfmania-51": ((0.0, 0.0), (0.1, 45.0), (0.5, 140.0), (1.0, 249.0), (1.5, 338.0),
-                   (2.0, 477.0)),
+    "bfmania-51": ((0.0, 0.0), (0.1, 45.0), (0.5, 140.0), (1.0, 249.0), (1.5, 338.0), (2.0, 477.0)),
     # Whole games, the mean of seeds 1 and 2: strength 0.1 +58 over the beginner (+58, +58;
     # 60 pairs), the novice (0.18, PRESET_STRENGTHS) +115 over it too (+140, +89; 60 pairs), the
     # intermediate +143 over the novice (+139, +147; 50 pairs), confirmed +147 over the
     # intermediate (+158, +137; 40 pairs); strength 1.5 +161 over the confirmed bot (+147,
     # +176; 30 pairs), the expert +293 over it (+301, +285; 40 pairs).
-    "rami-51": ((0.0, 0.0), (0.1, 58.0), (0.18, 115.0), (0.5, 258.0), (1.0, 405.0),
-                (1.5, 566.0), (2.0, 698.0)),
+    "rami-51": (
+        (0.0, 0.0),
+        (0.1, 58.0),
+        (0.18, 115.0),
+        (0.5, 258.0),
+        (1.0, 405.0),
+        (1.5, 566.0),
+        (2.0, 698.0),
+    ),
 }
 
 
@@ -88,8 +107,10 @@ def strength_for(rules_name: str, elo: float) -> float:
     """The strength whose measured Elo is ``elo`` (linear between measured points, clamped)."""
     ladder = LADDERS.get(rules_name)
     if not ladder:
-        raise GameError(f"no measured ladder for {rules_name}: ask a level by name "
-                        f"(a target Elo is offered for {', '.join(sorted(LADDERS)) or 'none'})")
+        raise GameError(
+            f"no measured ladder for {rules_name}: ask a level by name "
+            f"(a target Elo is offered for {', '.join(sorted(LADDERS)) or 'none'})"
+        )
     if elo <= ladder[0][1]:
         return ladder[0][0]
     for (s0, e0), (s1, e1) in pairwise(ladder):
@@ -103,8 +124,14 @@ class MixedBot(Bot):
     ``elo`` instead, the strength the preset's ladder gives that Elo; with ``named`` (novice,
     intermediate) instead, that level's strength in the preset (:func:`named_strength`)."""
 
-    def __init__(self, seed: int = 0, strength: float | None = None, elo: float | None = None,
-                 level: str = "intermediate", named: str | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        strength: float | None = None,
+        elo: float | None = None,
+        level: str = "intermediate",
+        named: str | None = None,
+    ) -> None:
         super().__init__(seed)
         if [strength, elo, named].count(None) != 2:
             raise GameError("a mixed bot takes a strength, a target Elo or a named level")
@@ -138,11 +165,13 @@ class MixedBot(Bot):
         it: the play must be that of the bot that took it)."""
         share = self.share(view)
         if share > 1.0:
-            lot = random.Random(derive_seed(self.seed, "mixed-round", view.round,
-                                            view.seat)).random()
+            lot = random.Random(
+                derive_seed(self.seed, "mixed-round", view.round, view.seat)
+            ).random()
             return self.expert if lot < share - 1.0 else self.strong
-        lot = random.Random(derive_seed(self.seed, "mixed", view.round, view.turn,
-                                        view.seat)).random()
+        lot = random.Random(
+            derive_seed(self.seed, "mixed", view.round, view.turn, view.seat)
+        ).random()
         return self.strong if lot < share else self.weak
 
     def decide(self, view: View) -> Action:

@@ -31,9 +31,15 @@ from rami.melds import Meld
 from rami.moves import Layout, Move, MoveError, MoveKind, arrange_like, read_move
 from rami.rules import Ruleset
 
-_TABLE_VERBS = {MoveKind.LAY: "lay", MoveKind.ADD: "add", MoveKind.MOVE: "move",
-                MoveKind.SPLIT: "split", MoveKind.SWAP: "swap", MoveKind.REPLACE: "swap",
-                MoveKind.DISCARD: "discard"}
+_TABLE_VERBS = {
+    MoveKind.LAY: "lay",
+    MoveKind.ADD: "add",
+    MoveKind.MOVE: "move",
+    MoveKind.SPLIT: "split",
+    MoveKind.SWAP: "swap",
+    MoveKind.REPLACE: "swap",
+    MoveKind.DISCARD: "discard",
+}
 
 
 @dataclass(frozen=True)
@@ -48,8 +54,12 @@ class Command:
         """The table move this command makes (a split's card is the one it cuts after)."""
         if self.verb == "split":
             return Move(MoveKind.SPLIT, (), self.source, None, after=self.cards[0])
-        kinds = {"lay": MoveKind.LAY, "add": MoveKind.ADD, "move": MoveKind.MOVE,
-                 "swap": MoveKind.SWAP}
+        kinds = {
+            "lay": MoveKind.LAY,
+            "add": MoveKind.ADD,
+            "move": MoveKind.MOVE,
+            "swap": MoveKind.SWAP,
+        }
         if self.verb not in kinds:
             raise MoveError(f"{self.verb!r} is not a table move")
         return Move(kinds[self.verb], self.cards, self.source, self.target)
@@ -153,10 +163,12 @@ def _done(move: Move, rules: Ruleset) -> str:
         return f"split meld {move.source} after {move.after}: {cards} is meld {move.target}"
     if move.kind is MoveKind.SHIFT:
         return f"meld {move.target}: the jokers stand where they fit"
-    relay = "" if rules.table_joker.name == "SWAP_TO_HAND" else (
-        " and must be laid again this turn")
-    return f"put {cards} in place of the joker in meld {move.target}; the joker is in your " \
-           f"hand{relay}"
+    relay = (
+        "" if rules.table_joker.name == "SWAP_TO_HAND" else (" and must be laid again this turn")
+    )
+    return (
+        f"put {cards} in place of the joker in meld {move.target}; the joker is in your hand{relay}"
+    )
 
 
 __all__ = ["Command", "MoveError", "WorkTable", "arrange_like", "parse_command"]

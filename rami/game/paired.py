@@ -65,8 +65,10 @@ class Match:
             if level != "ceiling":
                 check_level(level, ruleset)
         if not whole.min_players <= self.seats <= whole.max_players:
-            raise GameError(f"{ruleset.name} is played by {whole.min_players} to "
-                            f"{whole.max_players} players, not {self.seats}")
+            raise GameError(
+                f"{ruleset.name} is played by {whole.min_players} to "
+                f"{whole.max_players} players, not {self.seats}"
+            )
         if self.pairs < 1:
             raise GameError(f"--pairs must be at least 1, got {self.pairs}")
         if self.mode not in (SEQUENTIAL, FIXED):
@@ -76,9 +78,20 @@ class Match:
         if self.elo1 <= self.elo0:
             raise GameError(f"H1 ({self.elo1:+g} Elo) must be above H0 ({self.elo0:+g} Elo)")
         self.options.resolved(ruleset)
-        return Match(ruleset.option_string, self.candidate, self.baseline, self.pairs, self.seed,
-                     self.seats, self.options, self.mode, self.elo0, self.elo1, self.alpha,
-                     self.beta)
+        return Match(
+            ruleset.option_string,
+            self.candidate,
+            self.baseline,
+            self.pairs,
+            self.seed,
+            self.seats,
+            self.options,
+            self.mode,
+            self.elo0,
+            self.elo1,
+            self.alpha,
+            self.beta,
+        )
 
     @property
     def sprt(self) -> Sprt:
@@ -138,28 +151,42 @@ def play_pair(payload: dict[str, Any]) -> dict[str, Any]:
     error = None
     for rotation in range(match.seats):
         levels = pair_levels(match, rotation)
-        bots = [Timed(make_bot(level, derive_seed(seed, "bot", seat, level)))
-                for seat, level in enumerate(levels)]
+        bots = [
+            Timed(make_bot(level, derive_seed(seed, "bot", seat, level)))
+            for seat, level in enumerate(levels)
+        ]
         try:
-            record = play_game(match.rules, bots, seed, options=match.options, levels=levels,
-                               game=index)
+            record = play_game(
+                match.rules, bots, seed, options=match.options, levels=levels, game=index
+            )
         except (GameInternalError, SolverBugError, RamiError) as failure:
             error = f"deal {index}, rotation {rotation}: {type(failure).__name__}: {failure}"
             break
         order = ranks(record)
         mine = order[rotation]
-        results = [1.0 if mine < order[seat] else 0.0 if mine > order[seat] else 0.5
-                   for seat in range(match.seats) if seat != rotation]
+        results = [
+            1.0 if mine < order[seat] else 0.0 if mine > order[seat] else 0.5
+            for seat in range(match.seats)
+            if seat != rotation
+        ]
         scores.append(sum(results) / len(results))
-        turns += sum(1 for entry in record["rounds"] for event in entry["actions"]
-                     if "played" in event)
+        turns += sum(
+            1 for entry in record["rounds"] for event in entry["actions"] if "played" in event
+        )
         for bot in bots:
             times[bot.level].extend(bot.play_ms)
-    return {"index": index, "scores": scores, "error": error, "turns": turns,
-            "ms": (time.perf_counter() - started) * 1000, "times": times,
-            "fallbacks": FAILURES[failures:], "fed": DISCARD_STATS["fed"] - fed,
-            "avoided": DISCARD_STATS["avoided"] - avoided,
-            "moves": {key: MOVE_STATS[key] - moves[key] for key in MOVE_STATS}}
+    return {
+        "index": index,
+        "scores": scores,
+        "error": error,
+        "turns": turns,
+        "ms": (time.perf_counter() - started) * 1000,
+        "times": times,
+        "fallbacks": FAILURES[failures:],
+        "fed": DISCARD_STATS["fed"] - fed,
+        "avoided": DISCARD_STATS["avoided"] - avoided,
+        "moves": {key: MOVE_STATS[key] - moves[key] for key in MOVE_STATS},
+    }
 
 
 def pairs(match: Match, executor: Executor) -> Iterator[dict[str, Any]]:
@@ -202,8 +229,9 @@ def run_match(
     return report
 
 
-def summarize(match: Match, results: list[dict[str, Any]], seconds: float,
-              executor: Executor) -> dict[str, Any]:
+def summarize(
+    match: Match, results: list[dict[str, Any]], seconds: float, executor: Executor
+) -> dict[str, Any]:
     done = [r for r in results if r["error"] is None]
     pair_scores = [sum(r["scores"]) / len(r["scores"]) for r in done]
     game_scores = [score for r in done for score in r["scores"]]
@@ -227,27 +255,48 @@ def summarize(match: Match, results: list[dict[str, Any]], seconds: float,
         "elo_low": _rounded(paired.low),
         "elo_high": _rounded(paired.high),
         "pentanomial": pentanomial(pair_scores) if match.seats == 2 else None,
-        "sprt": {"elo0": match.elo0, "elo1": match.elo1, "alpha": match.alpha,
-                 "beta": match.beta, "llr": round(match.sprt.llr(pair_scores), 3),
-                 "lower": round(match.sprt.lower, 3), "upper": round(match.sprt.upper, 3),
-                 "result": verdict} if match.mode == SEQUENTIAL else None,
-        "independent": {"elo_low": _rounded(independent.low),
-                        "elo_high": _rounded(independent.high),
-                        "width_ratio": round(paired.half_width / independent.half_width, 3)
-                        if independent.half_width else None,
-                        "within_pair_correlation": correlation},
-        "move_ms": {level: {"moves": len(values), "median": percentile(values, 0.5),
-                            "p99": percentile(values, 0.99)} for level, values in times.items()},
+        "sprt": {
+            "elo0": match.elo0,
+            "elo1": match.elo1,
+            "alpha": match.alpha,
+            "beta": match.beta,
+            "llr": round(match.sprt.llr(pair_scores), 3),
+            "lower": round(match.sprt.lower, 3),
+            "upper": round(match.sprt.upper, 3),
+            "result": verdict,
+        }
+        if match.mode == SEQUENTIAL
+        else None,
+        "independent": {
+            "elo_low": _rounded(independent.low),
+            "elo_high": _rounded(independent.high),
+            "width_ratio": round(paired.half_width / independent.half_width, 3)
+            if independent.half_width
+            else None,
+            "within_pair_correlation": correlation,
+        },
+        "move_ms": {
+            level: {
+                "moves": len(values),
+                "median": percentile(values, 0.5),
+                "p99": percentile(values, 0.99),
+            }
+            for level, values in times.items()
+        },
         "turns_per_game": round(sum(r["turns"] for r in done) / games, 2) if games else None,
         "games_per_minute": round(games / seconds * 60, 1) if seconds > 0 else None,
         "seconds": round(seconds, 2),
         "executor": executor.kind,
         "workers": executor.workers,
         "fallbacks": [f for r in results for f in r["fallbacks"]],
-        "feeding_discards": {"fed": sum(r["fed"] for r in results),
-                             "avoided": sum(r["avoided"] for r in results)},
-        "table_cards_moved": {key: sum(r["moves"][key] for r in results)
-                              for key in ("turns", "without_level", "played")},
+        "feeding_discards": {
+            "fed": sum(r["fed"] for r in results),
+            "avoided": sum(r["avoided"] for r in results),
+        },
+        "table_cards_moved": {
+            key: sum(r["moves"][key] for r in results)
+            for key in ("turns", "without_level", "played")
+        },
         "errors": [r["error"] for r in results if r["error"] is not None],
     }
 

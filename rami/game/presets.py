@@ -33,12 +33,16 @@ class StockEmpty(Enum):
 
 
 class GameEnd(Enum):
-    LOWEST_WINS = "the game ends at the end of the round where a player reaches the target; " \
+    LOWEST_WINS = (
+        "the game ends at the end of the round where a player reaches the target; "
         "the lowest total wins (a tie at the top is a draw)"
-    REACHER_LOSES = "the game ends when a player reaches the target: that player loses; " \
-        "the lowest total wins"
-    ELIMINATION = "a player who reaches the target is eliminated; the game goes on until one " \
-        "player remains"
+    )
+    REACHER_LOSES = (
+        "the game ends when a player reaches the target: that player loses; the lowest total wins"
+    )
+    ELIMINATION = (
+        "a player who reaches the target is eliminated; the game goes on until one player remains"
+    )
     ROUNDS = "a number of rounds agreed in advance; the highest total wins"
 
 
@@ -73,20 +77,107 @@ class GameRules:
 GAME_RULES: dict[str, GameRules] = {
     rules.preset: rules
     for rules in (
-        GameRules("rami-chinois", 2, 4, 13, False, DrawRule.STOCK_ONLY, StockEmpty.END, None,
-                  None, False, GameEnd.LOWEST_WINS, 100),
-        GameRules("rami-fou", 2, 4, 13, True, DrawRule.STOCK_CLAIM, StockEmpty.RESHUFFLE, None,
-                  None, True, GameEnd.REACHER_LOSES, 500),
-        GameRules("rami-51", 2, 4, 14, False, DrawRule.LAID_ONLY, StockEmpty.RESHUFFLE, None,
-                  None, False, GameEnd.LOWEST_WINS, 500),
-        GameRules("bfmania-51", 2, 6, 13, True, DrawRule.FREE, StockEmpty.RESHUFFLE, 3, None,
-                  False, GameEnd.LOWEST_WINS, 250, (250, 500, 1000)),
-        GameRules("bfmania-30", 2, 6, 13, True, DrawRule.FREE, StockEmpty.RESHUFFLE, 3, None,
-                  False, GameEnd.LOWEST_WINS, 250, (250, 500, 1000)),
-        GameRules("cafe-rummy", 2, 4, 13, True, DrawRule.FREE, StockEmpty.RESHUFFLE, None, 120,
-                  False, GameEnd.ELIMINATION, 500),
-        GameRules("rummikub", 2, 4, 14, False, DrawRule.NONE, StockEmpty.NO_DRAW, None, None,
-                  False, GameEnd.ROUNDS, None, rounds=1),
+        GameRules(
+            "rami-chinois",
+            2,
+            4,
+            13,
+            False,
+            DrawRule.STOCK_ONLY,
+            StockEmpty.END,
+            None,
+            None,
+            False,
+            GameEnd.LOWEST_WINS,
+            100,
+        ),
+        GameRules(
+            "rami-fou",
+            2,
+            4,
+            13,
+            True,
+            DrawRule.STOCK_CLAIM,
+            StockEmpty.RESHUFFLE,
+            None,
+            None,
+            True,
+            GameEnd.REACHER_LOSES,
+            500,
+        ),
+        GameRules(
+            "rami-51",
+            2,
+            4,
+            14,
+            False,
+            DrawRule.LAID_ONLY,
+            StockEmpty.RESHUFFLE,
+            None,
+            None,
+            False,
+            GameEnd.LOWEST_WINS,
+            500,
+        ),
+        GameRules(
+            "bfmania-51",
+            2,
+            6,
+            13,
+            True,
+            DrawRule.FREE,
+            StockEmpty.RESHUFFLE,
+            3,
+            None,
+            False,
+            GameEnd.LOWEST_WINS,
+            250,
+            (250, 500, 1000),
+        ),
+        GameRules(
+            "bfmania-30",
+            2,
+            6,
+            13,
+            True,
+            DrawRule.FREE,
+            StockEmpty.RESHUFFLE,
+            3,
+            None,
+            False,
+            GameEnd.LOWEST_WINS,
+            250,
+            (250, 500, 1000),
+        ),
+        GameRules(
+            "cafe-rummy",
+            2,
+            4,
+            13,
+            True,
+            DrawRule.FREE,
+            StockEmpty.RESHUFFLE,
+            None,
+            120,
+            False,
+            GameEnd.ELIMINATION,
+            500,
+        ),
+        GameRules(
+            "rummikub",
+            2,
+            4,
+            14,
+            False,
+            DrawRule.NONE,
+            StockEmpty.NO_DRAW,
+            None,
+            None,
+            False,
+            GameEnd.ROUNDS,
+            None,
+            rounds=1,
+        ),
     )
 }
 

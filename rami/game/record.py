@@ -100,8 +100,10 @@ class RecordedActions:
     def next_event(self) -> dict[str, Any]:
         at = len(self.rnd.events)
         if at >= len(self.actions):
-            raise RecordError("the record stops while the round is still being played "
-                              f"(seat {self.rnd.to_move} to {self.rnd.phase})")
+            raise RecordError(
+                "the record stops while the round is still being played "
+                f"(seat {self.rnd.to_move} to {self.rnd.phase})"
+            )
         event = self.actions[at]
         if not isinstance(event, dict):
             raise RecordError(f"action {at + 1} is not a JSON object")
@@ -155,15 +157,15 @@ def _deal_from_json(data: Any, players: int) -> Deal:
 PlayWatcher = Callable[[int, int, int, Position, Play], None]
 
 
-def replay(record: Any, label: str = "game", on_play: PlayWatcher | None = None
-           ) -> ReplaySummary:
+def replay(record: Any, label: str = "game", on_play: PlayWatcher | None = None) -> ReplaySummary:
     """Replay one record; RecordError names the round, turn and action at fault."""
     try:
         return _replay(record, label, on_play)
     except RecordError as error:
         if not error.game:
-            error = RecordError(error.message, game=label, round=error.round, turn=error.turn,
-                                action=error.action)
+            error = RecordError(
+                error.message, game=label, round=error.round, turn=error.turn, action=error.action
+            )
         raise error from None
     except RamiError as error:
         raise RecordError(str(error), game=label) from None
@@ -176,8 +178,10 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
     count = len(players)
     whole = game.whole
     if not whole.min_players <= count <= whole.max_players:
-        raise RecordError(f"{game.rules.name} is played by {whole.min_players}-"
-                          f"{whole.max_players} players, the record has {count}")
+        raise RecordError(
+            f"{game.rules.name} is played by {whole.min_players}-"
+            f"{whole.max_players} players, the record has {count}"
+        )
     rounds = field_of(record, "rounds", list)
     active = [True] * count
     totals = [0] * count
@@ -187,41 +191,59 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
     for index, entry in enumerate(rounds):
         number = index + 1
         if outcome is not None:
-            raise RecordError(f"the game was over after round {index}, yet round {number} "
-                              "is recorded")
+            raise RecordError(
+                f"the game was over after round {index}, yet round {number} is recorded"
+            )
         if not isinstance(entry, dict):
             raise RecordError("a round is a JSON object", round=number)
         try:
             first, dealt = _round_start(game, entry, number, first, active)
-            played = _replay_round(game.rules, game.options, dealt, first, active, number,
-                                   totals, entry, game.seed if game.seeded else None, on_play)
+            played = _replay_round(
+                game.rules,
+                game.options,
+                dealt,
+                first,
+                active,
+                number,
+                totals,
+                entry,
+                game.seed if game.seeded else None,
+                on_play,
+            )
         except RecordError as error:
             if error.round is None:
-                raise RecordError(error.message, round=number, turn=error.turn,
-                                  action=error.action) from None
+                raise RecordError(
+                    error.message, round=number, turn=error.turn, action=error.action
+                ) from None
             raise
         actions += len(played.events)
         turns += played.turns
         assert played.result is not None
-        totals = [total + score for total, score in zip(totals, played.result.scores,
-                                                        strict=True)]
+        totals = [total + score for total, score in zip(totals, played.result.scores, strict=True)]
         if not same(entry["totals"], totals):
-            raise RecordError(f"totals recorded {entry.get('totals')}, recomputed {totals}",
-                              round=number)
+            raise RecordError(
+                f"totals recorded {entry.get('totals')}, recomputed {totals}", round=number
+            )
         outcome = game_after_round(whole, game.options, totals, active, number)
         if not same(entry["eliminated"], list(outcome.eliminated)):
-            raise RecordError(f"eliminated recorded {entry.get('eliminated')}, recomputed "
-                              f"{list(outcome.eliminated)}", round=number)
+            raise RecordError(
+                f"eliminated recorded {entry.get('eliminated')}, recomputed "
+                f"{list(outcome.eliminated)}",
+                round=number,
+            )
         for seat in outcome.eliminated:
             active[seat] = False
         if not outcome.over:
             outcome = None
     if outcome is None:
-        raise RecordError(f"the record stops after {len(rounds)} round(s) but the game is not "
-                          "over")
-    for key, value in (("totals", totals), ("winners", list(outcome.winners)),
-                       ("losers", list(outcome.losers)), ("draw", outcome.draw),
-                       ("end", outcome.reason)):
+        raise RecordError(f"the record stops after {len(rounds)} round(s) but the game is not over")
+    for key, value in (
+        ("totals", totals),
+        ("winners", list(outcome.winners)),
+        ("losers", list(outcome.losers)),
+        ("draw", outcome.draw),
+        ("end", outcome.reason),
+    ):
         if not same(record.get(key), value):
             raise RecordError(f"{key} recorded {record.get(key)!r}, recomputed {value!r}")
     return ReplaySummary(len(rounds), actions, turns)
@@ -244,8 +266,9 @@ def _read_header(record: Any) -> _Header:
     """The record's format, fields, rules, options, seed and shuffle, checked in that order."""
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
-    if not (same(record.get("format"), RECORD_FORMAT)
-            and same(record.get("version"), RECORD_VERSION)):
+    if not (
+        same(record.get("format"), RECORD_FORMAT) and same(record.get("version"), RECORD_VERSION)
+    ):
         raise RecordError(
             f"not a {RECORD_FORMAT} record of version {RECORD_VERSION} "
             f"(format {record.get('format')!r}, version {record.get('version')!r})"
@@ -259,8 +282,9 @@ def _read_header(record: Any) -> _Header:
         raise RecordError(f"seed: expected a whole number or a string, got {raw_seed!r}")
     seeded = "shuffle" in record
     if seeded and not same(record["shuffle"], SHUFFLE):
-        raise RecordError(f"shuffle: unknown shuffle {record['shuffle']!r} (this version "
-                          f"deals with {SHUFFLE!r})")
+        raise RecordError(
+            f"shuffle: unknown shuffle {record['shuffle']!r} (this version deals with {SHUFFLE!r})"
+        )
     if seeded and "seed" not in record:
         raise RecordError(f"the record names its shuffle ({SHUFFLE!r}) but no seed")
     if "game" in record:
@@ -276,37 +300,49 @@ def _round_start(
     deal."""
     check_fields(entry, ROUND_FIELDS, "the round")
     if not same(entry["number"], number):
-        raise RecordError(f"number: the round is number {number}, the record says "
-                          f"{entry['number']!r}")
+        raise RecordError(
+            f"number: the round is number {number}, the record says {entry['number']!r}"
+        )
     recorded_first = field_of(entry, "first", int)
     if first is None:
         first = recorded_first
     elif number > 1:
         first = round_first(first, active)
     if recorded_first != first:
-        raise RecordError(f"seat {recorded_first} plays first, but the first player "
-                          f"moves one seat each round: seat {first} (decision 12)")
+        raise RecordError(
+            f"seat {recorded_first} plays first, but the first player "
+            f"moves one seat each round: seat {first} (decision 12)"
+        )
     if not same(entry["active"], active):
         raise RecordError(f"the seats in play are {active}, not {entry['active']!r}")
     dealt = _deal_from_json(entry["deal"], len(active))
     if not same(dealt.to_json(), entry["deal"]):
-        raise RecordError(f"deal: not as rami writes it (cards in the contract's codes): "
-                          f"{brief(entry['deal'])}")
+        raise RecordError(
+            f"deal: not as rami writes it (cards in the contract's codes): {brief(entry['deal'])}"
+        )
     if game.seeded and dealt != deal(game.rules, active, stream(game.seed, "deal", number)):
         raise RecordError("the deal is not the one the seed gives")
     return first, dealt
 
 
 def _replay_round(
-    rules: Ruleset, options: GameOptions, dealt: Deal, first: int, active: Sequence[bool],
-    number: int, totals: Sequence[int], entry: dict[str, Any], seed: int | str | None,
+    rules: Ruleset,
+    options: GameOptions,
+    dealt: Deal,
+    first: int,
+    active: Sequence[bool],
+    number: int,
+    totals: Sequence[int],
+    entry: dict[str, Any],
+    seed: int | str | None,
     on_play: PlayWatcher | None = None,
 ) -> Round:
     recorded = field_of(entry, "actions", list)
     reshuffles = [event for event in recorded if isinstance(event, dict) and "reshuffle" in event]
 
-    seeded_stream = random_reshuffler(stream(seed, "reshuffle", number)) if seed is not None \
-        else None
+    seeded_stream = (
+        random_reshuffler(stream(seed, "reshuffle", number)) if seed is not None else None
+    )
     given: list[list[Card]] = []
 
     def seeded_reshuffles(cards: list[Card], count: int) -> list[Card]:
@@ -323,8 +359,16 @@ def _replay_round(
             raise RecordError(f"reshuffle {count} is not the one the seed gives")
         return order
 
-    rnd = Round(rules, options, dealt, first=first, active=active, number=number,
-                scores=totals, reshuffler=reshuffler)
+    rnd = Round(
+        rules,
+        options,
+        dealt,
+        first=first,
+        active=active,
+        number=number,
+        scores=totals,
+        reshuffler=reshuffler,
+    )
     script = RecordedActions(rnd, recorded)
     checked = 0
     while True:
@@ -334,34 +378,50 @@ def _replay_round(
         try:
             action = script.action()
             if on_play is not None and isinstance(action, Play):
-                on_play(number, rnd.turns + 1, rnd.to_move,
-                        judged_position(rnd.rules, rnd.position(), action), action)
+                on_play(
+                    number,
+                    rnd.turns + 1,
+                    rnd.to_move,
+                    judged_position(rnd.rules, rnd.position(), action),
+                    action,
+                )
             rnd.apply(action)
         except RecordError as error:
-            raise RecordError(error.message, turn=rnd.turns + 1,
-                              action=len(rnd.events) + 1) from None
+            raise RecordError(
+                error.message, turn=rnd.turns + 1, action=len(rnd.events) + 1
+            ) from None
         except IllegalActionError as error:
-            raise RecordError(f"illegal: {'; '.join(error.problems)}", turn=rnd.turns + 1,
-                              action=len(rnd.events) + 1) from None
+            raise RecordError(
+                f"illegal: {'; '.join(error.problems)}",
+                turn=rnd.turns + 1,
+                action=len(rnd.events) + 1,
+            ) from None
         except GameInternalError as error:
-            raise RecordError(str(error), turn=rnd.turns + 1,
-                              action=len(rnd.events) + 1) from None
+            raise RecordError(str(error), turn=rnd.turns + 1, action=len(rnd.events) + 1) from None
         except NotationError as error:
-            raise RecordError(f"unreadable action: {error}", turn=rnd.turns + 1,
-                              action=len(rnd.events) + 1) from None
+            raise RecordError(
+                f"unreadable action: {error}", turn=rnd.turns + 1, action=len(rnd.events) + 1
+            ) from None
     if len(recorded) > len(rnd.events):
-        raise RecordError(f"the round is over after action {len(rnd.events)}, yet "
-                          f"{len(recorded) - len(rnd.events)} more are recorded",
-                          turn=rnd.turns, action=len(rnd.events) + 1)
+        raise RecordError(
+            f"the round is over after action {len(rnd.events)}, yet "
+            f"{len(recorded) - len(rnd.events)} more are recorded",
+            turn=rnd.turns,
+            action=len(rnd.events) + 1,
+        )
     assert rnd.result is not None
     end = entry["end"]
-    want = {"reason": rnd.result.reason, "winners": list(rnd.result.winners),
-            "rami_sec": rnd.result.rami_sec}
+    want = {
+        "reason": rnd.result.reason,
+        "winners": list(rnd.result.winners),
+        "rami_sec": rnd.result.rami_sec,
+    }
     if not same(end, want):
         raise RecordError(f"the round ends {want}, the record says {end}")
     if not same(entry["scores"], list(rnd.result.scores)):
-        raise RecordError(f"scores recorded {entry.get('scores')}, recomputed "
-                          f"{list(rnd.result.scores)}")
+        raise RecordError(
+            f"scores recorded {entry.get('scores')}, recomputed {list(rnd.result.scores)}"
+        )
     hands = [[str(card) for card in hand] for hand in rnd.hands()]
     if not same(entry["hands"], hands):
         raise RecordError(f"the hands left at the end are {hands}, not {entry['hands']}")
@@ -374,6 +434,9 @@ def _compare(rnd: Round, recorded: list[Any], checked: int) -> int:
         mine = rnd.events[at]
         theirs = recorded[at] if at < len(recorded) else None
         if not same(mine, theirs):
-            raise RecordError(f"the engine gives {brief(mine)}, the record has "
-                              f"{brief(theirs)}", turn=rnd.turns, action=at + 1)
+            raise RecordError(
+                f"the engine gives {brief(mine)}, the record has {brief(theirs)}",
+                turn=rnd.turns,
+                action=at + 1,
+            )
     return len(rnd.events)

@@ -27,15 +27,26 @@ from rami.textfile import file_lines
 class RecordError(RamiError):
     """A record that does not replay: the game, round and turn at fault, and why."""
 
-    def __init__(self, message: str, *, game: str = "", round: int | None = None,
-                 turn: int | None = None, action: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        game: str = "",
+        round: int | None = None,
+        turn: int | None = None,
+        action: int | None = None,
+    ) -> None:
         self.game, self.round, self.turn, self.action = game, round, turn, action
-        where = [part for part in (
-            game,
-            f"round {round}" if round is not None else "",
-            f"turn {turn}" if turn is not None else "",
-            f"action {action}" if action is not None else "",
-        ) if part]
+        where = [
+            part
+            for part in (
+                game,
+                f"round {round}" if round is not None else "",
+                f"turn {turn}" if turn is not None else "",
+                f"action {action}" if action is not None else "",
+            )
+            if part
+        ]
         self.message = message
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
 
@@ -81,8 +92,9 @@ def decode_record(line: str, number: int) -> Any:
         raise NotationError(f"line {number}: malformed JSON: {error}") from None
 
 
-def record_file(path: str | Path, *, max_record_bytes: int = MAX_RECORD_BYTES
-                ) -> Iterator[tuple[int, Any]]:
+def record_file(
+    path: str | Path, *, max_record_bytes: int = MAX_RECORD_BYTES
+) -> Iterator[tuple[int, Any]]:
     """The records of a JSON-lines file, read and decoded one line at a time (the memory held
     is one record whatever the file's size); UnreadableFileError naming the file (and the
     line: InputTooLargeError for a line over ``max_record_bytes``), NotationError as
@@ -92,31 +104,60 @@ def record_file(path: str | Path, *, max_record_bytes: int = MAX_RECORD_BYTES
 
 #: The fields of a record (the optional ones too), of each round, of a deal and of a player:
 #: replay refuses any other, and any missing (docs/game.md, "The record").
-RECORD_FIELDS = frozenset({
-    "format", "version", "rules", "options", "seed", "shuffle", "game", "players", "rounds",
-    "totals", "winners", "losers", "draw", "end",
-})
+RECORD_FIELDS = frozenset(
+    {
+        "format",
+        "version",
+        "rules",
+        "options",
+        "seed",
+        "shuffle",
+        "game",
+        "players",
+        "rounds",
+        "totals",
+        "winners",
+        "losers",
+        "draw",
+        "end",
+    }
+)
 OPTIONAL_FIELDS = frozenset({"seed", "shuffle", "game"})
-ROUND_FIELDS = frozenset({
-    "number", "first", "active", "deal", "actions", "end", "hands", "scores", "totals",
-    "eliminated",
-})
+ROUND_FIELDS = frozenset(
+    {
+        "number",
+        "first",
+        "active",
+        "deal",
+        "actions",
+        "end",
+        "hands",
+        "scores",
+        "totals",
+        "eliminated",
+    }
+)
 PLAYER_FIELDS = frozenset({"name", "level"})
 #: Levels of a seat no bot played: a person (``rami play``), or a player ``play_game`` was
 #: given no level for. Every other level is a bot's (:data:`rami.game.levels.LEVELS`).
 NOT_BOTS = ("human", "player")
 
 
-def check_fields(data: dict[str, Any], known: frozenset[str], what: str,
-                 optional: frozenset[str] = frozenset()) -> None:
+def check_fields(
+    data: dict[str, Any], known: frozenset[str], what: str, optional: frozenset[str] = frozenset()
+) -> None:
     unknown = sorted(set(data) - known)
     if unknown:
-        raise RecordError(f"{what}: unknown field{'s' if len(unknown) > 1 else ''} "
-                          f"{', '.join(map(repr, unknown))}")
+        raise RecordError(
+            f"{what}: unknown field{'s' if len(unknown) > 1 else ''} "
+            f"{', '.join(map(repr, unknown))}"
+        )
     missing = sorted(known - optional - set(data))
     if missing:
-        raise RecordError(f"{what}: missing field{'s' if len(missing) > 1 else ''} "
-                          f"{', '.join(map(repr, missing))}")
+        raise RecordError(
+            f"{what}: missing field{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(map(repr, missing))}"
+        )
 
 
 def field_of(data: dict[str, Any], key: str, kind: type) -> Any:
@@ -135,16 +176,25 @@ def whole_number(value: Any, what: str, *, low: int = 0) -> int:
 def same(mine: Any, theirs: Any) -> bool:
     """JSON equality that tells the kinds apart: ``true`` is not ``1``, ``1.0`` is not ``1``
     (Python's ``==`` says they are), and an array is a list or a tuple."""
-    if isinstance(mine, bool) or isinstance(theirs, bool) or isinstance(mine, float) or (
-        isinstance(theirs, float)
+    if (
+        isinstance(mine, bool)
+        or isinstance(theirs, bool)
+        or isinstance(mine, float)
+        or (isinstance(theirs, float))
     ):
         return type(mine) is type(theirs) and mine == theirs
     if isinstance(mine, list | tuple):
-        return isinstance(theirs, list | tuple) and len(mine) == len(theirs) and all(
-            same(a, b) for a, b in zip(mine, theirs, strict=True))
+        return (
+            isinstance(theirs, list | tuple)
+            and len(mine) == len(theirs)
+            and all(same(a, b) for a, b in zip(mine, theirs, strict=True))
+        )
     if isinstance(mine, dict):
-        return isinstance(theirs, dict) and mine.keys() == theirs.keys() and all(
-            same(value, theirs[key]) for key, value in mine.items())
+        return (
+            isinstance(theirs, dict)
+            and mine.keys() == theirs.keys()
+            and all(same(value, theirs[key]) for key, value in mine.items())
+        )
     if isinstance(theirs, list | tuple | dict):
         return False
     return bool(mine == theirs)

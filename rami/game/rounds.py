@@ -129,11 +129,14 @@ class Round:
 
     def _check_cards(self) -> None:
         state = self.state
-        counts = Counter(chain(
-            state.stock, state.discard,
-            *(hand.elements() for hand in state.hands.values()),
-            *(meld.cards for meld in state.table),
-        ))
+        counts = Counter(
+            chain(
+                state.stock,
+                state.discard,
+                *(hand.elements() for hand in state.hands.values()),
+                *(meld.cards for meld in state.table),
+            )
+        )
         if counts != self.deck:
             lost = deck_difference("the game", counts, self.deck)
             raise GameInternalError(f"{self.where}: cards not conserved: {lost}")
@@ -235,13 +238,18 @@ class Round:
             raise IllegalActionError(["the round is over"], f"round {self.number}")
         if self.phase == DRAW:
             if not isinstance(action, Draw):
-                raise IllegalActionError([f"expected a draw ({', '.join(self.legal_draws())})"],
-                                         self.where)
+                raise IllegalActionError(
+                    [f"expected a draw ({', '.join(self.legal_draws())})"], self.where
+                )
             allowed = self.legal_draws()
             if action.source not in allowed:
                 raise IllegalActionError(
-                    [f"{self.rules.name} draws from {' or '.join(allowed)} here, not "
-                     f"{action.source!r}"], self.where)
+                    [
+                        f"{self.rules.name} draws from {' or '.join(allowed)} here, not "
+                        f"{action.source!r}"
+                    ],
+                    self.where,
+                )
             self._draw(action.source)
             self.phase = PLAY
         elif self.phase == CLAIM:
@@ -250,8 +258,9 @@ class Round:
             self._claim(action.take)
         else:
             if not isinstance(action, Play):
-                raise IllegalActionError(["expected a play (table after, cards played, discard)"],
-                                         self.where)
+                raise IllegalActionError(
+                    ["expected a play (table after, cards played, discard)"], self.where
+                )
             self._play(action)
         self._check_cards()
 
@@ -279,18 +288,25 @@ class Round:
     def position(self) -> Position:
         """The position of the seat to move (its turn after the draw)."""
         seat = self.to_move
-        return Position(self.state.table, tuple(self.state.hands[seat].elements()),
-                        self.state.opened[seat], self.rules, self.taken)
+        return Position(
+            self.state.table,
+            tuple(self.state.hands[seat].elements()),
+            self.state.opened[seat],
+            self.rules,
+            self.taken,
+        )
 
     def _play(self, play: Play) -> None:
         seat = self.to_move
         position = self.position()
-        verdict = validate_turn(judged_position(self.rules, position, play), play.table,
-                                play.played, play.discard)
+        verdict = validate_turn(
+            judged_position(self.rules, position, play), play.table, play.played, play.discard
+        )
         problems = list(verdict.problems)
         if verdict.legal:
-            problems.extend(engine_problems(self.rules, self.game, self.state.table, self.taken,
-                                            position, play))
+            problems.extend(
+                engine_problems(self.rules, self.game, self.state.table, self.taken, position, play)
+            )
         if problems:
             raise IllegalActionError(problems, self.where)
         state = self.state
@@ -336,8 +352,16 @@ class Round:
     def _finish(self, reason: str, winner: int | None = None, rami_sec: bool = False) -> None:
         self.phase = OVER
         self.claim_queue = []
-        self.result = score_round(self.rules, self.game, self.players, self.state.hands,
-                                  self.state.opened, reason, winner, rami_sec)
+        self.result = score_round(
+            self.rules,
+            self.game,
+            self.players,
+            self.state.hands,
+            self.state.opened,
+            reason,
+            winner,
+            rami_sec,
+        )
 
     @property
     def over(self) -> bool:
@@ -360,8 +384,7 @@ class Round:
             discard_pile=tuple(state.discard),
             stock_size=len(state.stock),
             hand_sizes=tuple(
-                sum(state.hands[s].values()) if s in state.hands else 0
-                for s in range(self.players)
+                sum(state.hands[s].values()) if s in state.hands else 0 for s in range(self.players)
             ),
             opened=tuple(state.opened.get(s, False) for s in range(self.players)),
             active=self.active,

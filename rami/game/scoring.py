@@ -139,11 +139,13 @@ def game_after_round(
         if len(left) == 1:
             return GameResult(True, (left[0],), eliminated=tuple(reached), reason="elimination")
         if not left:
-            return GameResult(True, _lowest(totals, reached), eliminated=tuple(reached),
-                              reason="elimination")
+            return GameResult(
+                True, _lowest(totals, reached), eliminated=tuple(reached), reason="elimination"
+            )
         if rounds_played >= options.max_rounds:
-            return GameResult(True, _lowest(totals, left), eliminated=tuple(reached),
-                              reason="max-rounds")
+            return GameResult(
+                True, _lowest(totals, left), eliminated=tuple(reached), reason="max-rounds"
+            )
         return GameResult(False, eliminated=tuple(reached))
     if reached:
         losers = tuple(reached) if game.end is GameEnd.REACHER_LOSES else ()

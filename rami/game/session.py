@@ -103,10 +103,12 @@ class GameSession:
                 "bots)"
             )
         self.seed = seed
-        self.names = ["You"] + [f"P{seat + 1} ({level})"
-                                for seat, level in enumerate(self.levels, start=1)]
-        self.bots = [None] + [make_bot(level, seed + seat)
-                              for seat, level in enumerate(self.levels, start=1)]
+        self.names = ["You"] + [
+            f"P{seat + 1} ({level})" for seat, level in enumerate(self.levels, start=1)
+        ]
+        self.bots = [None] + [
+            make_bot(level, seed + seat) for seat, level in enumerate(self.levels, start=1)
+        ]
         self.active = [True] * count
         self.totals = [0] * count
         self.first = first_seat(seed, count)
@@ -127,8 +129,10 @@ class GameSession:
         self.round = self._deal()
         self._advance()
         if self._script:
-            raise ReplayError(f"{len(self._script)} journal entries left over after the game "
-                              f"replayed to {self.phase}")
+            raise ReplayError(
+                f"{len(self._script)} journal entries left over after the game "
+                f"replayed to {self.phase}"
+            )
 
     # ------------------------------------------------------------------ the flow
 
@@ -142,8 +146,13 @@ class GameSession:
         self.round_over = False
         self.log.append({"kind": "deal", "round": self.number, "seat": self.first})
         return Round(
-            self.rules, self.options, dealt, first=self.first, active=self.active,
-            number=self.number, scores=self.totals,
+            self.rules,
+            self.options,
+            dealt,
+            first=self.first,
+            active=self.active,
+            number=self.number,
+            scores=self.totals,
             reshuffler=random_reshuffler(stream(self.seed, "reshuffle", self.number)),
         )
 
@@ -168,8 +177,9 @@ class GameSession:
                 try:
                     self._apply(action, seat)
                 except IllegalActionError as error:
-                    raise ReplayError(f"journal entry {len(self.journal)} refused: "
-                                      f"{'; '.join(error.problems)}") from error
+                    raise ReplayError(
+                        f"journal entry {len(self.journal)} refused: {'; '.join(error.problems)}"
+                    ) from error
                 continue
             if seat == HUMAN:
                 return
@@ -178,8 +188,9 @@ class GameSession:
             view = rnd.view()
             action = bot.act(view)
             if isinstance(action, Play) and action.table:  # the table keeps its numbering
-                action = Play(in_table_order(action.table, rnd.state.table), action.played,
-                              action.discard)
+                action = Play(
+                    in_table_order(action.table, rnd.state.table), action.played, action.discard
+                )
             try:
                 self._apply(action, seat)
             except IllegalActionError as error:
@@ -209,10 +220,10 @@ class GameSession:
     def _end_round(self) -> None:
         rnd = self.round
         assert rnd.result is not None
-        self.totals = [total + score
-                       for total, score in zip(self.totals, rnd.result.scores, strict=True)]
-        outcome = game_after_round(self.game, self.options, self.totals, self.active,
-                                   self.number)
+        self.totals = [
+            total + score for total, score in zip(self.totals, rnd.result.scores, strict=True)
+        ]
+        outcome = game_after_round(self.game, self.options, self.totals, self.active, self.number)
         summary = {
             "number": self.number,
             "reason": rnd.result.reason,
@@ -224,9 +235,15 @@ class GameSession:
             "eliminated": list(outcome.eliminated),
         }
         self.rounds.append(summary)
-        self.log.append({"kind": "round-over", "round": self.number,
-                         "_reason": rnd.result.reason, "_winners": list(rnd.result.winners),
-                         "_scores": list(rnd.result.scores)})
+        self.log.append(
+            {
+                "kind": "round-over",
+                "round": self.number,
+                "_reason": rnd.result.reason,
+                "_winners": list(rnd.result.winners),
+                "_scores": list(rnd.result.scores),
+            }
+        )
         for seat in outcome.eliminated:
             self.active[seat] = False
         self.round_over = True
@@ -238,8 +255,9 @@ class GameSession:
                 "draw": outcome.draw,
                 "reason": outcome.reason,
             }
-            self.log.append({"kind": "game-over", "round": self.number,
-                             "_winners": list(outcome.winners)})
+            self.log.append(
+                {"kind": "game-over", "round": self.number, "_winners": list(outcome.winners)}
+            )
 
     # ------------------------------------------------------------------ what seat 0 is asked
 
@@ -254,16 +272,20 @@ class GameSession:
     def _expect(self, *phases: str) -> None:
         if self.phase not in phases:
             raise NotAskedError(
-                [f"you are asked to {_ASKED.get(self.phase, self.phase)}, not to "
-                 f"{' or '.join(_ASKED.get(p, p) for p in phases)}"],
-                f"round {self.number}")
+                [
+                    f"you are asked to {_ASKED.get(self.phase, self.phase)}, not to "
+                    f"{' or '.join(_ASKED.get(p, p) for p in phases)}"
+                ],
+                f"round {self.number}",
+            )
 
     def draw(self, source: str) -> None:
         """Draw from ``source`` (stock or discard) where the preset lets the person choose."""
         self._expect(DRAW)
         if source not in SOURCES:
-            raise IllegalActionError([f"draw from 'stock' or 'discard', not {source!r}"],
-                                     self.round.where)
+            raise IllegalActionError(
+                [f"draw from 'stock' or 'discard', not {source!r}"], self.round.where
+            )
         if source == DISCARD:  # a draw no turn the referee accepts would follow is refused
             from rami.game.advice import taking_problem
 
@@ -298,7 +320,8 @@ class GameSession:
         before = self.round.state.table
         return tuple(
             arrange_like(list(cards), self.rules, before[index] if index < len(before) else None)
-            for index, cards in enumerate(melds) if cards
+            for index, cards in enumerate(melds)
+            if cards
         )
 
     def next_round(self) -> None:
@@ -312,7 +335,7 @@ class GameSession:
 
     def _log_events(self) -> None:
         rnd = self.round
-        for event in rnd.events[self._seen:]:
+        for event in rnd.events[self._seen :]:
             self.log.append(self._visible(event, rnd))
         self._seen = len(rnd.events)
 
@@ -322,12 +345,22 @@ class GameSession:
             return {**base, "kind": "reshuffle", "stock_size": len(event["stock"])}
         seat = event["seat"]
         if "claim" in event:
-            return {**base, "kind": "claim", "seat": seat, "card": event["claim"],
-                    "penalty": event["penalty"] if seat == HUMAN else None}
+            return {
+                **base,
+                "kind": "claim",
+                "seat": seat,
+                "card": event["claim"],
+                "penalty": event["penalty"] if seat == HUMAN else None,
+            }
         if "draw" in event:
             shown = seat == HUMAN or event["draw"] == DISCARD
-            return {**base, "kind": "draw", "seat": seat, "source": event["draw"],
-                    "card": event["card"] if shown else None}
+            return {
+                **base,
+                "kind": "draw",
+                "seat": seat,
+                "source": event["draw"],
+                "card": event["card"] if shown else None,
+            }
         before, owners = self._table, self._owners
         if "table" in event:
             self._table = rnd.state.table
@@ -336,15 +369,22 @@ class GameSession:
         try:
             moves = turn_moves(before, self._table, played)
         except SolverBugError as error:  # a turn the move language cannot tell: said plainly
-            log.warning("round %d: the turn of seat %d not told as moves: %s", self.number,
-                        seat, error)
+            log.warning(
+                "round %d: the turn of seat %d not told as moves: %s", self.number, seat, error
+            )
             moves = ()
         left = sum(rnd.state.hands[seat].values()) if seat in rnd.state.hands else 0
-        return {**base, "kind": "play", "seat": seat, "played": event["played"],
-                "discard": event.get("discard"), "table": event.get("table"),
-                "took": [] if seat == HUMAN else [str(card) for card in took(moves, owners, HUMAN)],
-                "hand_size": left,
-                "_moves": moves}
+        return {
+            **base,
+            "kind": "play",
+            "seat": seat,
+            "played": event["played"],
+            "discard": event.get("discard"),
+            "table": event.get("table"),
+            "took": [] if seat == HUMAN else [str(card) for card in took(moves, owners, HUMAN)],
+            "hand_size": left,
+            "_moves": moves,
+        }
 
     def entry_json(self, entry: dict[str, Any], language: Language = ENGLISH) -> dict[str, Any]:
         """A log entry as sent: its public fields, its ``text`` in ``language`` and, for a
@@ -352,12 +392,14 @@ class GameSession:
         sent = {key: value for key, value in entry.items() if not key.startswith("_")}
         sent["text"] = entry_text(entry, self.names, language)
         if entry["kind"] == "play":
-            sent["moves"] = move_texts(entry["_moves"], entry["discard"], language,
-                                       mine=entry["seat"] == HUMAN)
+            sent["moves"] = move_texts(
+                entry["_moves"], entry["discard"], language, mine=entry["seat"] == HUMAN
+            )
         return sent
 
-    def to_json(self, events_from: int | None = None,
-                language: Language = ENGLISH) -> dict[str, Any]:
+    def to_json(
+        self, events_from: int | None = None, language: Language = ENGLISH
+    ) -> dict[str, Any]:
         """What the person sees: their view, the game so far, and the log from
         ``events_from`` (the last 50 entries by default), its sentences in ``language``."""
         view = self.round.view(HUMAN).to_json()
@@ -368,8 +410,14 @@ class GameSession:
             "rules": self.rules.option_string,
             "title": self.rules.title,
             "seed": self.seed,
-            "players": [{"seat": seat, "name": name, "level": "human" if seat == HUMAN
-                         else self.levels[seat - 1]} for seat, name in enumerate(self.names)],
+            "players": [
+                {
+                    "seat": seat,
+                    "name": name,
+                    "level": "human" if seat == HUMAN else self.levels[seat - 1],
+                }
+                for seat, name in enumerate(self.names)
+            ],
             "phase": asked,
             "to_move": self.round.to_move if asked in (DRAW, PLAY, CLAIM) else None,
             "discard_rule": self.rules.discard,
@@ -384,8 +432,11 @@ class GameSession:
 
 
 _ASKED = {
-    DRAW: "draw", PLAY: "play your turn", CLAIM: "answer the claim (take or pass)",
-    ROUND_OVER: "start the next round", GAME_OVER: "start a new game (this one is over)",
+    DRAW: "draw",
+    PLAY: "play your turn",
+    CLAIM: "answer the claim (take or pass)",
+    ROUND_OVER: "start the next round",
+    GAME_OVER: "start a new game (this one is over)",
 }
 
 
@@ -393,5 +444,12 @@ def _counts(table: Sequence[Meld]) -> Counter[Card]:
     return Counter(card for meld in table for card in meld.cards)
 
 
-__all__ = ["GAME_OVER", "HUMAN", "NEXT", "ROUND_OVER", "GameSession", "NotAskedError",
-           "ReplayError"]
+__all__ = [
+    "GAME_OVER",
+    "HUMAN",
+    "NEXT",
+    "ROUND_OVER",
+    "GameSession",
+    "NotAskedError",
+    "ReplayError",
+]

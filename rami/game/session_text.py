@@ -22,8 +22,10 @@ _REASONS = {
     "stock": ("the stock ran out", "le talon est épuisé"),
     "cap": ("the turn cap was reached", "le nombre maximal de tours est atteint"),
     "blocked": ("nobody could play", "personne ne pouvait jouer"),
-    "turn-limit": ("the engine's turn limit was reached",
-                   "la limite de tours du moteur est atteinte"),
+    "turn-limit": (
+        "the engine's turn limit was reached",
+        "la limite de tours du moteur est atteinte",
+    ),
 }
 
 
@@ -62,8 +64,11 @@ def entry_text(entry: dict[str, Any], names: Sequence[str], language: Language) 
     if kind == "deal":
         seat, number = entry["seat"], entry["round"]
         if fr:
-            return (f"Manche {number} : vous commencez." if seat == HUMAN
-                    else f"Manche {number} : {who_all[seat]} commence.")
+            return (
+                f"Manche {number} : vous commencez."
+                if seat == HUMAN
+                else f"Manche {number} : {who_all[seat]} commence."
+            )
         return f"Round {number}: {who_all[seat]} {_verb(seat, 'play', 'plays')} first."
     if kind == "round-over":
         return _round_over(entry, who_all, language)
@@ -78,10 +83,11 @@ def entry_text(entry: dict[str, Any], names: Sequence[str], language: Language) 
     if kind == "reshuffle":
         size = entry["stock_size"]
         if fr:
-            return (f"La défausse (sauf sa carte du dessus) est mélangée en un nouveau talon de "
-                    f"{size} cartes.")
-        return (f"The discard pile (less its top) is shuffled into a new stock of {size} "
-                "cards.")
+            return (
+                f"La défausse (sauf sa carte du dessus) est mélangée en un nouveau talon de "
+                f"{size} cartes."
+            )
+        return f"The discard pile (less its top) is shuffled into a new stock of {size} cards."
     seat = entry["seat"]
     who = who_all[seat]
     if kind == "claim":
@@ -112,15 +118,20 @@ def _draw(entry: dict[str, Any], who: str, language: Language) -> str:
 
 
 def _play(entry: dict[str, Any], who: str, language: Language) -> str:
-    seat, played, discard, left = (entry["seat"], entry["played"], entry["discard"],
-                                   entry["hand_size"])
+    seat, played, discard, left = (
+        entry["seat"],
+        entry["played"],
+        entry["discard"],
+        entry["hand_size"],
+    )
     if language is FRENCH:
-        text = (f"{who} {_verb(seat, 'posez', 'pose')} "
-                f"{_cards(played, language)}" if played
-                else f"{who} ne {_verb(seat, 'posez', 'pose')} rien")
+        text = (
+            f"{who} {_verb(seat, 'posez', 'pose')} {_cards(played, language)}"
+            if played
+            else f"{who} ne {_verb(seat, 'posez', 'pose')} rien"
+        )
         if discard:
-            text += (f", {_verb(seat, 'défaussez', 'défausse')} "
-                     f"{_cards([discard], language)}")
+            text += f", {_verb(seat, 'défaussez', 'défausse')} {_cards([discard], language)}"
         if entry["table"] is not None and not played:
             text += " (la table réarrangée)"
         return f"{text} ({left} carte{'s' if left > 1 else ''} en main)."
@@ -138,13 +149,15 @@ def _round_over(entry: dict[str, Any], who_all: Sequence[str], language: Languag
     reason = entry["_reason"]
     said = _REASONS.get(reason, (reason, reason))[1 if fr else 0]
     winners = (" et " if fr else " and ").join(who_all[seat] for seat in entry["_winners"])
-    scores = ", ".join(f"{name} {score:+d}"
-                       for name, score in zip(who_all, entry["_scores"], strict=True))
+    scores = ", ".join(
+        f"{name} {score:+d}" for name, score in zip(who_all, entry["_scores"], strict=True)
+    )
     if fr:
-        return (f"Fin de la manche {entry['round']} : {said} ; gagnée par "
-                f"{winners or 'personne'}. Scores : {scores}.")
-    return (f"Round {entry['round']} over: {said}; won by {winners or 'nobody'}. "
-            f"Scores {scores}.")
+        return (
+            f"Fin de la manche {entry['round']} : {said} ; gagnée par "
+            f"{winners or 'personne'}. Scores : {scores}."
+        )
+    return f"Round {entry['round']} over: {said}; won by {winners or 'nobody'}. Scores {scores}."
 
 
 __all__ = ["entry_text", "person_name"]

@@ -46,25 +46,40 @@ class Simulation:
             if not is_level(level):
                 raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}")
         if not whole.min_players <= len(self.levels) <= whole.max_players:
-            raise GameError(f"{ruleset.name} is played by {whole.min_players} to "
-                            f"{whole.max_players} players, not {len(self.levels)}")
+            raise GameError(
+                f"{ruleset.name} is played by {whole.min_players} to "
+                f"{whole.max_players} players, not {len(self.levels)}"
+            )
         if self.games < 1:
             raise GameError(f"--games must be at least 1, got {self.games}")
         self.options.resolved(ruleset)
-        return Simulation(ruleset.option_string, self.levels, self.games, self.seed, self.options,
-                          self.verify)
+        return Simulation(
+            ruleset.option_string, self.levels, self.games, self.seed, self.options, self.verify
+        )
 
     def names(self) -> list[str]:
         return [f"P{seat + 1}" for seat in range(len(self.levels))]
 
     def to_json(self) -> dict[str, Any]:
-        return {"rules": self.rules, "levels": list(self.levels), "games": self.games,
-                "seed": self.seed, "options": self.options.to_json(), "verify": self.verify}
+        return {
+            "rules": self.rules,
+            "levels": list(self.levels),
+            "games": self.games,
+            "seed": self.seed,
+            "options": self.options.to_json(),
+            "verify": self.verify,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Simulation:
-        return cls(data["rules"], tuple(data["levels"]), data["games"], data["seed"],
-                   GameOptions.from_json(data["options"]), data["verify"])
+        return cls(
+            data["rules"],
+            tuple(data["levels"]),
+            data["games"],
+            data["seed"],
+            GameOptions.from_json(data["options"]),
+            data["verify"],
+        )
 
 
 @dataclass
@@ -86,14 +101,23 @@ def game_seed(seed: int, index: int) -> int:
 
 def run_game(simulation: Simulation, index: int) -> Outcome:
     seed = game_seed(simulation.seed, index)
-    bots = [make_bot(level, derive_seed(seed, "bot", seat))
-            for seat, level in enumerate(simulation.levels)]
+    bots = [
+        make_bot(level, derive_seed(seed, "bot", seat))
+        for seat, level in enumerate(simulation.levels)
+    ]
     calls, solver_ms = SOLVER_STATS["calls"], SOLVER_STATS["ms"]
     started = time.perf_counter()
     record = error = None
     try:
-        record = play_game(simulation.rules, bots, seed, options=simulation.options,
-                           names=simulation.names(), levels=simulation.levels, game=index)
+        record = play_game(
+            simulation.rules,
+            bots,
+            seed,
+            options=simulation.options,
+            names=simulation.names(),
+            levels=simulation.levels,
+            game=index,
+        )
         if simulation.verify:
             from rami.game.record import replay
 
@@ -102,8 +126,13 @@ def run_game(simulation: Simulation, index: int) -> Outcome:
         error = f"{type(failure).__name__}: {failure}"
         record = None
     return Outcome(
-        index, seed, record, error, (time.perf_counter() - started) * 1000,
-        SOLVER_STATS["ms"] - solver_ms, int(SOLVER_STATS["calls"] - calls),
+        index,
+        seed,
+        record,
+        error,
+        (time.perf_counter() - started) * 1000,
+        SOLVER_STATS["ms"] - solver_ms,
+        int(SOLVER_STATS["calls"] - calls),
     )
 
 
@@ -115,8 +144,7 @@ def play_task(payload: dict[str, Any]) -> dict[str, Any]:
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
     """A pool of ``workers`` spawned processes (spawned: no state copied from the parent)."""
-    return ProcessPoolExecutor(max_workers=workers,
-                               mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
 
 def run(
@@ -165,10 +193,16 @@ def summarize(
         sole = sum(1 for r in records if r["winners"] == [seat])
         shared = sum(1 for r in records if seat in r["winners"] and len(r["winners"]) > 1)
         totals = [r["totals"][seat] for r in records]
-        players.append({
-            "seat": seat, "name": name, "level": level, "wins": sole, "draws": shared,
-            "mean_total": round(sum(totals) / count, 2) if count else None,
-        })
+        players.append(
+            {
+                "seat": seat,
+                "name": name,
+                "level": level,
+                "wins": sole,
+                "draws": shared,
+                "mean_total": round(sum(totals) / count, 2) if count else None,
+            }
+        )
     by_level = []
     pairs = [game_pairs(levels, ranks(record)) for record in records]
     elo = {rating.level: rating for rating in ratings(pairs, levels, seed=simulation.seed)}
@@ -177,18 +211,21 @@ def summarize(
         seat_games = count * len(seats)
         wins = sum(p["wins"] for p in seats)
         rating = elo[level]
-        by_level.append({
-            "level": level,
-            "seat_games": seat_games,
-            "wins": wins,
-            "draws": sum(p["draws"] for p in seats),
-            "win_rate": round(wins / seat_games, 4) if seat_games else None,
-            "mean_total": round(sum(p["mean_total"] or 0 for p in seats) / len(seats), 2)
-            if count else None,
-            "elo": round(rating.elo, 1),
-            "elo_low": None if rating.low is None else round(rating.low, 1),
-            "elo_high": None if rating.high is None else round(rating.high, 1),
-        })
+        by_level.append(
+            {
+                "level": level,
+                "seat_games": seat_games,
+                "wins": wins,
+                "draws": sum(p["draws"] for p in seats),
+                "win_rate": round(wins / seat_games, 4) if seat_games else None,
+                "mean_total": round(sum(p["mean_total"] or 0 for p in seats) / len(seats), 2)
+                if count
+                else None,
+                "elo": round(rating.elo, 1),
+                "elo_low": None if rating.low is None else round(rating.low, 1),
+                "elo_high": None if rating.high is None else round(rating.high, 1),
+            }
+        )
     turns = sum(_turns(record) for record in records)
     rounds = sum(len(record["rounds"]) for record in records)
     game_ms = sum(o.ms for o in outcomes)
@@ -229,8 +266,10 @@ def summary_lines(summary: dict[str, Any], out: str) -> list[str]:
     for p in summary["players"]:
         mean = "-" if p["mean_total"] is None else f"{p['mean_total']:.1f}"
         lines.append(f"{p['name']:<8}{p['level']:<11}{p['wins']:>6}{p['draws']:>7}{mean:>12}")
-    lines.append(f"{'Level':<11}{'seats':>6}{'wins':>6}{'win rate':>10}{'mean total':>12}"
-                 f"  Elo (95% interval)")
+    lines.append(
+        f"{'Level':<11}{'seats':>6}{'wins':>6}{'win rate':>10}{'mean total':>12}"
+        f"  Elo (95% interval)"
+    )
     for level in summary["levels"]:
         rate = "-" if level["win_rate"] is None else f"{level['win_rate']:.1%}"
         mean = "-" if level["mean_total"] is None else f"{level['mean_total']:.1f}"
@@ -238,13 +277,19 @@ def summary_lines(summary: dict[str, Any], out: str) -> list[str]:
             elo = "0 (anchor)" if len(summary["levels"]) > 1 else "-"
         else:
             elo = f"{level['elo']:+.0f} [{level['elo_low']:+.0f}, {level['elo_high']:+.0f}]"
-        lines.append(f"{level['level']:<11}{level['seat_games']:>6}{level['wins']:>6}"
-                     f"{rate:>10}{mean:>12}  {elo}")
-    lines.append(f"Turns per game: {summary['turns_per_game']} (rounds per game "
-                 f"{summary['rounds_per_game']})")
-    lines.append(f"Solver: {summary['solver_calls_per_turn']} calls and "
-                 f"{summary['solver_ms_per_turn']} ms per turn "
-                 f"({summary['solver_share']:.0%} of the game time)")
+        lines.append(
+            f"{level['level']:<11}{level['seat_games']:>6}{level['wins']:>6}"
+            f"{rate:>10}{mean:>12}  {elo}"
+        )
+    lines.append(
+        f"Turns per game: {summary['turns_per_game']} (rounds per game "
+        f"{summary['rounds_per_game']})"
+    )
+    lines.append(
+        f"Solver: {summary['solver_calls_per_turn']} calls and "
+        f"{summary['solver_ms_per_turn']} ms per turn "
+        f"({summary['solver_share']:.0%} of the game time)"
+    )
     for error in summary["errors"]:
         lines.append(f"Game {error['game']} (seed {error['seed']}) failed: {error['error']}")
     return lines
@@ -271,7 +316,11 @@ def simulate(
         outcomes.append(outcome)
         if on_outcome is not None:
             on_outcome(outcome)
-    summary = summarize(simulation, outcomes, time.perf_counter() - started,
-                        executor.workers if executor is not None else workers)
+    summary = summarize(
+        simulation,
+        outcomes,
+        time.perf_counter() - started,
+        executor.workers if executor is not None else workers,
+    )
     summary["executor"] = executor.kind if executor is not None else "local"
     return summary

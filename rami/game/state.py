@@ -186,8 +186,11 @@ class View:
         opened = data.get("opened", [False] * players)
         active = data.get("active", [True] * players)
         for key, value in (("opened", opened), ("active", active)):
-            if not (isinstance(value, list) and len(value) == players
-                    and all(isinstance(flag, bool) for flag in value)):
+            if not (
+                isinstance(value, list)
+                and len(value) == players
+                and all(isinstance(flag, bool) for flag in value)
+            ):
                 raise NotationError(f"{key}: expected {players} true/false values")
         known = data.get("known", [[] for _ in range(players)])
         if not isinstance(known, list) or len(known) != players:

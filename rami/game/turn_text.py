@@ -25,8 +25,9 @@ def bot_move_text(text: str, language: Language) -> str:
     return text.replace(" from your hand", "").replace("your hand", "their hand")
 
 
-def turn_moves(before: Sequence[Meld], after: Sequence[Meld],
-               played: Sequence[Card]) -> tuple[Move, ...]:
+def turn_moves(
+    before: Sequence[Meld], after: Sequence[Meld], played: Sequence[Card]
+) -> tuple[Move, ...]:
     """The moves from the table ``before`` to the table ``after`` (in any order), the cards
     ``played`` coming from the hand; melds numbered as ``before``, new ones numbered on."""
     from rami.solver.explain import explain_moves, in_number_order
@@ -47,12 +48,15 @@ def discard_text(card: str, language: Language) -> str:
     return f"{'défaussez' if language is FRENCH else 'discard'} {localize_cards(card, language)}"
 
 
-def move_texts(moves: Sequence[Move], discard: str | None, language: Language = ENGLISH, *,
-               mine: bool = False) -> list[str]:
+def move_texts(
+    moves: Sequence[Move], discard: str | None, language: Language = ENGLISH, *, mine: bool = False
+) -> list[str]:
     """The moves as sentences in ``language``, the discard last; ``mine``: said to the
     player who made them (else "from your hand" is dropped)."""
-    lines = [move.said(language) if mine else bot_move_text(move.said(language), language)
-             for move in moves]
+    lines = [
+        move.said(language) if mine else bot_move_text(move.said(language), language)
+        for move in moves
+    ]
     if discard is not None:
         lines.append(discard_text(discard, language))
     return lines
@@ -62,21 +66,36 @@ def took(moves: Sequence[Move], owners: Sequence[int], seat: int) -> list[Card]:
     """The cards the moves took out of melds ``seat`` laid (moved to another meld, or cut off
     as a new one), sorted; ``owners`` gives who laid each meld of the table before the turn
     (:func:`owners_after`)."""
-    return sorted(card for move in moves if move.kind in (MoveKind.MOVE, MoveKind.SPLIT)
-                  and move.source is not None and owners[move.source - 1] == seat
-                  for card in move.cards)
+    return sorted(
+        card
+        for move in moves
+        if move.kind in (MoveKind.MOVE, MoveKind.SPLIT)
+        and move.source is not None
+        and owners[move.source - 1] == seat
+        for card in move.cards
+    )
 
 
-def owners_after(before: Sequence[Meld], after: Sequence[Meld], owners: Sequence[int],
-                 player: int) -> list[int]:
+def owners_after(
+    before: Sequence[Meld], after: Sequence[Meld], owners: Sequence[int], player: int
+) -> list[int]:
     """Who laid each meld of ``after`` (in its order): a meld matched to one of ``before``
     (decision 7's matching, as the moves number them) keeps its owner in ``owners``; a new
     meld is ``player``'s, who made the turn."""
     from rami.moves import meld_numbers
 
-    return [owners[number - 1] if number <= len(before) else player
-            for number in meld_numbers(before, after)]
+    return [
+        owners[number - 1] if number <= len(before) else player
+        for number in meld_numbers(before, after)
+    ]
 
 
-__all__ = ["bot_move_text", "discard_text", "in_table_order", "move_texts", "owners_after",
-           "took", "turn_moves"]
+__all__ = [
+    "bot_move_text",
+    "discard_text",
+    "in_table_order",
+    "move_texts",
+    "owners_after",
+    "took",
+    "turn_moves",
+]

@@ -20,5 +20,17 @@ from rami.moves.move import Move, MoveError, MoveKind
 from rami.moves.numbers import meld_numbers, numbered
 from rami.moves.parse import GRAMMAR, VERBS, parse_move, read_move
 
-__all__ = ["GRAMMAR", "VERBS", "Layout", "Move", "MoveError", "MoveKind", "arrange_like",
-           "laid_out", "meld_numbers", "numbered", "parse_move", "read_move"]
+__all__ = [
+    "GRAMMAR",
+    "VERBS",
+    "Layout",
+    "Move",
+    "MoveError",
+    "MoveKind",
+    "arrange_like",
+    "laid_out",
+    "meld_numbers",
+    "numbered",
+    "parse_move",
+    "read_move",
+]

@@ -64,8 +64,9 @@ class Layout:
             return self._with(piles, hand), move
         return self._moved(piles, hand, move)
 
-    def _moved(self, piles: list[list[Card]], hand: Counter[Card],
-               move: Move) -> tuple[Layout, Move]:
+    def _moved(
+        self, piles: list[list[Card]], hand: Counter[Card], move: Move
+    ) -> tuple[Layout, Move]:
         """Cards from the hand or a meld to a meld."""
         cards = move.cards
         if move.source is None:
@@ -74,8 +75,10 @@ class Layout:
             pile = self._pile(piles, move.source)
             missing = Counter(cards) - Counter(pile)
             if missing:
-                raise MoveError(f"meld {move.source} does not hold {_listed(missing)} "
-                                f"(it holds {_listed(Counter(pile))})")
+                raise MoveError(
+                    f"meld {move.source} does not hold {_listed(missing)} "
+                    f"(it holds {_listed(Counter(pile))})"
+                )
             for card in cards:
                 pile.remove(card)
         target = self._target(piles, move)
@@ -84,8 +87,9 @@ class Layout:
         piles[target - 1].extend(cards)
         return self._with(piles, hand), replace(move, target=target)
 
-    def _split(self, piles: list[list[Card]], hand: Counter[Card],
-               move: Move) -> tuple[Layout, Move]:
+    def _split(
+        self, piles: list[list[Card]], hand: Counter[Card], move: Move
+    ) -> tuple[Layout, Move]:
         pile = self._pile(piles, move.source)
         assert move.source is not None
         if move.after is None:  # the solver's split names the cards it cuts off
@@ -93,23 +97,26 @@ class Layout:
         meld = laid_out(pile, self._rules(), self._before(move.source))
         cards, cut_after = meld.cards, move.after
         if meld.kind is not MeldKind.RUN or run_start(meld, self._rules()) is None:
-            raise MoveError(f"meld {move.source} ({format_cards(cards)}) is not a run: only a "
-                            "run is split")
+            raise MoveError(
+                f"meld {move.source} ({format_cards(cards)}) is not a run: only a run is split"
+            )
         if cut_after not in cards:
-            raise MoveError(f"meld {move.source} ({format_cards(cards)}) does not hold "
-                            f"{cut_after}")
+            raise MoveError(f"meld {move.source} ({format_cards(cards)}) does not hold {cut_after}")
         cut = len(cards) - cards[::-1].index(cut_after)
         if cut == len(cards):
-            raise MoveError(f"{cut_after} is the last card of meld {move.source}: there is no "
-                            f"card after {cut_after} to split off")
+            raise MoveError(
+                f"{cut_after} is the last card of meld {move.source}: there is no "
+                f"card after {cut_after} to split off"
+            )
         target = self._target(piles, move)
         piles[move.source - 1] = list(cards[:cut])
         piles[target - 1].extend(cards[cut:])
         return self._with(piles, hand), replace(move, cards=cards[cut:], target=target)
 
     def _with(self, piles: list[list[Card]], hand: Counter[Card]) -> Layout:
-        return replace(self, piles=tuple(tuple(pile) for pile in piles),
-                       hand=tuple(sorted(hand.elements())))
+        return replace(
+            self, piles=tuple(tuple(pile) for pile in piles), hand=tuple(sorted(hand.elements()))
+        )
 
     def _pile(self, piles: list[list[Card]], number: int | None) -> list[Card]:
         if number is None or not 1 <= number <= len(piles):
@@ -144,8 +151,11 @@ class Layout:
 
     def numbered(self) -> list[tuple[int, Meld]]:
         """The melds as they lie now, each with its number (empty ones left out)."""
-        return [(number, laid_out(pile, self._rules(), self._before(number)))
-                for number, pile in enumerate(self.piles, start=1) if pile]
+        return [
+            (number, laid_out(pile, self._rules(), self._before(number)))
+            for number, pile in enumerate(self.piles, start=1)
+            if pile
+        ]
 
     def table(self) -> tuple[Meld, ...]:
         return tuple(meld for _, meld in self.numbered())
@@ -182,8 +192,13 @@ def arrange_like(cards: list[Card], rules: Ruleset, previous: Meld | None = None
     best = arrange(cards, rules, prefer=previous.kind if previous is not None else None)
     if best is None:
         return Meld.of(cards)
-    if not jokers or best.kind is not MeldKind.RUN or previous is None \
-            or previous.kind is not MeldKind.RUN or not previous.jokers:
+    if (
+        not jokers
+        or best.kind is not MeldKind.RUN
+        or previous is None
+        or previous.kind is not MeldKind.RUN
+        or not previous.jokers
+    ):
         return best
     old_start = run_start(previous, rules)
     if old_start is None:

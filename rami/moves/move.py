@@ -79,4 +79,3 @@ class Move:
             "to": self.target,
             "text": self.said(language),
         }
-

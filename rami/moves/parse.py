@@ -30,23 +30,32 @@ from rami.moves.move import Move, MoveError, MoveKind
 #: The verbs a move starts with.
 VERBS = ("lay", "add", "move", "split", "put", "swap", "discard")
 #: The moves in one line, for messages.
-GRAMMAR = ("lay CARDS, add CARDS to N, move CARDS from A to B, split N after CARD, "
-           "put CARD in place of the joker in N")
+GRAMMAR = (
+    "lay CARDS, add CARDS to N, move CARDS from A to B, split N after CARD, "
+    "put CARD in place of the joker in N"
+)
 
 _FROM_HAND = r"(?:\s+from\s+(?:your\s+|the\s+)?hand)?"
 _TO = r"\s+(?:to|on|onto)\s+(?:meld\s+)?(?P<to>\d+)"
 _IN = r"in\s+(?:meld\s+)?(?P<to>\d+)"
 _JOKER_PLACE = r"in\s+place\s+of\s+(?:the\s+|a\s+)?joker\s+"
 _PATTERNS: tuple[tuple[MoveKind, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern, re.I)) for kind, pattern in (
-        (MoveKind.LAY, rf"lay\s+(?P<cards>[^()]+?){_FROM_HAND}"
-                       r"(?:\s+as\s+(?:a\s+new\s+)?(?:meld\s+)?(?P<to>\d+))?"),
+    (kind, re.compile(pattern, re.I))
+    for kind, pattern in (
+        (
+            MoveKind.LAY,
+            rf"lay\s+(?P<cards>[^()]+?){_FROM_HAND}"
+            r"(?:\s+as\s+(?:a\s+new\s+)?(?:meld\s+)?(?P<to>\d+))?",
+        ),
         (MoveKind.ADD, rf"add\s+(?P<cards>.+?){_FROM_HAND}{_TO}"),
         (MoveKind.ADD, rf"move\s+(?P<cards>.+?)\s+from\s+(?:your\s+|the\s+)?hand{_TO}"),
         (MoveKind.MOVE, rf"move\s+(?P<cards>.+?)\s+from\s+(?:meld\s+)?(?P<src>\d+){_TO}"),
-        (MoveKind.SPLIT, r"split\s+(?:meld\s+(?P<n1>\d+)|(?P<n2>\d+)|(?:\S+\s+)?"
-                         r"\(meld\s+(?P<n3>\d+)\))\s+after\s+(?P<card>[^\s:]+)"
-                         r"(?::.*?(?:becomes\s+meld\s+(?P<to>\d+))?)?"),
+        (
+            MoveKind.SPLIT,
+            r"split\s+(?:meld\s+(?P<n1>\d+)|(?P<n2>\d+)|(?:\S+\s+)?"
+            r"\(meld\s+(?P<n3>\d+)\))\s+after\s+(?P<card>[^\s:]+)"
+            r"(?::.*?(?:becomes\s+meld\s+(?P<to>\d+))?)?",
+        ),
         (MoveKind.SWAP, rf"swap\s+(?P<cards>\S+)\s+{_IN}"),
         (MoveKind.REPLACE, rf"put\s+(?P<cards>\S+){_FROM_HAND}\s+{_JOKER_PLACE}{_IN}"),
         (MoveKind.SWAP, rf"put\s+(?P<cards>\S+){_FROM_HAND}\s+(?:{_JOKER_PLACE})?{_IN}(?::.*)?"),

@@ -88,8 +88,14 @@ def check_answer(
     if numbers is not None and not verdict.legal:
         from rami.puzzles.moves import renumber_reasons
 
-        verdict = AnswerVerdict(False, False, False, renumber_reasons(verdict.reasons, numbers),
-                                verdict.penalty_after, verdict.cards_played)
+        verdict = AnswerVerdict(
+            False,
+            False,
+            False,
+            renumber_reasons(verdict.reasons, numbers),
+            verdict.penalty_after,
+            verdict.cards_played,
+        )
     return verdict
 
 
@@ -109,15 +115,22 @@ def _check_answer(puzzle: Puzzle, table: Sequence[Meld]) -> AnswerVerdict:
     count = len(played)
     if verdict.penalty_after > goal_penalty:
         if puzzle.kind == "empty-hand":
-            reason = (f"legal, but it plays {count} of {_plural(len(position.hand), 'card')}: "
-                      f"the goal is to play {'them all' if len(position.hand) > 1 else 'it'} "
-                      f"(left: "
-                      f"{' '.join(map(str, verdict.hand_after))})")
+            reason = (
+                f"legal, but it plays {count} of {_plural(len(position.hand), 'card')}: "
+                f"the goal is to play {'them all' if len(position.hand) > 1 else 'it'} "
+                f"(left: "
+                f"{' '.join(map(str, verdict.hand_after))})"
+            )
         else:
-            reason = (f"legal, but it leaves {_plural(verdict.penalty_after, 'point')} in "
-                      f"hand: the best play leaves {goal_penalty}")
+            reason = (
+                f"legal, but it leaves {_plural(verdict.penalty_after, 'point')} in "
+                f"hand: the best play leaves {goal_penalty}"
+            )
         return AnswerVerdict(False, False, True, (reason,), verdict.penalty_after, count)
     intended = signature(table, position.rules) == signature(puzzle.solution, position.rules)
-    reason = ("solved: this is the intended solution" if intended else
-              "solved, by another route than the intended solution (it still counts)")
+    reason = (
+        "solved: this is the intended solution"
+        if intended
+        else "solved, by another route than the intended solution (it still counts)"
+    )
     return AnswerVerdict(True, intended, True, (reason,), verdict.penalty_after, count)

@@ -64,8 +64,17 @@ CREATE TABLE IF NOT EXISTS daily (
     day TEXT PRIMARY KEY,
     puzzle TEXT NOT NULL
 )"""
-_COLUMNS = ("id", "puzzle", "player", "solved", "first_check_ms", "hints", "solution_shown",
-            "wrong_checks", "at")
+_COLUMNS = (
+    "id",
+    "puzzle",
+    "player",
+    "solved",
+    "first_check_ms",
+    "hints",
+    "solution_shown",
+    "wrong_checks",
+    "at",
+)
 
 
 class AttemptError(RamiError):
@@ -82,8 +91,7 @@ def _timestamp(at: datetime) -> str:
 
 def _count(value: Any, field: str, most: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
-        raise AttemptError(f"{field}: a whole number from 0 to {most}, got {value!r}",
-                           loc=(field,))
+        raise AttemptError(f"{field}: a whole number from 0 to {most}, got {value!r}", loc=(field,))
     return value
 
 
@@ -122,8 +130,11 @@ class Attempt:
             raise AttemptError("at: a date and time with its time zone", loc=("at",))
         if self.first_check_ms is None and (self.solved or self.wrong_checks):
             field = "solved" if self.solved else "wrong_checks"
-            raise AttemptError(f"{field}: an attempt without a check (first_check_ms null) is "
-                               "neither solved nor has wrong checks", loc=(field,))
+            raise AttemptError(
+                f"{field}: an attempt without a check (first_check_ms null) is "
+                "neither solved nor has wrong checks",
+                loc=(field,),
+            )
 
     @property
     def checked(self) -> bool:
@@ -132,17 +143,32 @@ class Attempt:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON line of ``rami puzzle attempts``."""
-        return {"id": self.id, "puzzle": self.puzzle, "player": self.player,
-                "solved": self.solved, "first_check_ms": self.first_check_ms,
-                "hints": self.hints, "solution_shown": self.solution_shown,
-                "wrong_checks": self.wrong_checks, "at": _timestamp(self.at)}
+        return {
+            "id": self.id,
+            "puzzle": self.puzzle,
+            "player": self.player,
+            "solved": self.solved,
+            "first_check_ms": self.first_check_ms,
+            "hints": self.hints,
+            "solution_shown": self.solution_shown,
+            "wrong_checks": self.wrong_checks,
+            "at": _timestamp(self.at),
+        }
 
     @classmethod
     def _from_row(cls, row: tuple[Any, ...]) -> Attempt:
         data = dict(zip(_COLUMNS, row, strict=True))
-        return cls(data["puzzle"], data["player"], bool(data["solved"]),
-                   data["first_check_ms"], data["hints"], bool(data["solution_shown"]),
-                   data["wrong_checks"], datetime.fromisoformat(data["at"]), data["id"])
+        return cls(
+            data["puzzle"],
+            data["player"],
+            bool(data["solved"]),
+            data["first_check_ms"],
+            data["hints"],
+            bool(data["solution_shown"]),
+            data["wrong_checks"],
+            datetime.fromisoformat(data["at"]),
+            data["id"],
+        )
 
 
 class AttemptStore:
@@ -159,8 +185,9 @@ class AttemptStore:
             raise AttemptDatabaseError(f"no attempts database {quote(str(path))}")
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None,
-                                       check_same_thread=False)
+            self._db = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+            )
         except sqlite3.Error as error:
             raise AttemptDatabaseError(f"cannot open {quote(str(path))}: {error}") from None
         try:
@@ -168,7 +195,8 @@ class AttemptStore:
         except sqlite3.Error as error:
             self._db.close()
             raise AttemptDatabaseError(
-                f"{quote(str(path))} is not a usable attempts database: {error}") from None
+                f"{quote(str(path))} is not a usable attempts database: {error}"
+            ) from None
         except AttemptDatabaseError:
             self._db.close()
             raise
@@ -180,7 +208,8 @@ class AttemptStore:
         if version > SCHEMA_VERSION:
             raise AttemptDatabaseError(
                 f"{quote(str(self.path))}: attempts database format {version}, newer than this "
-                f"rami reads ({SCHEMA_VERSION})")
+                f"rami reads ({SCHEMA_VERSION})"
+            )
         has_table = db.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'attempts'"
         ).fetchone()
@@ -234,17 +263,27 @@ class AttemptStore:
                     raise
             except sqlite3.Error as error:
                 raise AttemptDatabaseError(
-                    f"cannot record in {quote(str(self.path))}: {error}") from None
+                    f"cannot record in {quote(str(self.path))}: {error}"
+                ) from None
 
     def record(self, attempt: Attempt) -> Attempt:
         """Store the attempt; returned with its id once it is on disk."""
-        values = (attempt.puzzle, attempt.player, int(attempt.solved), attempt.first_check_ms,
-                  attempt.hints, int(attempt.solution_shown), attempt.wrong_checks,
-                  _timestamp(attempt.at))
+        values = (
+            attempt.puzzle,
+            attempt.player,
+            int(attempt.solved),
+            attempt.first_check_ms,
+            attempt.hints,
+            int(attempt.solution_shown),
+            attempt.wrong_checks,
+            _timestamp(attempt.at),
+        )
         with self._writing() as db:
             cursor = db.execute(
                 "INSERT INTO attempts (puzzle, player, solved, first_check_ms, hints, "
-                "solution_shown, wrong_checks, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
+                "solution_shown, wrong_checks, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                values,
+            )
         return replace(attempt, id=cursor.lastrowid)
 
     def attempts(self, *, after: int = 0, player: str | None = None) -> list[Attempt]:
@@ -260,7 +299,8 @@ class AttemptStore:
                 rows = self._db.execute(query + " ORDER BY id", arguments).fetchall()
             except sqlite3.Error as error:
                 raise AttemptDatabaseError(
-                    f"cannot read {quote(str(self.path))}: {error}") from None
+                    f"cannot read {quote(str(self.path))}: {error}"
+                ) from None
         return [Attempt._from_row(row) for row in rows]
 
     def count(self) -> int:
@@ -274,17 +314,20 @@ class AttemptStore:
                 rows = self._db.execute("SELECT day, puzzle FROM daily ORDER BY day").fetchall()
             except sqlite3.Error as error:
                 raise AttemptDatabaseError(
-                    f"cannot read {quote(str(self.path))}: {error}") from None
+                    f"cannot read {quote(str(self.path))}: {error}"
+                ) from None
         return {date.fromisoformat(day): str(puzzle) for day, puzzle in rows}
 
     def claim_daily(self, day: date, puzzle: str) -> str:
         """Store ``puzzle`` as the daily puzzle of ``day`` unless a puzzle is stored for that
         day already; the puzzle stored, either way (the first writer wins, whatever process)."""
         with self._writing() as db:
-            db.execute("INSERT OR IGNORE INTO daily (day, puzzle) VALUES (?, ?)",
-                       (day.isoformat(), puzzle))
-            stored = db.execute("SELECT puzzle FROM daily WHERE day = ?",
-                                (day.isoformat(),)).fetchone()[0]
+            db.execute(
+                "INSERT OR IGNORE INTO daily (day, puzzle) VALUES (?, ?)", (day.isoformat(), puzzle)
+            )
+            stored = db.execute(
+                "SELECT puzzle FROM daily WHERE day = ?", (day.isoformat(),)
+            ).fetchone()[0]
         return str(stored)
 
 

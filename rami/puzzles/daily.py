@@ -38,8 +38,7 @@ BAND = (1400.0, 1800.0)
 MAX_DEVIATION = 150.0
 
 
-def by_rating(puzzles: Sequence[Puzzle], ratings: Ratings,
-              used: Collection[str]) -> Puzzle | None:
+def by_rating(puzzles: Sequence[Puzzle], ratings: Ratings, used: Collection[str]) -> Puzzle | None:
     """Rule 3's choice among ``puzzles``, ``used`` (ids) left out; None when the play is too
     little or no puzzle is in the band."""
     if ratings.first_attempts < MIN_RATED:
@@ -47,8 +46,12 @@ def by_rating(puzzles: Sequence[Puzzle], ratings: Ratings,
     fits = []
     for puzzle in puzzles:
         rating = ratings.puzzle(puzzle.id)
-        if (puzzle.id not in used and puzzle.id in ratings.puzzles
-                and BAND[0] <= rating.rating <= BAND[1] and rating.deviation < MAX_DEVIATION):
+        if (
+            puzzle.id not in used
+            and puzzle.id in ratings.puzzles
+            and BAND[0] <= rating.rating <= BAND[1]
+            and rating.deviation < MAX_DEVIATION
+        ):
             fits.append(puzzle)
     if not fits:
         return None
@@ -56,8 +59,9 @@ def by_rating(puzzles: Sequence[Puzzle], ratings: Ratings,
     return min(fits, key=lambda puzzle: (-ratings.puzzle_games[puzzle.id], rank[puzzle.id]))
 
 
-def daily_with(day: date, today: date, puzzles: Sequence[Puzzle], store: AttemptStore,
-               ratings: Ratings) -> Puzzle:
+def daily_with(
+    day: date, today: date, puzzles: Sequence[Puzzle], store: AttemptStore, ratings: Ratings
+) -> Puzzle:
     """The daily puzzle of ``day`` by the rules above (``ratings``: those of the database's
     attempts; today's choice is stored)."""
     by_id = {puzzle.id: puzzle for puzzle in puzzles}

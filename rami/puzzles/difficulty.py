@@ -90,7 +90,6 @@ def tier_of(score: int) -> str:
     return tier
 
 
-
 def _untouched(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> list[int]:
     """Starting melds the final table holds exactly as they were.
 
@@ -133,9 +132,7 @@ def melds_broken(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> int:
             row.append(shared * scale + (shared == size))
         weights.append(row)
     picks = max_weight_assignment(weights)
-    whole = sum(
-        1 for row, col in enumerate(picks) if col >= 0 and weights[row][col] % scale == 1
-    )
+    whole = sum(1 for row, col in enumerate(picks) if col >= 0 and weights[row][col] % scale == 1)
     return len(before) - whole
 
 
@@ -143,6 +140,7 @@ def _moved_jokers(before: tuple[Meld, ...], after: tuple[Meld, ...]) -> int:
     """Table jokers in melds the solution changes (a joker may shift even inside its meld)."""
     untouched = set(_untouched(before, after))
     return sum(meld.jokers for index, meld in enumerate(before) if index not in untouched)
+
 
 def near_solutions(position: Position, cards_played: int, limit: int = NEAR_CAP) -> int:
     """Signatures that play one card fewer than ``cards_played``, counted up to ``limit``."""
@@ -171,12 +169,26 @@ def measure(
     cards_moved: int,
 ) -> Metrics:
     """The difficulty metrics of a sound puzzle whose intended final table is ``table``."""
-    return _metrics(position, goal, table, played, cards_moved,
-                    greedy_fails(position, goal), near_solutions(position, goal["cards_played"]))
+    return _metrics(
+        position,
+        goal,
+        table,
+        played,
+        cards_moved,
+        greedy_fails(position, goal),
+        near_solutions(position, goal["cards_played"]),
+    )
 
 
-def _metrics(position: Position, goal: dict[str, Any], table: tuple[Meld, ...],
-             played: tuple[Card, ...], cards_moved: int, fails: bool, near: int) -> Metrics:
+def _metrics(
+    position: Position,
+    goal: dict[str, Any],
+    table: tuple[Meld, ...],
+    played: tuple[Card, ...],
+    cards_moved: int,
+    fails: bool,
+    near: int,
+) -> Metrics:
     return Metrics(
         cards_moved=cards_moved,
         melds_broken=melds_broken(position.table, table),
@@ -192,12 +204,18 @@ def _metrics(position: Position, goal: dict[str, Any], table: tuple[Meld, ...],
 
 
 def _measure_solution(position: Position, goal: dict[str, Any], solution: Solution) -> Metrics:
-    return measure(position, goal, tuple(solution.table), tuple(solution.played),
-                   solution.cards_moved)
+    return measure(
+        position, goal, tuple(solution.table), tuple(solution.played), solution.cards_moved
+    )
 
 
-def score_bounds(position: Position, kind: str, cards_moved: int, fails: bool | None = None,
-                 near: int | None = None) -> tuple[int, int]:
+def score_bounds(
+    position: Position,
+    kind: str,
+    cards_moved: int,
+    fails: bool | None = None,
+    near: int | None = None,
+) -> tuple[int, int]:
     """The least and the most difficulty score a candidate can be judged to have, from its
     solve (kind, fewest cards moved) and, when known, the greedy player's fate and the
     near-solutions (None: not known yet).
@@ -211,7 +229,8 @@ def score_bounds(position: Position, kind: str, cards_moved: int, fails: bool | 
     the position's jokers, and at least the hand's when the whole hand is played.
     """
     jokers = sum(meld.jokers for meld in position.table) + sum(
-        card.is_joker for card in position.hand)
+        card.is_joker for card in position.hand
+    )
     hand_jokers = sum(card.is_joker for card in position.hand) if kind == "empty-hand" else 0
     fixed = cards_moved + (min(near, NEAR_CAP) // 3 if near is not None else 0)
     low = fixed + 2 * min(cards_moved, 1) + 2 * hand_jokers

@@ -36,8 +36,9 @@ def rules_for(jokers: int) -> Ruleset:
     return get_ruleset("rami-chinois" if jokers else "rami-chinois[jokers=0]")
 
 
-def _draw_target(rng: random.Random, deck: Counter[Card], profile: Profile,
-                 rules: Ruleset) -> list[Meld]:
+def _draw_target(
+    rng: random.Random, deck: Counter[Card], profile: Profile, rules: Ruleset
+) -> list[Meld]:
     width = rng.randint(*profile.width)
     low = rng.randint(1, rules.top_rank - width + 1)
     window = list(range(low, low + width))
@@ -58,8 +59,9 @@ def _draw_target(rng: random.Random, deck: Counter[Card], profile: Profile,
         else:
             suit = rng.choice(suits)
             length = rng.randint(3, min(profile.max_run, width + 1))
-            start = rng.randint(max(1, low - 1), max(1, min(low + width - length + 1,
-                                                           rules.top_rank - length + 1)))
+            start = rng.randint(
+                max(1, low - 1), max(1, min(low + width - length + 1, rules.top_rank - length + 1))
+            )
             cards = [_card_at(p, suit) for p in range(start, start + length)]
             kind = MeldKind.RUN
         need = Counter(cards)
@@ -110,8 +112,9 @@ def _inside(meld: Meld, target: list[tuple[MeldKind, Counter[Card]]]) -> int:
     return found
 
 
-def _decoy(rng: random.Random, deck: Counter[Card], target: list[Meld],
-           rules: Ruleset) -> Meld | None:
+def _decoy(
+    rng: random.Random, deck: Counter[Card], target: list[Meld], rules: Ruleset
+) -> Meld | None:
     """A meld of deck cards next to the target region (a run or set sharing a rank or suit)."""
     real = [card for meld in target for card in meld.real_cards]
     if not real:
@@ -139,13 +142,16 @@ def _decoy(rng: random.Random, deck: Counter[Card], target: list[Meld],
 
 def _extras(rng: random.Random, deck: Counter[Card], table: list[Meld], count: int) -> list[Card]:
     """Extra hand cards, mostly next to the table (tempting), from what the deck has left."""
-    near = sorted({
-        Card(type_at(card.index // 13, p))
-        for meld in table
-        for card in meld.real_cards
-        for p in (card.rank - 1, card.rank + 1, card.rank + 2)
-        if 1 <= p <= 14
-    } | {Card.of(card.rank, s) for meld in table for card in meld.real_cards for s in range(4)})
+    near = sorted(
+        {
+            Card(type_at(card.index // 13, p))
+            for meld in table
+            for card in meld.real_cards
+            for p in (card.rank - 1, card.rank + 1, card.rank + 2)
+            if 1 <= p <= 14
+        }
+        | {Card.of(card.rank, s) for meld in table for card in meld.real_cards for s in range(4)}
+    )
     chosen: list[Card] = []
     for _ in range(count):
         pool = [c for c in near if deck[c] > 0] if rng.random() < 0.7 else []

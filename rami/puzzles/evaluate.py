@@ -74,8 +74,9 @@ def _check_position(position: Position) -> None:
         raise Rejected("the hand is empty")
 
 
-def solve_goal(position: Position, kind: str | None = None, *,
-               min_moves: bool = True) -> tuple[str, dict[str, Any], Any]:
+def solve_goal(
+    position: Position, kind: str | None = None, *, min_moves: bool = True
+) -> tuple[str, dict[str, Any], Any]:
     """Kind, goal and the solver's solution (least penalty, then fewest cards moved; with
     ``min_moves=False`` the goal only, the solution any that reaches it)."""
     from rami.solver.api import Status, solve
@@ -95,8 +96,9 @@ def solve_goal(position: Position, kind: str | None = None, *,
     return found, goal, solution
 
 
-def check_needs_rearrangement(position: Position, kind: str, goal: dict[str, Any],
-                              layoff: tuple[int, int] | None = None) -> None:
+def check_needs_rearrangement(
+    position: Position, kind: str, goal: dict[str, Any], layoff: tuple[int, int] | None = None
+) -> None:
     """Reject a position whose goal is reached without a rearrangement. ``layoff``: the best
     play by new melds and lay-offs alone (:func:`rami.puzzles.model.layoff_best`), when known."""
     from rami.puzzles.model import layoff_best
@@ -137,8 +139,9 @@ def solutions_up_to(
     return count_signatures(_goal_model(position, kind, goal), limit=limit)
 
 
-def evaluate(position: Position, kind: str | None = None, *, prune: bool = True,
-             tier: str | None = None) -> Evaluation:
+def evaluate(
+    position: Position, kind: str | None = None, *, prune: bool = True, tier: str | None = None
+) -> Evaluation:
     """Judge a position; raise :class:`Rejected` unless it is a sound puzzle.
 
     With ``prune``, untouched melds that are not decoys are taken off the table first (the
@@ -193,8 +196,10 @@ def _sound_solve(
         raise Rejected("cooked: a second solution reaches the goal")
     found, full_goal, solution = solve_goal(position, kind)
     if (found, full_goal) != (kind, goal):  # pragma: no cover - the same first stage
-        raise SolverBugError(f"the solves with and without fewest moves differ on the goal "
-                             f"of {position}: {goal} and {full_goal}")
+        raise SolverBugError(
+            f"the solves with and without fewest moves differ on the goal "
+            f"of {position}: {goal} and {full_goal}"
+        )
     if signature(solution.table, position.rules) != first_signature:
         raise Rejected("cooked: a second solution reaches the goal")
     return kind, goal, solution
@@ -216,8 +221,7 @@ def _near_limit(tier: str | None, bounds: tuple[int, int]) -> int:
     return min(NEAR_CAP, 3 * (ceiling - bounds[0] + 1))
 
 
-def _evaluate(position: Position, kind: str | None, *, prune: bool,
-              tier: str | None) -> Evaluation:
+def _evaluate(position: Position, kind: str | None, *, prune: bool, tier: str | None) -> Evaluation:
     from rami.puzzles.model import layoff_best
 
     _check_position(position)
@@ -238,14 +242,28 @@ def _evaluate(position: Position, kind: str | None, *, prune: bool,
     _check_tier(tier, bounds)
     if tier is not None and not (prune and _untouched(position.table, tuple(solution.table))):
         # Nothing to prune: every metric but the near-solutions is known now, exactly.
-        low = _metrics(position, goal, tuple(solution.table), tuple(solution.played),
-                       solution.cards_moved, fails, 0).score
+        low = _metrics(
+            position,
+            goal,
+            tuple(solution.table),
+            tuple(solution.played),
+            solution.cards_moved,
+            fails,
+            0,
+        ).score
         bounds = (low, low + NEAR_CAP // 3)
         _check_tier(tier, bounds)
     near = near_solutions(position, goal["cards_played"], limit=_near_limit(tier, bounds))
     _check_tier(tier, score_bounds(position, kind, solution.cards_moved, fails, near))
-    metrics = _metrics(position, goal, tuple(solution.table), tuple(solution.played),
-                       solution.cards_moved, fails, near)
+    metrics = _metrics(
+        position,
+        goal,
+        tuple(solution.table),
+        tuple(solution.played),
+        solution.cards_moved,
+        fails,
+        near,
+    )
     # The position with a superfluous meld taken off is not put through the tests again: it
     # passes them (each of its plays with the meld added is a play of this position, so it needs
     # a rearrangement and one signature reaches the goal; its goal and fewest moves are the
@@ -301,9 +319,15 @@ def _prune(
         near = near_solutions(smaller, goal["cards_played"], limit=metrics.near_solutions)
         if near != metrics.near_solutions:
             continue
-        smaller_metrics = _metrics(smaller, goal, tuple(smaller_solution.table),
-                                   tuple(smaller_solution.played), smaller_solution.cards_moved,
-                                   fails, near)
+        smaller_metrics = _metrics(
+            smaller,
+            goal,
+            tuple(smaller_solution.table),
+            tuple(smaller_solution.played),
+            smaller_solution.cards_moved,
+            fails,
+            near,
+        )
         return smaller, found, goal, smaller_solution, smaller_metrics
     return None
 

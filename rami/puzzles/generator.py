@@ -53,8 +53,7 @@ def run_attempt(attempt: Attempt) -> Outcome:
     import time
 
     started = time.perf_counter()
-    position = candidate(attempt.seed, tier=attempt.tier, jokers=attempt.jokers,
-                         kind=attempt.kind)
+    position = candidate(attempt.seed, tier=attempt.tier, jokers=attempt.jokers, kind=attempt.kind)
     if position is None:
         return Outcome(attempt, None, "draw failed", time.perf_counter() - started)
     try:
@@ -67,8 +66,9 @@ def run_attempt(attempt: Attempt) -> Outcome:
     return Outcome(attempt, evaluation, reason, time.perf_counter() - started)
 
 
-def attempts(seed: int, *, tier: str | None, jokers: int, kind: str | None,
-             profile: str | None = None) -> Iterator[Attempt]:
+def attempts(
+    seed: int, *, tier: str | None, jokers: int, kind: str | None, profile: str | None = None
+) -> Iterator[Attempt]:
     index = 0
     while True:
         cseed = candidate_seed(seed, index)
@@ -98,8 +98,12 @@ def judge_task(attempt: dict[str, Any]) -> dict[str, Any]:
     record = None
     if outcome.evaluation is not None:
         record = make_record(outcome.evaluation, seed=attempt["seed"], profile=attempt["tier"])
-    return {"attempt": attempt, "reason": outcome.reason, "record": record,
-            "seconds": outcome.seconds}
+    return {
+        "attempt": attempt,
+        "reason": outcome.reason,
+        "record": record,
+        "seconds": outcome.seconds,
+    }
 
 
 def generate(
@@ -131,8 +135,7 @@ def generate(
     rules_for(jokers)
     accepted = 0
     seen: set[str] = set()
-    stream: Iterator[Attempt] = attempts(seed, tier=tier, jokers=jokers, kind=kind,
-                                         profile=profile)
+    stream: Iterator[Attempt] = attempts(seed, tier=tier, jokers=jokers, kind=kind, profile=profile)
     if max_attempts is not None:
         stream = islice(stream, max_attempts)
     own = executor is None
@@ -140,18 +143,19 @@ def generate(
         executor = LocalExecutor(workers)
     # Candidates are judged a few per worker ahead; what is judged past the last puzzle wanted
     # is thrown away (closing the iterator cancels it), so the output is the one-worker output.
-    results = executor.ordered(judge_task, (asdict(attempt) for attempt in stream),
-                               on_retry=on_retry)
+    results = executor.ordered(
+        judge_task, (asdict(attempt) for attempt in stream), on_retry=on_retry
+    )
     try:
         for result in results:
             if accepted >= count:
                 break
-            judged = Judged(Attempt(**result["attempt"]), result["reason"], result["record"],
-                            result["seconds"])
+            judged = Judged(
+                Attempt(**result["attempt"]), result["reason"], result["record"], result["seconds"]
+            )
             record = judged.record
             if record is not None and (
-                (tier is not None and record["difficulty"]["tier"] != tier)
-                or record["id"] in seen
+                (tier is not None and record["difficulty"]["tier"] != tier) or record["id"] in seen
             ):
                 record = None
             if record is not None:

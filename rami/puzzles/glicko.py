@@ -62,8 +62,11 @@ class Rating:
         return cls(SCALE * mu + START_RATING, SCALE * phi, volatility)
 
     def to_json(self) -> dict[str, float]:
-        return {"rating": round(self.rating, 2), "deviation": round(self.deviation, 2),
-                "volatility": round(self.volatility, 6)}
+        return {
+            "rating": round(self.rating, 2),
+            "deviation": round(self.deviation, 2),
+            "volatility": round(self.volatility, 6),
+        }
 
 
 def g(phi: float) -> float:
@@ -82,8 +85,9 @@ def _volatility(phi: float, volatility: float, v: float, delta: float, tau: floa
 
     def f(x: float) -> float:
         ex = math.exp(x)
-        return (ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex) ** 2)
-                - (x - a) / (tau * tau))
+        return ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex) ** 2) - (
+            x - a
+        ) / (tau * tau)
 
     big_a = a
     if delta * delta > phi * phi + v:
@@ -105,8 +109,13 @@ def _volatility(phi: float, volatility: float, v: float, delta: float, tau: floa
     return math.exp(big_a / 2.0)
 
 
-def update(player: Rating, games: Iterable[tuple[Rating, float]], *, tau: float = TAU,
-           max_deviation: float = START_DEVIATION) -> Rating:
+def update(
+    player: Rating,
+    games: Iterable[tuple[Rating, float]],
+    *,
+    tau: float = TAU,
+    max_deviation: float = START_DEVIATION,
+) -> Rating:
     """The player's rating after one rating period: ``games`` are (opponent's rating at the
     start of the period, score: 1 a win, 0.5 a draw, 0 a loss). Without games only the
     deviation grows (step 6). The deviation never exceeds ``max_deviation``."""
@@ -149,5 +158,8 @@ def blend(before: Rating, after: Rating, weight: float) -> Rating:
     def mix(old: float, new: float) -> float:
         return old + weight * (new - old)
 
-    return Rating(mix(before.rating, after.rating), mix(before.deviation, after.deviation),
-                  mix(before.volatility, after.volatility))
+    return Rating(
+        mix(before.rating, after.rating),
+        mix(before.deviation, after.deviation),
+        mix(before.volatility, after.volatility),
+    )

@@ -170,8 +170,10 @@ def greedy_play(position: Position, *, stop_at_penalty: int = 0) -> GreedyResult
         melds = _hand_melds(hand, rules)
         if not melds:
             break
-        best = max(melds, key=lambda m: (_real_points(m, rules), -m.jokers, len(m),
-                                         [-c.index for c in m.cards]))
+        best = max(
+            melds,
+            key=lambda m: (_real_points(m, rules), -m.jokers, len(m), [-c.index for c in m.cards]),
+        )
         table.append(best)
         commit(best.cards)
         steps.append(f"new meld {best}")

@@ -68,8 +68,13 @@ class Rung:
     work: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "rating": self.rating, "depth": self.depth,
-                "attention": self.attention, "work": self.work}
+        return {
+            "name": self.name,
+            "rating": self.rating,
+            "depth": self.depth,
+            "attention": self.attention,
+            "work": self.work,
+        }
 
 
 #: The ladder, weakest first.
@@ -113,8 +118,15 @@ def options(puzzle: Puzzle, depth: int) -> list[Option]:
             verdict = check_answer(puzzle, final)
             if not verdict.legal:  # pragma: no cover - the solver's plays are refereed
                 raise AssertionError(f"{puzzle.id}: an illegal play {verdict.reasons}")
-            found.append(Option(chosen, final, solution.cards_moved + len(solution.played),
-                                verdict.solved, int(verdict.penalty_after or 0)))
+            found.append(
+                Option(
+                    chosen,
+                    final,
+                    solution.cards_moved + len(solution.played),
+                    verdict.solved,
+                    int(verdict.penalty_after or 0),
+                )
+            )
     return found
 
 
@@ -127,8 +139,13 @@ def attempt(puzzle: Puzzle, rung: Rung, trial: int, found: Sequence[Option]) -> 
     rng = _trial_rng(puzzle, rung, trial)
     seen = {i for i in range(len(puzzle.position.table)) if rng.random() < rung.attention}
     budget = rung.work * math.exp(rng.gauss(0.0, WORK_SPREAD))
-    within = [option for option in found if len(option.melds) <= rung.depth
-              and seen.issuperset(option.melds) and option.work <= budget]
+    within = [
+        option
+        for option in found
+        if len(option.melds) <= rung.depth
+        and seen.issuperset(option.melds)
+        and option.work <= budget
+    ]
     for option in within:
         if option.solved:
             return option
@@ -137,12 +154,12 @@ def attempt(puzzle: Puzzle, rung: Rung, trial: int, found: Sequence[Option]) -> 
     return min(within or found[:1], key=lambda option: option.penalty_after)
 
 
-def successes(puzzle: Puzzle, rungs: Sequence[Rung] = RUNGS,
-              trials: int = TRIALS) -> list[int]:
+def successes(puzzle: Puzzle, rungs: Sequence[Rung] = RUNGS, trials: int = TRIALS) -> list[int]:
     """How many of its ``trials`` attempts each rung solves."""
     found = options(puzzle, max(rung.depth for rung in rungs))
-    return [sum(attempt(puzzle, rung, trial, found).solved for trial in range(trials))
-            for rung in rungs]
+    return [
+        sum(attempt(puzzle, rung, trial, found).solved for trial in range(trials)) for rung in rungs
+    ]
 
 
 def win_chance(solver: float, puzzle: float) -> float:
@@ -150,8 +167,7 @@ def win_chance(solver: float, puzzle: float) -> float:
     return float(1.0 / (1.0 + 10.0 ** ((puzzle - solver) / 400.0)))
 
 
-def rating_of(wins: Sequence[int], rungs: Sequence[Rung] = RUNGS,
-              trials: int = TRIALS) -> float:
+def rating_of(wins: Sequence[int], rungs: Sequence[Rung] = RUNGS, trials: int = TRIALS) -> float:
     """The rating that explains ``wins`` (per rung, out of ``trials``), with the virtual draw
     against :data:`PRIOR_RATING`: the root of expected wins minus wins, to 0.01."""
     if len(wins) != len(rungs) or any(not 0 <= won <= trials for won in wins):
@@ -159,8 +175,9 @@ def rating_of(wins: Sequence[int], rungs: Sequence[Rung] = RUNGS,
     target = sum(wins) + 0.5
 
     def expected(rating: float) -> float:
-        return (trials * sum(win_chance(rung.rating, rating) for rung in rungs)
-                + win_chance(PRIOR_RATING, rating))
+        return trials * sum(win_chance(rung.rating, rating) for rung in rungs) + win_chance(
+            PRIOR_RATING, rating
+        )
 
     low, high = LOW, HIGH
     while high - low > 0.005:
@@ -198,8 +215,9 @@ def document_text(document: dict[str, Any]) -> str:
     lines = ["{"]
     lines += [f" {json.dumps(key)}: {json.dumps(value)}," for key, value in head.items()]
     lines.append(' "puzzles": {')
-    items = [f"  {json.dumps(key)}: {json.dumps(value)}"
-             for key, value in document["puzzles"].items()]
+    items = [
+        f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in document["puzzles"].items()
+    ]
     lines.append(",\n".join(items))
     lines += [" }", "}"]
     return "\n".join(lines) + "\n"

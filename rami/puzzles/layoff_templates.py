@@ -20,8 +20,12 @@ from rami.solver.templates import type_at
 
 
 def add_layoffs(
-    model: Model, position: Position, hand: Sequence[int], hand_jokers: int,
-    places: dict[tuple[int, int], list[Expr]], set_real: dict[int, list[Expr]],
+    model: Model,
+    position: Position,
+    hand: Sequence[int],
+    hand_jokers: int,
+    places: dict[tuple[int, int], list[Expr]],
+    set_real: dict[int, list[Expr]],
     joker_uses: list[Expr],
 ) -> None:
     """At most one lay-off per table meld: a run grown at its ends (within the longest run
@@ -69,8 +73,12 @@ def add_layoffs(
 
 
 def add_new_melds(
-    model: Model, hand: Sequence[int], hand_jokers: int, top: int,
-    places: dict[tuple[int, int], list[Expr]], set_real: dict[int, list[Expr]],
+    model: Model,
+    hand: Sequence[int],
+    hand_jokers: int,
+    top: int,
+    places: dict[tuple[int, int], list[Expr]],
+    set_real: dict[int, list[Expr]],
     joker_uses: list[Expr],
 ) -> None:
     """New runs (3-5 places) and sets from the hand, each up to twice."""

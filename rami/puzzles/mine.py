@@ -76,10 +76,19 @@ def played_turns(simulation: Simulation, index: int) -> tuple[dict[str, Any], li
     every turn's position."""
     seed = game_seed(simulation.seed, index)
     seen: list[Turn] = []
-    players = [_Watching(make_bot(level, derive_seed(seed, "bot", seat)), seat, seen)
-               for seat, level in enumerate(simulation.levels)]
-    record = play_game(simulation.rules, players, seed, options=simulation.options,
-                       names=simulation.names(), levels=simulation.levels, game=index)
+    players = [
+        _Watching(make_bot(level, derive_seed(seed, "bot", seat)), seat, seen)
+        for seat, level in enumerate(simulation.levels)
+    ]
+    record = play_game(
+        simulation.rules,
+        players,
+        seed,
+        options=simulation.options,
+        names=simulation.names(),
+        levels=simulation.levels,
+        game=index,
+    )
     return record, seen
 
 
@@ -105,8 +114,12 @@ def puzzle_candidate(position: Position, max_hand: int = MAX_HAND) -> bool:
 
 def source_of(simulation: Simulation, index: int, turn: Turn) -> dict[str, Any]:
     return {
-        "simulation": {"rules": simulation.rules, "levels": list(simulation.levels),
-                       "seed": simulation.seed, "options": simulation.options.to_json()},
+        "simulation": {
+            "rules": simulation.rules,
+            "levels": list(simulation.levels),
+            "seed": simulation.seed,
+            "options": simulation.options.to_json(),
+        },
         "game": index,
         "game_seed": game_seed(simulation.seed, index),
         "round": turn.round,
@@ -138,8 +151,15 @@ def mine_game(simulation: Simulation, index: int, max_hand: int = MAX_HAND) -> G
     try:
         _record, turns = played_turns(simulation, index)
     except (GameInternalError, SolverBugError, RamiError) as failure:
-        return GameMined(index, seed, 0, 0, [], f"{type(failure).__name__}: {failure}",
-                         time.perf_counter() - started)
+        return GameMined(
+            index,
+            seed,
+            0,
+            0,
+            [],
+            f"{type(failure).__name__}: {failure}",
+            time.perf_counter() - started,
+        )
     candidates = 0
     puzzles = []
     for turn in turns:
@@ -153,37 +173,47 @@ def mine_game(simulation: Simulation, index: int, max_hand: int = MAX_HAND) -> G
         record = make_record(evaluation, seed=seed, profile=PROFILE)
         record["source"] = source_of(simulation, index, turn)
         puzzles.append(record)
-    return GameMined(index, seed, len(turns), candidates, puzzles, None,
-                     time.perf_counter() - started)
+    return GameMined(
+        index, seed, len(turns), candidates, puzzles, None, time.perf_counter() - started
+    )
 
 
 def mine_task(payload: dict[str, Any]) -> dict[str, Any]:
     """One game as a task of :mod:`rami.scale`: ``{"simulation", "index", "max_hand"}`` in,
     the :class:`GameMined` as a dict out."""
-    return asdict(mine_game(Simulation.from_json(payload["simulation"]), payload["index"],
-                            payload["max_hand"]))
+    return asdict(
+        mine_game(
+            Simulation.from_json(payload["simulation"]), payload["index"], payload["max_hand"]
+        )
+    )
 
 
-def checked_simulation(rules: str, levels: tuple[str, ...], games: int, seed: int,
-                       options: Any = None) -> Simulation:
+def checked_simulation(
+    rules: str, levels: tuple[str, ...], games: int, seed: int, options: Any = None
+) -> Simulation:
     """The simulation to mine (GameError on bad input), of rami chinois only: the judge makes
     rami-chinois puzzles."""
     from rami.game.presets import GameError, GameOptions
     from rami.rules import get_ruleset
 
     if get_ruleset(rules).name != "rami-chinois":
-        raise GameError(f"puzzles are mined from rami-chinois games (the puzzle judge knows "
-                        f"rami chinois only), not {rules!r}")
+        raise GameError(
+            f"puzzles are mined from rami-chinois games (the puzzle judge knows "
+            f"rami chinois only), not {rules!r}"
+        )
     return Simulation(rules, levels, games, seed, options or GameOptions()).checked()
 
 
-def mine(simulation: Simulation, executor: Any, on_retry: Any = None,
-         max_hand: int = MAX_HAND) -> Iterator[GameMined]:
+def mine(
+    simulation: Simulation, executor: Any, on_retry: Any = None, max_hand: int = MAX_HAND
+) -> Iterator[GameMined]:
     """The games' yields in game order; a puzzle already found in an earlier game (the same
     position id) is dropped, so the pack is the same whatever ran the games."""
     seen: set[str] = set()
-    jobs = ({"simulation": simulation.to_json(), "index": index, "max_hand": max_hand}
-            for index in range(simulation.games))
+    jobs = (
+        {"simulation": simulation.to_json(), "index": index, "max_hand": max_hand}
+        for index in range(simulation.games)
+    )
     for result in executor.ordered(mine_task, jobs, on_retry=on_retry):
         mined = GameMined(**result)
         fresh = [record for record in mined.puzzles if record["id"] not in seen]
@@ -200,8 +230,13 @@ def source_game(record: dict[str, Any]) -> tuple[dict[str, Any], Turn]:
     source: Any = record.get("source")
     try:
         plain = source["simulation"]
-        simulation = Simulation(plain["rules"], tuple(plain["levels"]), source["game"] + 1,
-                                plain["seed"], GameOptions.from_json(plain["options"]))
+        simulation = Simulation(
+            plain["rules"],
+            tuple(plain["levels"]),
+            source["game"] + 1,
+            plain["seed"],
+            GameOptions.from_json(plain["options"]),
+        )
         index, at = source["game"], (source["round"], source["turn"], source["seat"])
     except (KeyError, TypeError) as error:
         raise NotationError(f"puzzle {record.get('id')}: no usable source ({error})") from None
@@ -209,12 +244,15 @@ def source_game(record: dict[str, Any]) -> tuple[dict[str, Any], Turn]:
     for turn in turns:
         if (turn.round, turn.turn, turn.seat) == at:
             return game, turn
-    raise NotationError(f"puzzle {record.get('id')}: game {index} has no round {at[0]} turn "
-                        f"{at[1]} for seat {at[2]}")
+    raise NotationError(
+        f"puzzle {record.get('id')}: game {index} has no round {at[0]} turn "
+        f"{at[1]} for seat {at[2]}"
+    )
 
 
-def mine_summary(simulation: Simulation, mined: list[GameMined], seconds: float,
-                 executor: Any) -> dict[str, Any]:
+def mine_summary(
+    simulation: Simulation, mined: list[GameMined], seconds: float, executor: Any
+) -> dict[str, Any]:
     """The run in numbers: games, turns judged, puzzles per tier (and per 1,000 games)."""
     from rami.puzzles.difficulty import TIERS
 
@@ -231,10 +269,15 @@ def mine_summary(simulation: Simulation, mined: list[GameMined], seconds: float,
         "candidates": sum(game.candidates for game in mined),
         "puzzles": len(puzzles),
         "tiers": tiers,
-        "per_1000_games": {tier: round(count * 1000 / len(played), 1) if played else None
-                           for tier, count in {"all": len(puzzles), **tiers}.items()},
-        "errors": [{"game": g.index, "seed": g.seed, "error": g.error} for g in mined
-                   if g.error is not None],
+        "per_1000_games": {
+            tier: round(count * 1000 / len(played), 1) if played else None
+            for tier, count in {"all": len(puzzles), **tiers}.items()
+        },
+        "errors": [
+            {"game": g.index, "seed": g.seed, "error": g.error}
+            for g in mined
+            if g.error is not None
+        ],
         "executor": executor.kind,
         "workers": executor.workers,
         "seconds": round(seconds, 3),

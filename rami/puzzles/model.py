@@ -78,9 +78,10 @@ class PlayModel:
         self._add_card_balance(set_real)
         if joker_places:
             model.add(sum(joker_places) <= supply.table_jokers + self.play_jokers)
-        self.shed = sum(
-            rules.card_penalty(t % 13 + 1) * self.play[t] for t in range(NUM_TYPES)
-        ) + rules.joker_penalty * self.play_jokers
+        self.shed = (
+            sum(rules.card_penalty(t % 13 + 1) * self.play[t] for t in range(NUM_TYPES))
+            + rules.joker_penalty * self.play_jokers
+        )
         self.played = sum(self.play) + self.play_jokers
         self.hand_size = len(position.hand)
         self._nogoods = 0
@@ -134,8 +135,10 @@ class PlayModel:
 
     def _components(self) -> list[tuple[Expr, int, tuple[int, int] | SetKey]]:
         """(expression, kind, key) in a fixed order; kind 0 = run place, 1 = set key."""
-        return [*((expr, 0, key) for key, expr in self.sig_runs.items()),
-                *((expr, 1, key) for key, expr in self.sig_sets.items())]
+        return [
+            *((expr, 0, key) for key, expr in self.sig_runs.items()),
+            *((expr, 1, key) for key, expr in self.sig_sets.items()),
+        ]
 
     def signature_of(self, solver: cp_model.CpSolver) -> Signature:
         runs = {key: _value(solver, expr) for key, expr in self.sig_runs.items()}
@@ -251,8 +254,9 @@ class LayoffModel:
                 real_in_runs[key] = sum(cover)
         for t in range(NUM_TYPES):
             suit = t // 13
-            in_runs = [real_in_runs[(suit, p)] for p in positions_of(t, top)
-                       if (suit, p) in real_in_runs]
+            in_runs = [
+                real_in_runs[(suit, p)] for p in positions_of(t, top) if (suit, p) in real_in_runs
+            ]
             if not in_runs and not set_real.get(t) and isinstance(self.play[t], int):
                 continue  # 0 == 0: what the sums below find for most types, skipped faster
             real = sum(set_real[t]) + sum(in_runs)
@@ -261,9 +265,10 @@ class LayoffModel:
             model.add(real == self.play[t])
         if joker_uses:
             model.add(sum(joker_uses) <= self.play_jokers)
-        self.shed = sum(
-            rules.card_penalty(t % 13 + 1) * self.play[t] for t in range(NUM_TYPES)
-        ) + rules.joker_penalty * self.play_jokers
+        self.shed = (
+            sum(rules.card_penalty(t % 13 + 1) * self.play[t] for t in range(NUM_TYPES))
+            + rules.joker_penalty * self.play_jokers
+        )
         self.played = sum(self.play) + self.play_jokers
         self.hand_size = len(position.hand)
 

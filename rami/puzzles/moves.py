@@ -102,10 +102,18 @@ def renumber_reasons(reasons: Sequence[str], numbers: Sequence[int]) -> tuple[st
         index = int(found.group(1)) - 1
         if not 0 <= index < len(numbers):
             return reason
-        return f"meld {numbers[index]} after the moves" + reason[found.end():]
+        return f"meld {numbers[index]} after the moves" + reason[found.end() :]
 
     return tuple(fix(reason) for reason in reasons)
 
 
-__all__ = ["MoveError", "Replayed", "answer_table", "looks_like_moves", "parse_moves",
-           "renumber_reasons", "replay", "split_moves"]
+__all__ = [
+    "MoveError",
+    "Replayed",
+    "answer_table",
+    "looks_like_moves",
+    "parse_moves",
+    "renumber_reasons",
+    "replay",
+    "split_moves",
+]

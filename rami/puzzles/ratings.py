@@ -174,12 +174,15 @@ class Ratings:
         }
 
     def puzzle_json(self, puzzle: str) -> dict[str, Any]:
-        return {"id": puzzle, **self.puzzle(puzzle).to_json(),
-                "games": self.puzzle_games[puzzle], "tier": self.tiers.get(puzzle)}
+        return {
+            "id": puzzle,
+            **self.puzzle(puzzle).to_json(),
+            "games": self.puzzle_games[puzzle],
+            "tier": self.tiers.get(puzzle),
+        }
 
     def player_json(self, player: str) -> dict[str, Any]:
-        return {"id": player, **self.player(player).to_json(),
-                "games": self.player_games[player]}
+        return {"id": player, **self.player(player).to_json(), "games": self.player_games[player]}
 
 
 def _by_rating(ratings: Mapping[str, Rating]) -> list[str]:

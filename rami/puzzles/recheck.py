@@ -58,8 +58,9 @@ def _verify(puzzle: Puzzle) -> list[str]:
         problems.append(f"the position is a {kind} puzzle, the record says {puzzle.kind}")
     for key in ("penalty_after", "cards_played", "shed"):
         if puzzle.goal.get(key) != goal[key]:
-            problems.append(f"goal {key}: the record says {puzzle.goal.get(key)}, "
-                            f"the solver finds {goal[key]}")
+            problems.append(
+                f"goal {key}: the record says {puzzle.goal.get(key)}, the solver finds {goal[key]}"
+            )
     if problems:
         return problems
     try:
@@ -86,8 +87,10 @@ def _verify(puzzle: Puzzle) -> list[str]:
         else:
             problems.append("the counting model does not find the recorded solution")
     if verdict.cards_moved != solution.cards_moved:
-        problems.append(f"the recorded solution moves {verdict.cards_moved} table cards, "
-                        f"the fewest is {solution.cards_moved}")
+        problems.append(
+            f"the recorded solution moves {verdict.cards_moved} table cards, "
+            f"the fewest is {solution.cards_moved}"
+        )
     metrics = measure(position, goal, puzzle.solution, played, solution.cards_moved)
     if metrics != puzzle.metrics:
         changed = [
@@ -98,13 +101,16 @@ def _verify(puzzle: Puzzle) -> list[str]:
         problems.append("metrics do not reproduce: " + ", ".join(changed))
     difficulty = record.get("difficulty", {})
     if difficulty.get("tier") != tier_of(metrics.score) or difficulty.get("score") != metrics.score:
-        problems.append(f"tier/score {difficulty.get('tier')}/{difficulty.get('score')} should be "
-                        f"{tier_of(metrics.score)}/{metrics.score}")
+        problems.append(
+            f"tier/score {difficulty.get('tier')}/{difficulty.get('score')} should be "
+            f"{tier_of(metrics.score)}/{metrics.score}"
+        )
     evaluation = Evaluation(position, kind, goal, puzzle.solution, played, intended, metrics)
     extra = superfluous_melds(evaluation)
     if extra:
-        problems.append("superfluous meld(s): " + ", ".join(
-            f"{i + 1} ({position.table[i]})" for i in extra))
+        problems.append(
+            "superfluous meld(s): " + ", ".join(f"{i + 1} ({position.table[i]})" for i in extra)
+        )
     if puzzle.id != puzzle_id(position):
         problems.append(f"id {puzzle.id} is not the position's ({puzzle_id(position)})")
     if "themes" in record:

@@ -156,8 +156,11 @@ class Puzzle:
     def from_record(cls, record: Any, where: str = "puzzle") -> Puzzle:
         if not isinstance(record, dict):
             raise NotationError(f"{where}: a puzzle record is a JSON object")
-        missing = [key for key in ("id", "kind", "position", "goal", "solution", "difficulty")
-                   if key not in record]
+        missing = [
+            key
+            for key in ("id", "kind", "position", "goal", "solution", "difficulty")
+            if key not in record
+        ]
         if missing:
             raise NotationError(f"{where}: missing field(s) {', '.join(missing)}")
         if record["kind"] not in KINDS:
@@ -215,9 +218,7 @@ def shipped_pack_text(name: str = PACK_RESOURCE) -> str:
         resource = resources.files("rami").joinpath("data", name)
         return resource.read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):
-        raise NotationError(
-            f"the shipped puzzle pack rami/data/{name} is missing"
-        ) from None
+        raise NotationError(f"the shipped puzzle pack rami/data/{name} is missing") from None
 
 
 _SHIPPED: dict[str, list[Puzzle]] = {}
@@ -274,14 +275,17 @@ def check_theme(theme: str) -> str:
     return theme
 
 
-def select(puzzles: Iterable[Puzzle], *, tier: str | None = None,
-           theme: str | None = None) -> list[Puzzle]:
+def select(
+    puzzles: Iterable[Puzzle], *, tier: str | None = None, theme: str | None = None
+) -> list[Puzzle]:
     """The puzzles of a tier and/or with a theme, in pack order."""
     if theme is not None:
         check_theme(theme)
-    return [puzzle for puzzle in puzzles
-            if (tier is None or puzzle.tier == tier)
-            and (theme is None or theme in puzzle.themes)]
+    return [
+        puzzle
+        for puzzle in puzzles
+        if (tier is None or puzzle.tier == tier) and (theme is None or theme in puzzle.themes)
+    ]
 
 
 # ------------------------------------------------------------------------- the JSON contract
@@ -336,8 +340,8 @@ def solution_json(puzzle: Puzzle) -> dict[str, Any]:
         "solution": [meld_to_json(meld) for _, meld in ordered],
         "numbers": [number for number, _ in ordered],
         "moves": solution_moves(puzzle),
-        "signature": puzzle.record.get("signature") or signature(
-            puzzle.solution, puzzle.position.rules).text(),
+        "signature": puzzle.record.get("signature")
+        or signature(puzzle.solution, puzzle.position.rules).text(),
         "difficulty": dict(puzzle.record["difficulty"]),
     }
 

@@ -31,8 +31,9 @@ _CARDS_AT: tuple[tuple[Card, ...], ...] = tuple(
 )
 
 
-def _melds_with(first: Card, cards: Counter[Card], jokers: int, rules: Ruleset,
-                max_run: int) -> list[Meld]:
+def _melds_with(
+    first: Card, cards: Counter[Card], jokers: int, rules: Ruleset, max_run: int
+) -> list[Meld]:
     """Valid melds holding ``first`` and other cards of ``cards`` (jokers fill gaps only).
 
     Runs come by position of ``first``, then length, then start; then sets by size (the order
@@ -55,8 +56,9 @@ def _melds_with(first: Card, cards: Counter[Card], jokers: int, rules: Ruleset,
                     continue
                 if length - sum(held[start : end + 1]) > jokers:
                     continue
-                meld = Meld(tuple(row[p] if held[p] else JOKER for p in range(start, end + 1)),
-                            MeldKind.RUN)
+                meld = Meld(
+                    tuple(row[p] if held[p] else JOKER for p in range(start, end + 1)), MeldKind.RUN
+                )
                 if is_valid(meld, rules):
                     found.append(meld)
     others = [s for s in range(4) if s != suit and cards[Card.of(first.rank, s)] > 0]
@@ -72,8 +74,10 @@ def _melds_with(first: Card, cards: Counter[Card], jokers: int, rules: Ruleset,
 #: The cards whose presence decides :func:`_melds_with`'s list for a card: its suit's, and its
 #: rank's in the other suits.
 _NEIGHBOURS: dict[Card, tuple[Card, ...]] = {
-    card: (*(Card(card.index // 13 * 13 + rank) for rank in range(13)),
-           *(Card.of(card.rank, suit) for suit in range(4) if suit != card.index // 13))
+    card: (
+        *(Card(card.index // 13 * 13 + rank) for rank in range(13)),
+        *(Card.of(card.rank, suit) for suit in range(4) if suit != card.index // 13),
+    )
     for card in (Card(index) for index in range(52))
 }
 
@@ -88,13 +92,20 @@ class _OutOfBudget(Exception):
 #: process: 1,500 hard-2 candidates without jokers list 58,387 melds lists in 21,083 re-splits
 #: with a cache per re-split, 3,436 with this one (with jokers 5,924). Cleared past
 #: :data:`MELDS_CACHE_SIZE` entries (0.76 kB each, measured: 15 MB at most).
-_MELDS_CACHE: dict[tuple[Ruleset, int],
-                   dict[tuple[Card, int, int], list[tuple[Meld, tuple[Card, ...], int]]]] = {}
+_MELDS_CACHE: dict[
+    tuple[Ruleset, int], dict[tuple[Card, int, int], list[tuple[Meld, tuple[Card, ...], int]]]
+] = {}
 MELDS_CACHE_SIZE = 20_000
 
 
-def resplit(rng: random.Random, cards: Counter[Card], jokers: int, rules: Ruleset,
-            avoid: Callable[[Meld], int], max_run: int = 8) -> list[Meld] | None:
+def resplit(
+    rng: random.Random,
+    cards: Counter[Card],
+    jokers: int,
+    rules: Ruleset,
+    avoid: Callable[[Meld], int],
+    max_run: int = 8,
+) -> list[Meld] | None:
     """A random partition of ``cards`` (and ``jokers``) into valid melds.
 
     Melds are tried in random order, those with a higher ``avoid(meld)`` last.
@@ -153,13 +164,17 @@ def resplit(rng: random.Random, cards: Counter[Card], jokers: int, rules: Rulese
     return None
 
 
-def _absorb(rng: random.Random, melds: list[Meld], jokers: int,
-            rules: Ruleset) -> list[Meld] | None:
+def _absorb(
+    rng: random.Random, melds: list[Meld], jokers: int, rules: Ruleset
+) -> list[Meld] | None:
     from rami.puzzles.greedy import lay_off
 
     for _ in range(jokers):
-        spots = [(i, grown) for i, meld in enumerate(melds)
-                 if (grown := lay_off(meld, JOKER, rules)) is not None]
+        spots = [
+            (i, grown)
+            for i, meld in enumerate(melds)
+            if (grown := lay_off(meld, JOKER, rules)) is not None
+        ]
         if not spots:
             return None
         index, grown = rng.choice(spots)

@@ -38,8 +38,9 @@ def solve_chance(skill: float, difficulty: float) -> float:
     return float(1.0 / (1.0 + 10.0 ** ((difficulty - skill) / 400.0)))
 
 
-def attempt(rng: random.Random, puzzle: str, player: str, skill: float, difficulty: float,
-            at: datetime) -> Attempt:
+def attempt(
+    rng: random.Random, puzzle: str, player: str, skill: float, difficulty: float, at: datetime
+) -> Attempt:
     """One simulated attempt by the model above."""
     think = int(min(600_000, 20_000 * math.exp((difficulty - skill) / 400 + rng.gauss(0, 0.3))))
     wrong = 1 + int(rng.random() * 3)
@@ -89,13 +90,15 @@ class World:
     skill: dict[str, float]
 
     @classmethod
-    def spread(cls, puzzles: int, players: int, seed: int = 0, low: float = 1000.0,
-               high: float = 2200.0) -> World:
+    def spread(
+        cls, puzzles: int, players: int, seed: int = 0, low: float = 1000.0, high: float = 2200.0
+    ) -> World:
         """Difficulties and skills drawn uniformly from [low, high]; synthetic ids."""
         rng = random.Random(f"rami-sim-world:{seed}")
-        return cls({f"rc-{index:010x}": rng.uniform(low, high) for index in range(puzzles)},
-                   {f"sim-solver-{index:04d}": rng.uniform(low, high)
-                    for index in range(players)})
+        return cls(
+            {f"rc-{index:010x}": rng.uniform(low, high) for index in range(puzzles)},
+            {f"sim-solver-{index:04d}": rng.uniform(low, high) for index in range(players)},
+        )
 
     def correlations(self, ratings: Ratings) -> dict[str, float]:
         """Rank correlations of the ratings with the truth: puzzles (rating against
@@ -103,18 +106,26 @@ class World:
         puzzles = sorted(self.difficulty)
         players = sorted(self.skill)
         return {
-            "puzzles": spearman([ratings.puzzle(p).rating for p in puzzles],
-                                [self.difficulty[p] for p in puzzles]),
-            "players": spearman([ratings.player(p).rating for p in players],
-                                [self.skill[p] for p in players]),
+            "puzzles": spearman(
+                [ratings.puzzle(p).rating for p in puzzles], [self.difficulty[p] for p in puzzles]
+            ),
+            "players": spearman(
+                [ratings.player(p).rating for p in players], [self.skill[p] for p in players]
+            ),
         }
 
 
-def play(world: World, rounds: int, *, seed: int = 0, tiers: Mapping[str, str] | None = None,
-         starts: Mapping[str, float] | None = None,
-         record: Callable[[Attempt], Attempt] | None = None,
-         choose: Callable[[Ratings, str, list[str]], str | None] = next_puzzle,
-         checkpoints: Sequence[int] = ()) -> tuple[Ratings, list[dict[str, Any]]]:
+def play(
+    world: World,
+    rounds: int,
+    *,
+    seed: int = 0,
+    tiers: Mapping[str, str] | None = None,
+    starts: Mapping[str, float] | None = None,
+    record: Callable[[Attempt], Attempt] | None = None,
+    choose: Callable[[Ratings, str, list[str]], str | None] = next_puzzle,
+    checkpoints: Sequence[int] = (),
+) -> tuple[Ratings, list[dict[str, Any]]]:
     """Each round, every solver (in id order) attempts the puzzle ``choose`` offers (by
     default :func:`next_puzzle` on the ratings so far); ``record`` stores each attempt and
     returns it numbered (default: numbered in order, kept in memory). ``tiers`` and ``starts``
@@ -130,14 +141,16 @@ def play(world: World, rounds: int, *, seed: int = 0, tiers: Mapping[str, str] |
             chosen = choose(ratings, player, ids)
             if chosen is None:
                 continue
-            made = attempt(rng, chosen, player, world.skill[player], world.difficulty[chosen],
-                           clock)
+            made = attempt(
+                rng, chosen, player, world.skill[player], world.difficulty[chosen], clock
+            )
             clock += STEP
             stored = record(made) if record else replace(made, id=ratings.last_id + 1)
             ratings.add(stored)
         if round_number in checkpoints:
-            history.append({"round": round_number, "attempts": ratings.attempts,
-                            **world.correlations(ratings)})
+            history.append(
+                {"round": round_number, "attempts": ratings.attempts, **world.correlations(ratings)}
+            )
     return ratings, history
 
 
@@ -148,8 +161,9 @@ TRUTHS = ("tier", "between", "model")
 TRUTH_NOISE = 150.0
 
 
-def truth(puzzles: Sequence[Any], kind: str, seed: int = 0,
-          noise: float = TRUTH_NOISE) -> dict[str, float]:
+def truth(
+    puzzles: Sequence[Any], kind: str, seed: int = 0, noise: float = TRUTH_NOISE
+) -> dict[str, float]:
     """True difficulties of shipped puzzles (``puzzles``: records of
     :mod:`rami.puzzles.record`) drawn around their tier's starting rating (``"tier"``), the
     model's (``"model"``) or halfway between (``"between"``), plus Gaussian noise."""
@@ -165,8 +179,9 @@ def truth(puzzles: Sequence[Any], kind: str, seed: int = 0,
     return {p.id: centre(p) + rng.gauss(0.0, noise) for p in puzzles}
 
 
-def compare_starts(puzzles: Sequence[Any], *, players: int = 200, rounds: int = 30,
-                   seed: int = 0) -> list[dict[str, Any]]:
+def compare_starts(
+    puzzles: Sequence[Any], *, players: int = 200, rounds: int = 30, seed: int = 0
+) -> list[dict[str, Any]]:
     """The experiment of docs/puzzles.md, "The simulated experiment": for each truth and each
     kind of starting rating (the tiers', the model's, or 1500 for all: ``"none"``), the rank
     correlations after 10 %, 50 % and 100 % of the rounds. Solvers' skills are uniform over
@@ -178,9 +193,13 @@ def compare_starts(puzzles: Sequence[Any], *, players: int = 200, rounds: int = 
     for kind in TRUTHS:
         world = World(truth(puzzles, kind, seed), skills)
         for start in STARTS:
-            _, history = play(world, rounds, seed=seed,
-                              tiers=tiers if start == "tier" else {},
-                              starts=shipped_starts() if start == "model" else {},
-                              checkpoints=marks)
+            _, history = play(
+                world,
+                rounds,
+                seed=seed,
+                tiers=tiers if start == "tier" else {},
+                starts=shipped_starts() if start == "model" else {},
+                checkpoints=marks,
+            )
             rows.append({"truth": kind, "start": start, "history": history})
     return rows

@@ -105,8 +105,11 @@ def _run_positions(meld: Meld, rules: Ruleset) -> dict[Card, int] | None:
     """Real card -> its place (1..14) in a valid run, or None for a set or no run."""
     if meld.kind is not MeldKind.RUN or run_start(meld, rules) is None:
         return None
-    return {card: place for card, place in zip(meld.cards, stands_for(meld, rules), strict=True)
-            if not card.is_joker}
+    return {
+        card: place
+        for card, place in zip(meld.cards, stands_for(meld, rules), strict=True)
+        if not card.is_joker
+    }
 
 
 # ------------------------------------------------------------------------------- the tests
@@ -128,8 +131,11 @@ def _joker_swap(turn: Turn) -> bool:
         own = turn.own(index)
         if meld.jokers and meld.kind is MeldKind.SET and own is not None:
             suits_before = {card.suit for card in meld.real_cards}
-            gained = [card for card in own.real_cards
-                      if card.suit not in suits_before and turn.played[card]]
+            gained = [
+                card
+                for card in own.real_cards
+                if card.suit not in suits_before and turn.played[card]
+            ]
             if gained and own.jokers < meld.jokers:
                 return True
     return False
@@ -161,8 +167,13 @@ def _borrow_from_set(turn: Turn) -> bool:
     """A card is taken from a set of four, which stays a set."""
     for index, meld in enumerate(turn.before):
         own = turn.own(index)
-        if (meld.kind is MeldKind.SET and len(meld.cards) == 4 and own is not None
-                and own.kind is MeldKind.SET and +turn.left(index)):
+        if (
+            meld.kind is MeldKind.SET
+            and len(meld.cards) == 4
+            and own is not None
+            and own.kind is MeldKind.SET
+            and +turn.left(index)
+        ):
             return True
     return False
 
@@ -171,18 +182,23 @@ def _borrow_from_run(turn: Turn) -> bool:
     """One or two cards are taken from an end of a run, which stays a run (not a split)."""
     for index, meld in enumerate(turn.before):
         own = turn.own(index)
-        if (meld.kind is not MeldKind.RUN or own is None or own.kind is not MeldKind.RUN
-                or _is_split(turn, index)):
+        if (
+            meld.kind is not MeldKind.RUN
+            or own is None
+            or own.kind is not MeldKind.RUN
+            or _is_split(turn, index)
+        ):
             continue
         left = turn.left(index)
-        gone = [place for place, card in enumerate(meld.cards)
-                if not card.is_joker and left[card]]
+        gone = [place for place, card in enumerate(meld.cards) if not card.is_joker and left[card]]
         if not 1 <= len(gone) <= 2:
             continue
         last = len(meld.cards) - 1
-        if set(gone) <= {0, 1, last - 1, last} and (
-            len(gone) == 1 or set(gone) in ({0, 1}, {last - 1, last}, {0, last})
-        ) and (gone[0] in (0, last) or gone[-1] in (0, last)):
+        if (
+            set(gone) <= {0, 1, last - 1, last}
+            and (len(gone) == 1 or set(gone) in ({0, 1}, {last - 1, last}, {0, last}))
+            and (gone[0] in (0, last) or gone[-1] in (0, last))
+        ):
             return True
     return False
 
@@ -191,8 +207,11 @@ def _is_split(turn: Turn, index: int) -> bool:
     meld = turn.before[index]
     if meld.kind is not MeldKind.RUN or len(meld.real_cards) < 4:
         return False
-    runs = [where for where, count in turn.destinations(index).items()
-            if count >= 2 and turn.after[where].kind is MeldKind.RUN]
+    runs = [
+        where
+        for where, count in turn.destinations(index).items()
+        if count >= 2 and turn.after[where].kind is MeldKind.RUN
+    ]
     return len(runs) >= 2
 
 
@@ -218,8 +237,11 @@ def _set_to_runs(turn: Turn) -> bool:
     for index, meld in enumerate(turn.before):
         if meld.kind is not MeldKind.SET:
             continue
-        in_runs = sum(count for where, count in turn.destinations(index).items()
-                      if turn.after[where].kind is MeldKind.RUN)
+        in_runs = sum(
+            count
+            for where, count in turn.destinations(index).items()
+            if turn.after[where].kind is MeldKind.RUN
+        )
         if in_runs >= 2:
             return True
     return False
@@ -230,8 +252,11 @@ def _run_to_sets(turn: Turn) -> bool:
     for index, meld in enumerate(turn.before):
         if meld.kind is not MeldKind.RUN:
             continue
-        in_sets = sum(count for where, count in turn.destinations(index).items()
-                      if turn.after[where].kind is MeldKind.SET)
+        in_sets = sum(
+            count
+            for where, count in turn.destinations(index).items()
+            if turn.after[where].kind is MeldKind.SET
+        )
         if in_sets >= 2:
             return True
     return False
@@ -248,8 +273,7 @@ def _ace_high(turn: Turn) -> bool:
 
 def _long_run(turn: Turn) -> bool:
     """A run of six or more cards is built or changed this turn."""
-    return any(meld.kind is MeldKind.RUN and len(meld.cards) >= LONG_RUN
-               for meld in turn.changed())
+    return any(meld.kind is MeldKind.RUN and len(meld.cards) >= LONG_RUN for meld in turn.changed())
 
 
 def _twin_cards(turn: Turn) -> bool:
@@ -275,16 +299,16 @@ THEMES: dict[str, tuple[str, Callable[[Turn], bool]]] = {
     "joker-freed": ("A joker of the table leaves its meld.", _joker_freed),
     "joker-from-hand": ("A joker is played from the hand.", _joker_from_hand),
     "no-joker": ("No joker on the table or in the hand.", _no_joker),
-    "borrow-from-set": ("A card is taken from a set of four, which stays a set.",
-                        _borrow_from_set),
-    "borrow-from-run": ("One or two end cards are taken from a run, which stays a run.",
-                        _borrow_from_run),
+    "borrow-from-set": ("A card is taken from a set of four, which stays a set.", _borrow_from_set),
+    "borrow-from-run": (
+        "One or two end cards are taken from a run, which stays a run.",
+        _borrow_from_run,
+    ),
     "split-run": ("A run is cut in two.", _split_run),
     "merge-runs": ("Two runs of the table are joined into one.", _merge_runs),
     "set-to-runs": ("A set is broken up: two or more of its cards go into runs.", _set_to_runs),
     "run-to-sets": ("Two or more cards of a run go into sets.", _run_to_sets),
-    "ace-high": ("A run through Q-K-A (the ace above the king) is built or changed.",
-                 _ace_high),
+    "ace-high": ("A run through Q-K-A (the ace above the king) is built or changed.", _ace_high),
     "long-run": (f"A run of {LONG_RUN} cards or more is built or changed.", _long_run),
     "twin-cards": ("Both copies of a card (two decks) are played.", _twin_cards),
 }

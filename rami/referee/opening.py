@@ -16,7 +16,8 @@ from rami.rules import Ruleset
 def opens_from_hand(new_melds: Sequence[Meld], played_jokers: int, rules: Ruleset) -> bool:
     """Do these new melds make the opening, with no more jokers than the hand laid?"""
     return not opening_problems(new_melds, rules) and (
-        sum(meld.jokers for meld in new_melds) <= played_jokers)
+        sum(meld.jokers for meld in new_melds) <= played_jokers
+    )
 
 
 def opening_problems(new_melds: Sequence[Meld], rules: Ruleset) -> list[str]:
@@ -88,8 +89,9 @@ def _can_open(played: Counter[Card], rules: Ruleset, *, need_pure: bool, target:
             failed[key] = max(points, failed.get(key, -1))
             return False
         first, rest = real[0], Counter(real[1:])
-        near = tuple(card for card in real[1:] if card.suit == first.suit or
-                     card.rank == first.rank)
+        near = tuple(
+            card for card in real[1:] if card.suit == first.suit or card.rank == first.rank
+        )
         cache_key = (first, near, jokers)
         if cache_key not in melds_cache:
             melds_cache[cache_key] = _melds_with(first, Counter(near), jokers, rules)
@@ -97,8 +99,12 @@ def _can_open(played: Counter[Card], rules: Ruleset, *, need_pure: bool, target:
             used = Counter(meld.real_cards)
             used[first] -= 1  # a valid meld holds `first` once
             left = tuple(sorted((rest - used).elements()))
-            if search(left, jokers - meld.jokers, pure_done or is_pure_run(meld),
-                      points + opening_points(meld, rules)):
+            if search(
+                left,
+                jokers - meld.jokers,
+                pure_done or is_pure_run(meld),
+                points + opening_points(meld, rules),
+            ):
                 return True
         if search(real[1:], jokers, pure_done, points):  # `first` stays out of the opening
             return True

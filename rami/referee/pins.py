@@ -54,14 +54,17 @@ def unpinned_jokers(position: Position, after: Sequence[Meld]) -> list[int]:
     options: dict[int, list[int]] = {}
     for index in pinned:
         options[index] = [
-            target for target in range(len(after))
+            target
+            for target in range(len(after))
             if weights[index][target] and _assignment_weight(weights, {index: target}) == best
         ]
         if _assignment_weight(weights, {index: -1}) == best:
             options[index].append(-1)
-    failing = [index for index in pinned if not any(
-        pins.hold({index: target}) for target in options[index]
-    )]
+    failing = [
+        index
+        for index in pinned
+        if not any(pins.hold({index: target}) for target in options[index])
+    ]
     if failing:
         return failing
     for targets in product(*(options[index] for index in pinned)):
@@ -79,7 +82,10 @@ class _Pins:
     one of them with every pin holding (decision 5)."""
 
     def __init__(
-        self, position: Position, after: Sequence[Meld], weights: list[list[int]],
+        self,
+        position: Position,
+        after: Sequence[Meld],
+        weights: list[list[int]],
         after_real: list[Counter[Card]],
     ) -> None:
         self.before = position.table
@@ -94,9 +100,7 @@ class _Pins:
             cards: list[Card | None] = [None] * meld.jokers
             if meld.kind is MeldKind.RUN and meld.real_cards:
                 with suppress(ValueError):  # no valid run: its jokers stand for nothing
-                    cards = [
-                        card for card in joker_cards_at(meld, self.rules) if card is not None
-                    ]
+                    cards = [card for card in joker_cards_at(meld, self.rules) if card is not None]
             self.spots.extend((number, card) for card in cards)
 
     def hold(self, own: dict[int, int]) -> bool:
@@ -122,13 +126,19 @@ class _Pins:
             for card in joker_cards_at(meld, self.rules):
                 if card is None:
                     continue
-                replaced = (target >= 0 and self.after[target].kind is MeldKind.RUN
-                            and self.after_real[target][card] > 0)
-                edges.append([
-                    number for number, (where, there) in enumerate(self.spots)
-                    if (replaced and where != target)
-                    or (there == card and self.weights[index][where] > 0)
-                ])
+                replaced = (
+                    target >= 0
+                    and self.after[target].kind is MeldKind.RUN
+                    and self.after_real[target][card] > 0
+                )
+                edges.append(
+                    [
+                        number
+                        for number, (where, there) in enumerate(self.spots)
+                        if (replaced and where != target)
+                        or (there == card and self.weights[index][where] > 0)
+                    ]
+                )
         for choice in product(*set_choices):
             tried = list(edges)
             for target, staying, freed in choice:
@@ -191,7 +201,5 @@ def _assignment_weight(weights: list[list[int]], forced: dict[int, int]) -> int:
     total = sum(weights[row][col] for row, col in forced.items() if col >= 0)
     if rows and cols:
         sub = [[weights[row][col] for col in cols] for row in rows]
-        total += sum(
-            sub[i][j] for i, j in enumerate(max_weight_assignment(sub)) if j >= 0
-        )
+        total += sum(sub[i][j] for i, j in enumerate(max_weight_assignment(sub)) if j >= 0)
     return total

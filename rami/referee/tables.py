@@ -13,9 +13,7 @@ from rami.position import Position
 from rami.rules import Ruleset
 
 
-def is_extension(
-    before: Meld, after: Meld, allow_swap: bool, rules: Ruleset
-) -> tuple[bool, int]:
+def is_extension(before: Meld, after: Meld, allow_swap: bool, rules: Ruleset) -> tuple[bool, int]:
     """Is ``after`` ``before`` with cards added (and jokers swapped out when allowed)?
 
     Returns (ok, jokers swapped out).
@@ -67,9 +65,7 @@ def match_extensions(
     if not before or not after:
         return [-1] * len(before)
     assignment = max_weight_assignment(weights)
-    return [
-        col if col >= 0 and weights[row][col] else -1 for row, col in enumerate(assignment)
-    ]
+    return [col if col >= 0 and weights[row][col] else -1 for row, col in enumerate(assignment)]
 
 
 #: Most pairings tried when an opening turn's lay-offs could be read several ways.
@@ -100,9 +96,7 @@ def all_extension_matchings(
     return found
 
 
-def _extensions_of(
-    old: Meld, after: Sequence[Meld], allow_swap: bool, rules: Ruleset
-) -> list[int]:
+def _extensions_of(old: Meld, after: Sequence[Meld], allow_swap: bool, rules: Ruleset) -> list[int]:
     """The melds after that extend ``old``, the one keeping it as it was first."""
     unchanged = _unchanged_key(old)
     return sorted(
@@ -116,9 +110,7 @@ def unused_melds(after: Sequence[Meld], matched: Sequence[int]) -> list[Meld]:
     return [meld for index, meld in enumerate(after) if index not in taken]
 
 
-def changed_before_opening(
-    position: Position, table_after: Sequence[Meld], rule: str
-) -> list[str]:
+def changed_before_opening(position: Position, table_after: Sequence[Meld], rule: str) -> list[str]:
     """The melds before the turn not found unchanged after it (decisions 1 and 4)."""
     remaining = [_unchanged_key(meld) for meld in table_after]
     problems = []

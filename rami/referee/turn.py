@@ -67,9 +67,7 @@ def validate_turn(
     that appeared or vanished, table changes the rules forbid, jokers gone from the table, the
     opening, the discard.
     """
-    cards_played = (
-        parse_cards(played) if isinstance(played, str) else [_as_card(c) for c in played]
-    )
+    cards_played = parse_cards(played) if isinstance(played, str) else [_as_card(c) for c in played]
     discarded = None if discard is None else _as_card(discard)
     turn = _Turn.of(position, [_as_meld(meld) for meld in table_after], Counter(cards_played))
     rules = position.rules
@@ -165,12 +163,16 @@ def _conservation_problems(turn: _Turn) -> tuple[list[str], int]:
     vanished = supplied - after_counts
     problems = []
     if appeared:
-        problems.append(f"{_count(appeared.total(), 'card')} appeared on the table from "
-                        f"nowhere: {_multiset_text(appeared)}")
+        problems.append(
+            f"{_count(appeared.total(), 'card')} appeared on the table from "
+            f"nowhere: {_multiset_text(appeared)}"
+        )
     vanished_jokers = vanished.pop(JOKER, 0)
     if vanished:
-        problems.append(f"{_count(vanished.total(), 'card')} vanished from the table: "
-                        f"{_multiset_text(vanished)}")
+        problems.append(
+            f"{_count(vanished.total(), 'card')} vanished from the table: "
+            f"{_multiset_text(vanished)}"
+        )
     return problems, vanished_jokers
 
 
@@ -202,11 +204,16 @@ def _lay_off_problems(turn: _Turn) -> tuple[list[str], list[Meld], int]:
         # off on: the verdict takes the pairing that leaves the player an opening.
         # The new melds must also hold no more jokers than the hand laid (decision 4: a
         # joker swapped this turn joins no new meld), so that count chooses too.
-        matched = next((
-            choice for choice in all_extension_matchings(
-                position.table, melds_after, allow_swap, rules)
-            if opens_from_hand(unused_melds(melds_after, choice), turn.played[JOKER], rules)
-        ), matched)
+        matched = next(
+            (
+                choice
+                for choice in all_extension_matchings(
+                    position.table, melds_after, allow_swap, rules
+                )
+                if opens_from_hand(unused_melds(melds_after, choice), turn.played[JOKER], rules)
+            ),
+            matched,
+        )
     problems = []
     swapped = 0
     for number, (meld, target) in enumerate(zip(position.table, matched, strict=True), 1):
@@ -242,8 +249,11 @@ def _vanished_joker_problems(
         return [
             f"{_count(table_jokers_gone, 'table joker')} went back to a hand: under "
             f"{rules.name} a joker on the table {rules.table_joker.value}"
-            + (", and only in place of a card that took its place"
-               if rules.table_joker is TableJoker.SWAP_TO_HAND else "")
+            + (
+                ", and only in place of a card that took its place"
+                if rules.table_joker is TableJoker.SWAP_TO_HAND
+                else ""
+            )
         ], jokers_to_hand
     return [], jokers_to_hand
 
@@ -258,9 +268,11 @@ def _opening_turn_problems(turn: _Turn, new_melds: list[Meld]) -> list[str]:
         return opening_problems_from_cards(turn.played, rules)
     problems = opening_problems(new_melds, rules)
     if problems and turn.may_change_table:
-        problems += changed_before_opening(turn.position, turn.melds_after,
-                                           "lays off or swaps a joker only once "
-                                           "the opening melds are down")
+        problems += changed_before_opening(
+            turn.position,
+            turn.melds_after,
+            "lays off or swaps a joker only once the opening melds are down",
+        )
     new_jokers = sum(meld.jokers for meld in new_melds)
     if new_jokers > turn.played[JOKER]:
         problems.append(

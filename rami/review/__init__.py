@@ -105,40 +105,56 @@ class Review:
 
     def text_lines(self, language: Language = ENGLISH) -> list[str]:
         """The review as a person reads it, in ``language``."""
+
         def say(english: str, french: str) -> str:
             return french if language is FRENCH else english
 
         colon = say(":", " :")
         if not self.legal:
-            lines = [say("Illegal turn:", "Tour illégal :"),
-                     *(f"  - {problem}" for problem in self.verdict.problems_in(language))]
+            lines = [
+                say("Illegal turn:", "Tour illégal :"),
+                *(f"  - {problem}" for problem in self.verdict.problems_in(language)),
+            ]
         else:
             lost = self.points_lost
             grade = GRADE_WORDS[self.grade][language is FRENCH] if self.grade else ""
-            lines = [f"{say('Grade', 'Appréciation')}{colon} {grade} "
-                     f"({_points_lost_text(lost or 0, language)})"]
+            lines = [
+                f"{say('Grade', 'Appréciation')}{colon} {grade} "
+                f"({_points_lost_text(lost or 0, language)})"
+            ]
             best, than = self.best, say("best", "meilleur")
             for label, mine, theirs in (
-                (say("Penalty left", "Pénalité restante"), self.verdict.penalty_after,
-                 best.penalty_after),
+                (
+                    say("Penalty left", "Pénalité restante"),
+                    self.verdict.penalty_after,
+                    best.penalty_after,
+                ),
                 (say("Cards played", "Cartes jouées"), len(self.played), best.cards_played),
-                (say("Cards moved", "Cartes déplacées"), self.verdict.cards_moved,
-                 best.cards_moved),
+                (
+                    say("Cards moved", "Cartes déplacées"),
+                    self.verdict.cards_moved,
+                    best.cards_moved,
+                ),
             ):
                 lines.append(f"{label}{colon} {mine} ({than} {theirs})")
         if self.missed is not None:
             lines.append(f"{say('Missed', 'Manqué')}{colon} {self.missed.said(language)}")
         if self.best.status is not Status.OPTIMAL:
-            lines.append(say("The best turn was not proved optimal within the time limit.",
-                             "Le meilleur tour n'a pas été prouvé optimal dans le temps "
-                             "imparti."))
+            lines.append(
+                say(
+                    "The best turn was not proved optimal within the time limit.",
+                    "Le meilleur tour n'a pas été prouvé optimal dans le temps imparti.",
+                )
+            )
         moves = plural(len(self.best.moves), "move", language, "coup")
         lines.append(f"{say('Best turn', 'Meilleur tour')} ({moves}){colon}")
-        lines.extend(f"  {number}. {move.said(language)}"
-                     for number, move in enumerate(self.best.moves, 1))
+        lines.extend(
+            f"  {number}. {move.said(language)}" for number, move in enumerate(self.best.moves, 1)
+        )
         if not self.best.moves:
-            lines.append(say("  (none: nothing can be played)",
-                             "  (aucun : rien ne peut être joué)"))
+            lines.append(
+                say("  (none: nothing can be played)", "  (aucun : rien ne peut être joué)")
+            )
         return lines
 
     def to_json(self, language: Language = ENGLISH) -> dict[str, Any]:
@@ -200,8 +216,9 @@ def missed_move(best: Solution, moves: Sequence[Move]) -> Move | None:
     return lacking[0] if lacking else None
 
 
-def turn_moves(position: Position, table_after: Sequence[Meld],
-               played: Sequence[Card]) -> tuple[Move, ...]:
+def turn_moves(
+    position: Position, table_after: Sequence[Meld], played: Sequence[Card]
+) -> tuple[Move, ...]:
     """A legal turn told as moves, in the solver's move language."""
     from rami.solver.explain import explain_moves, in_number_order
 
@@ -276,12 +293,23 @@ def review(
             from rami.solver.answer import discard_move
 
             moves = (*moves, discard_move(discard, verdict.hand_after))
-    grade_is_best = verdict.legal and grade_for(
-        verdict.penalty_after - best.penalty_after, best.cards_played - len(laid)
-    ) == "best"
+    grade_is_best = (
+        verdict.legal
+        and grade_for(verdict.penalty_after - best.penalty_after, best.cards_played - len(laid))
+        == "best"
+    )
     missed = None if grade_is_best else missed_move(best, moves)
     return Review(position, table, laid, discard, verdict, best, moves, missed)
 
 
-__all__ = ["BLUNDER", "GRADES", "GRADE_NAMES", "Review", "grade_for", "missed_move",
-           "played_from_tables", "review", "turn_moves"]
+__all__ = [
+    "BLUNDER",
+    "GRADES",
+    "GRADE_NAMES",
+    "Review",
+    "grade_for",
+    "missed_move",
+    "played_from_tables",
+    "review",
+    "turn_moves",
+]

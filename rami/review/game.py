@@ -103,8 +103,10 @@ class GameReview:
         for turn in self.turns:
             data = turn.review
             lost = data.points_lost or 0
-            line = (f"  round {turn.round}, turn {turn.turn}, seat {turn.seat}: {data.grade}"
-                    f"{f' ({lost} points lost)' if lost > 0 else ''}")
+            line = (
+                f"  round {turn.round}, turn {turn.turn}, seat {turn.seat}: {data.grade}"
+                f"{f' ({lost} points lost)' if lost > 0 else ''}"
+            )
             if data.missed is not None and lost > 0:
                 line += f"; missed: {data.missed.text}"
             lines.append(line)
@@ -118,8 +120,10 @@ class GameReview:
         return lines
 
     def _french_lines(self) -> list[str]:
-        lines = [f"{self.label} : {plural(len(self.turns), 'tour', FRENCH)} "
-                 f"revu{'s' if len(self.turns) > 1 else ''}"]
+        lines = [
+            f"{self.label} : {plural(len(self.turns), 'tour', FRENCH)} "
+            f"revu{'s' if len(self.turns) > 1 else ''}"
+        ]
         for turn in self.turns:
             data = turn.review
             lost = data.points_lost or 0
@@ -131,8 +135,9 @@ class GameReview:
                 line += f" ; manqué : {data.missed.said(FRENCH)}"
             lines.append(line)
         for player in self.players:
-            grades = ", ".join(f"{count} {GRADE_WORDS[name][1]}"
-                               for name, count in player.grades.items() if count)
+            grades = ", ".join(
+                f"{count} {GRADE_WORDS[name][1]}" for name, count in player.grades.items() if count
+            )
             lines.append(
                 f"  place {player.seat} ({player.name}) : précision {player.accuracy:g} %, "
                 f"{plural(player.points_lost, 'point', FRENCH)} perdu"
@@ -153,9 +158,7 @@ def _name(player: Any, seat: int) -> str:
     return f"seat {seat}"
 
 
-def review_game(
-    record: Any, label: str = "game", *, time_limit: float = 2.0
-) -> GameReview:
+def review_game(record: Any, label: str = "game", *, time_limit: float = 2.0) -> GameReview:
     """Replay ``record`` (RecordError if it does not replay), then review each of its plays.
 
     ``time_limit`` (seconds per turn) must be finite and positive (RamiError otherwise)."""
@@ -169,13 +172,20 @@ def review_game(
     plays: list[tuple[int, int, int, Position, Play]] = []
     replay(record, label, lambda *turn: plays.append(turn))
     turns = tuple(
-        TurnReview(number, turn, seat, review(
-            position, play.table, play.played, play.discard, time_limit=time_limit
-        ))
+        TurnReview(
+            number,
+            turn,
+            seat,
+            review(position, play.table, play.played, play.discard, time_limit=time_limit),
+        )
         for number, turn, seat, position, play in plays
     )
     players = record.get("players", [])
-    return GameReview(label, tuple(
-        PlayerReview(seat, _name(player, seat), tuple(t for t in turns if t.seat == seat))
-        for seat, player in enumerate(players)
-    ), turns)
+    return GameReview(
+        label,
+        tuple(
+            PlayerReview(seat, _name(player, seat), tuple(t for t in turns if t.seat == seat))
+            for seat, player in enumerate(players)
+        ),
+        turns,
+    )

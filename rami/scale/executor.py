@@ -134,8 +134,9 @@ class LocalExecutor(Executor):
     @property
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers,
-                                             mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
             self._own = True
         return self._pool
 

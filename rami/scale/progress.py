@@ -34,9 +34,13 @@ class Progress:
         )
 
         self.bar = RichProgress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[note]}"), TimeElapsedColumn(),
-            console=Console(stderr=True), transient=True,
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[note]}"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=True,
         )
         self.task = self.bar.add_task(label, total=total, note="")
 

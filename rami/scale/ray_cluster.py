@@ -40,8 +40,9 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise ClusterUnavailableError(f"--ray needs the ray package, not installed: "
-                                      f"{INSTALL_HINT}") from None
+        raise ClusterUnavailableError(
+            f"--ray needs the ray package, not installed: {INSTALL_HINT}"
+        ) from None
     return ray
 
 
@@ -90,18 +91,24 @@ class RayExecutor(Executor):
         if ray.is_initialized():
             joined = ray.get_runtime_context().gcs_address
             if address not in ("auto", joined):
-                raise ClusterUnavailableError(f"--ray {address}: this process is already "
-                                              f"connected to the cluster at {joined}")
+                raise ClusterUnavailableError(
+                    f"--ray {address}: this process is already connected to the cluster at {joined}"
+                )
             return cls(ray, owns_cluster=False)
         if address == "auto":
-            ray.init(num_cpus=os.cpu_count() or 1, include_dashboard=False,
-                     logging_level="WARNING", log_to_driver=False)
+            ray.init(
+                num_cpus=os.cpu_count() or 1,
+                include_dashboard=False,
+                logging_level="WARNING",
+                log_to_driver=False,
+            )
             return cls(ray, owns_cluster=True)
         try:
             ray.init(address=address, logging_level="WARNING", log_to_driver=False)
         except (ConnectionError, RuntimeError, TimeoutError) as error:
-            raise ClusterUnavailableError(f"--ray {address}: cannot join the cluster: "
-                                          f"{error}") from None
+            raise ClusterUnavailableError(
+                f"--ray {address}: cannot join the cluster: {error}"
+            ) from None
         return cls(ray, owns_cluster=True)
 
     def _remote_of(self, task: Task) -> Any:

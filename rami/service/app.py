@@ -163,7 +163,9 @@ def _install_service_routes(app: FastAPI) -> None:
         return {"status": "ok", "version": __version__}
 
     @app.head(
-        "/health", tags=["service"], response_class=Response,
+        "/health",
+        tags=["service"],
+        response_class=Response,
         responses={200: {"description": "Alive (no body)"}},
     )
     async def health_head() -> Response:
@@ -176,7 +178,9 @@ def _install_service_routes(app: FastAPI) -> None:
         return [{"name": name, "title": preset.title} for name, preset in PRESETS.items()]
 
     @app.get(
-        "/rulesets/{name}", response_model=schemas.RulesetOut, tags=["rules"],
+        "/rulesets/{name}",
+        response_model=schemas.RulesetOut,
+        tags=["rules"],
         responses=_errors(404, 422),
     )
     async def ruleset(name: str) -> dict[str, Any]:
@@ -210,7 +214,9 @@ def _install_position_routes(
         return solution, time_limit
 
     @app.post(
-        "/validate", response_model=schemas.ValidateOut, tags=["positions"],
+        "/validate",
+        response_model=schemas.ValidateOut,
+        tags=["positions"],
         responses=_POST_ERRORS,
     )
     async def validate(request: schemas.PositionRequest) -> dict[str, Any]:
@@ -225,7 +231,9 @@ def _install_position_routes(
         return {"valid": not problems, "problems": problems, **position.summary_json()}
 
     @app.post(
-        "/solve", response_model=schemas.SolutionOut, tags=["solver"],
+        "/solve",
+        response_model=schemas.SolutionOut,
+        tags=["solver"],
         responses=_SOLVE_ERRORS,
     )
     async def solve_endpoint(request: schemas.SolveRequest, response: Response) -> dict[str, Any]:
@@ -243,9 +251,7 @@ def _install_position_routes(
         response.headers[TIME_LIMIT_HEADER] = f"{time_limit:g}"
         return solution_json(solution, language)
 
-    @app.post(
-        "/hint", response_model=schemas.HintOut, tags=["solver"], responses=_SOLVE_ERRORS
-    )
+    @app.post("/hint", response_model=schemas.HintOut, tags=["solver"], responses=_SOLVE_ERRORS)
     async def hint(request: schemas.HintRequest, response: Response) -> dict[str, Any]:
         """A hint (as ``rami hint --json``): 1 what is achievable, 2 the first key move,
         3 the full solution."""
@@ -262,7 +268,9 @@ def _install_referee_route(app: FastAPI, settings: Settings, pool: SolverPool) -
     """``/validate-turn``: the referee, run in the solver pool."""
 
     @app.post(
-        "/validate-turn", response_model=schemas.TurnOut, tags=["referee"],
+        "/validate-turn",
+        response_model=schemas.TurnOut,
+        tags=["referee"],
         responses=_SOLVE_ERRORS,
     )
     async def validate_turn_endpoint(request: schemas.TurnRequest) -> dict[str, Any]:
@@ -272,11 +280,16 @@ def _install_referee_route(app: FastAPI, settings: Settings, pool: SolverPool) -
         table_after = parse_melds_field(request.table_after, "table_after", language)
         played = parse_cards_field(request.played, "played", language)
         discard = (
-            None if request.discard is None
+            None
+            if request.discard is None
             else parse_card_field(request.discard, "discard", language)
         )
         verdict = await pool.run(
-            validate_turn, position, table_after, played, discard,
+            validate_turn,
+            position,
+            table_after,
+            played,
+            discard,
             deadline=settings.deadline_slack,
         )
         return {

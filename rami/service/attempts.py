@@ -47,18 +47,25 @@ DB_ENV = "RAMI_SERVICE_DB"
 router = APIRouter()
 T = TypeVar("T")
 
-Player = Annotated[str, Query(pattern=f"^{PLAYER_ID.pattern}$",
-                              description="The player's id (8 to 64 letters, digits, - or _)")]
+Player = Annotated[
+    str,
+    Query(
+        pattern=f"^{PLAYER_ID.pattern}$",
+        description="The player's id (8 to 64 letters, digits, - or _)",
+    ),
+]
 
 
 class AttemptRequest(schemas._Body):
     puzzle: StrictStr = Field(description="The puzzle id")
-    player: StrictStr = Field(description="The player's random id (8 to 64 letters, digits, "
-                              "'-' or '_'), kept by the page")
+    player: StrictStr = Field(
+        description="The player's random id (8 to 64 letters, digits, '-' or '_'), kept by the page"
+    )
     solved: StrictBool = Field(description="The puzzle was solved")
     first_check_ms: StrictInt | None = Field(
         description="Milliseconds from the puzzle shown to the first answer checked (null: "
-        "never checked)")
+        "never checked)"
+    )
     hints: StrictInt = Field(0, description="Hints asked for")
     solution_shown: StrictBool = Field(False, description="The solution was shown")
     wrong_checks: StrictInt = Field(0, description="Answers checked and found wrong")
@@ -73,8 +80,10 @@ class RatingOut(schemas._Out):
 
 
 class PuzzleRatingOut(RatingOut):
-    tier: str | None = Field(description="The puzzle's tier (its rating before any attempt "
-                             "when the model of human solvers has none)")
+    tier: str | None = Field(
+        description="The puzzle's tier (its rating before any attempt "
+        "when the model of human solvers has none)"
+    )
 
 
 class AttemptOut(schemas._Out):
@@ -93,8 +102,10 @@ class AttemptOut(schemas._Out):
 
 
 class RatingsOut(schemas._Out):
-    recording: bool = Field(description="The server keeps attempts (false: it has no "
-                            "database, and everything else is empty)")
+    recording: bool = Field(
+        description="The server keeps attempts (false: it has no "
+        "database, and everything else is empty)"
+    )
     attempts: int
     first_attempts: int
     puzzles: list[PuzzleRatingOut] = Field(description="Highest rating first")
@@ -125,8 +136,9 @@ class Book:
                 self._store = AttemptStore(self.path)
             except AttemptDatabaseError as error:
                 log.error("attempts database unusable: %s", error)
-                raise ApiError(503, "the attempts database is unavailable (the reason is "
-                               "logged)") from None
+                raise ApiError(
+                    503, "the attempts database is unavailable (the reason is logged)"
+                ) from None
         return self._store
 
     def record(self, attempt: Attempt) -> Attempt:
@@ -135,8 +147,9 @@ class Book:
                 return self._open().record(attempt)
             except AttemptDatabaseError as error:
                 log.error("attempt not recorded: %s", error)
-                raise ApiError(503, "the attempt could not be recorded (the reason is "
-                               "logged)") from None
+                raise ApiError(
+                    503, "the attempt could not be recorded (the reason is logged)"
+                ) from None
 
     def read(self, tiers: dict[str, str], answer: Callable[[Ratings], T]) -> T:
         """``answer`` of the ratings, with every attempt stored so far (by any worker) read
@@ -149,21 +162,24 @@ class Book:
                 self._ratings.add_all(store.attempts(after=self._ratings.last_id))
             except AttemptDatabaseError as error:
                 log.error("attempts not read: %s", error)
-                raise ApiError(503, "the attempts database is unavailable (the reason is "
-                               "logged)") from None
+                raise ApiError(
+                    503, "the attempts database is unavailable (the reason is logged)"
+                ) from None
             try:
                 return answer(self._ratings)
             except AttemptDatabaseError as error:
                 log.error("attempts database not used: %s", error)
-                raise ApiError(503, "the attempts database is unavailable (the reason is "
-                               "logged)") from None
+                raise ApiError(
+                    503, "the attempts database is unavailable (the reason is logged)"
+                ) from None
 
     def daily(self, day: date, puzzles: list[Puzzle]) -> Puzzle:
         """The daily puzzle of ``day`` by :func:`rami.puzzles.daily.daily_with` (today is the
         server's date)."""
         tiers = {puzzle.id: puzzle.tier for puzzle in puzzles}
-        return self.read(tiers, lambda ratings: daily_with(day, date.today(), puzzles,
-                                                           self._open(), ratings))
+        return self.read(
+            tiers, lambda ratings: daily_with(day, date.today(), puzzles, self._open(), ratings)
+        )
 
 
 def use_database(app: Any, path: str | None) -> None:
@@ -195,8 +211,11 @@ def book_of(request: Request) -> Book:
     """The worker's book; 503 on a server without a database."""
     book = book_or_none(request)
     if book is None:
-        raise ApiError(503, "this server keeps no attempts (it was started without "
-                       "--db): nothing is recorded and nothing is rated")
+        raise ApiError(
+            503,
+            "this server keeps no attempts (it was started without "
+            "--db): nothing is recorded and nothing is rated",
+        )
     return book
 
 
@@ -232,16 +251,28 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.post("/puzzles/attempts", response_model=AttemptOut, status_code=201,
-             tags=["puzzles"], responses=_ERRORS)
+@router.post(
+    "/puzzles/attempts",
+    response_model=AttemptOut,
+    status_code=201,
+    tags=["puzzles"],
+    responses=_ERRORS,
+)
 async def record_attempt(body: AttemptRequest, request: Request) -> dict[str, Any]:
     """Record one attempt at a puzzle (the page sends one when the player leaves it: solved,
     given up, or moved on). The player's first attempt at a puzzle is the one rated; the answer
     has the ratings after it."""
     try:
-        attempt = Attempt(body.puzzle, body.player, body.solved, body.first_check_ms,
-                          body.hints, body.solution_shown, body.wrong_checks,
-                          datetime.now(UTC))
+        attempt = Attempt(
+            body.puzzle,
+            body.player,
+            body.solved,
+            body.first_check_ms,
+            body.hints,
+            body.solution_shown,
+            body.wrong_checks,
+            datetime.now(UTC),
+        )
     except AttemptError as error:
         field = str(error.loc[0]) if error.loc else None
         raise ApiError(422, str(error), field) from None
@@ -251,10 +282,12 @@ async def record_attempt(body: AttemptRequest, request: Request) -> dict[str, An
     stored = await asyncio.to_thread(book.record, attempt)
 
     def answer(ratings: Ratings) -> dict[str, Any]:
-        return {**stored.to_json(),
-                "rated": ratings.first_attempt(stored.player, stored.puzzle) == stored.id,
-                "player_rating": ratings.player_json(stored.player),
-                "puzzle_rating": ratings.puzzle_json(stored.puzzle)}
+        return {
+            **stored.to_json(),
+            "rated": ratings.first_attempt(stored.player, stored.puzzle) == stored.id,
+            "player_rating": ratings.player_json(stored.player),
+            "puzzle_rating": ratings.puzzle_json(stored.puzzle),
+        }
 
     return await asyncio.to_thread(book.read, _tiers(pack), answer)
 
@@ -277,19 +310,30 @@ async def offer_next(request: Request, player: Player) -> dict[str, Any]:
     if offer is None:
         raise ApiError(404, "this player has attempted every puzzle of the pack", "player")
     puzzle = pack.find(offer["puzzle"]["id"])
-    return {**offer, "kind": puzzle.kind, "rules": puzzle.position.rules.option_string,
-            "themes": list(puzzle.themes)}
+    return {
+        **offer,
+        "kind": puzzle.kind,
+        "rules": puzzle.position.rules.option_string,
+        "themes": list(puzzle.themes),
+    }
 
 
-@router.get("/puzzles/ratings", response_model=RatingsOut, tags=["puzzles"],
-            responses=_ERRORS)
+@router.get("/puzzles/ratings", response_model=RatingsOut, tags=["puzzles"], responses=_ERRORS)
 async def list_ratings(
     request: Request,
-    player: Annotated[str | None, Query(pattern=f"^{PLAYER_ID.pattern}$",
-                                        description="Only this player (rated or not)")] = None,
+    player: Annotated[
+        str | None,
+        Query(pattern=f"^{PLAYER_ID.pattern}$", description="Only this player (rated or not)"),
+    ] = None,
     puzzle: Annotated[str | None, Query(description="Only this puzzle (rated or not)")] = None,
-    limit: Annotated[int, Query(ge=1, le=10_000, description="At most this many puzzles and "
-                                "this many players, highest first")] = 100,
+    limit: Annotated[
+        int,
+        Query(
+            ge=1,
+            le=10_000,
+            description="At most this many puzzles and this many players, highest first",
+        ),
+    ] = 100,
 ) -> dict[str, Any]:
     """Ratings from first attempts (as ``rami puzzle ratings --json``): the counts, and the
     rated puzzles and players, highest first; or the one player and/or puzzle asked for. On a
@@ -297,8 +341,13 @@ async def list_ratings(
     before it reports attempts)."""
     book = book_or_none(request)
     if book is None:
-        return {"recording": False, "attempts": 0, "first_attempts": 0, "puzzles": [],
-                "players": []}
+        return {
+            "recording": False,
+            "attempts": 0,
+            "first_attempts": 0,
+            "puzzles": [],
+            "players": [],
+        }
     pack = await _pack(request)
     if puzzle is not None:
         _find(pack, puzzle, "puzzle")
@@ -306,9 +355,12 @@ async def list_ratings(
     def answer(ratings: Ratings) -> dict[str, Any]:
         if player is None and puzzle is None:
             return ratings.summary(limit)
-        return {"attempts": ratings.attempts, "first_attempts": ratings.first_attempts,
-                "players": [] if player is None else [ratings.player_json(player)],
-                "puzzles": [] if puzzle is None else [ratings.puzzle_json(puzzle)]}
+        return {
+            "attempts": ratings.attempts,
+            "first_attempts": ratings.first_attempts,
+            "players": [] if player is None else [ratings.player_json(player)],
+            "puzzles": [] if puzzle is None else [ratings.puzzle_json(puzzle)],
+        }
 
     result: dict[str, Any] = await asyncio.to_thread(book.read, _tiers(pack), answer)
     return {"recording": True, **result}

@@ -26,9 +26,12 @@ class BotTurnRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     view: dict[str, Any] = Field(description="The seat's visible state, as View.to_json()")
-    level: str = Field(default="beginner", pattern=LEVEL_PATTERN,
-                       description="The bot's level: beginner, novice, intermediate, confirmed, "
-                                   "expert, or a target Elo elo:N (docs/game.md)")
+    level: str = Field(
+        default="beginner",
+        pattern=LEVEL_PATTERN,
+        description="The bot's level: beginner, novice, intermediate, confirmed, "
+        "expert, or a target Elo elo:N (docs/game.md)",
+    )
     seed: int = Field(default=0, ge=0, lt=2**63, description="Seeds the expert's sampling")
 
 
@@ -41,8 +44,9 @@ class BotTurnOut(BaseModel):
     take: bool | None = Field(default=None, description="claim: take the card or not")
 
 
-def _error(status: int, message: str, field: str | None = None,
-           problems: Sequence[str] | None = None) -> Exception:
+def _error(
+    status: int, message: str, field: str | None = None, problems: Sequence[str] | None = None
+) -> Exception:
     from rami.service.errors import ApiError
 
     return ApiError(status, message[:500], field, problems or [])
@@ -69,9 +73,14 @@ def _decide(view_data: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
 
 
 @router.post(
-    "/bot/turn", response_model=BotTurnOut, response_model_exclude_none=True, tags=["game"],
-    responses={status: {"model": __import__("rami.service.schemas", fromlist=["ErrorOut"])
-                        .ErrorOut} for status in (400, 413, 415, 422)},
+    "/bot/turn",
+    response_model=BotTurnOut,
+    response_model_exclude_none=True,
+    tags=["game"],
+    responses={
+        status: {"model": __import__("rami.service.schemas", fromlist=["ErrorOut"]).ErrorOut}
+        for status in (400, 413, 415, 422)
+    },
 )
 async def bot_turn_endpoint(request: BotTurnRequest) -> dict[str, Any]:
     """One decision of a bot (beginner, novice, intermediate, confirmed, expert, or elo:N)

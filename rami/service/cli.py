@@ -87,9 +87,7 @@ def _forked_workers() -> Iterator[None]:
 
     from uvicorn import _subprocess
 
-    if "fork" not in multiprocessing.get_all_start_methods() or not hasattr(
-        _subprocess, "spawn"
-    ):
+    if "fork" not in multiprocessing.get_all_start_methods() or not hasattr(_subprocess, "spawn"):
         yield
         return
     import rami.service.app  # noqa: F401 - loaded once, before the workers fork
@@ -134,8 +132,7 @@ def serve(
         raise ValueError(f"workers must be 1 or more, got {workers}")
     if not 0 <= port <= 65535:
         raise ValueError(f"port must be 0..65535, got {port}")
-    settings = _overridden(settings or Settings.from_env(), cors_origins, docs,
-                           forwarded_allow_ips)
+    settings = _overridden(settings or Settings.from_env(), cors_origins, docs, forwarded_allow_ips)
     if db is not None:
         from rami.service.attempts import DB_ENV, checked_database
 
@@ -184,19 +181,26 @@ def _config(settings: Settings, host: str, port: int, workers: int, log_level: s
     if workers == 1:
         from rami.service.app import create_app
 
-        return uvicorn_config(create_app(settings), settings, host=host, port=port,
-                              log_level=log_level)
+        return uvicorn_config(
+            create_app(settings), settings, host=host, port=port, log_level=log_level
+        )
     os.environ.update(settings.to_env())
     os.environ[SUPERVISOR_ENV] = str(os.getpid())
-    config = uvicorn_config(APP_FACTORY, settings, host=host, port=port, workers=workers,
-                            log_level=log_level)
+    config = uvicorn_config(
+        APP_FACTORY, settings, host=host, port=port, workers=workers, log_level=log_level
+    )
     # (with the front, this configuration only sets up the logging)
     config.rami_parent_watch = EarlyParentWatch(os.getpid(), settings.shutdown_timeout + 5)
     return config
 
 
 def _run(
-    sock: socket.socket, config: Any, settings: Settings, workers: int, *, front: bool,
+    sock: socket.socket,
+    config: Any,
+    settings: Settings,
+    workers: int,
+    *,
+    front: bool,
     log_level: str,
 ) -> None:
     """Serve on the bound socket until interrupted: the front before the workers, uvicorn's

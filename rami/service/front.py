@@ -57,8 +57,10 @@ POLL_EVERY = 0.1
 RESTART_BACKOFF = 1.0
 BUSY = "server busy: every connection has a request under way; try again shortly"
 NO_WORKER = "no server worker is available; try again shortly"
-LOST = ("the server worker handling this request ended before answering; the request was not "
-        "sent again, as it may have changed something: check, then try again")
+LOST = (
+    "the server worker handling this request ended before answering; the request was not "
+    "sent again, as it may have changed something: check, then try again"
+)
 
 
 @dataclass(eq=False)
@@ -103,8 +105,10 @@ class Front:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, self.stop)
         directory = tempfile.mkdtemp(prefix="rami-serve-")
-        self.slots = [Slot(index, os.path.join(directory, f"worker-{index}.sock"))
-                      for index in range(self.workers)]
+        self.slots = [
+            Slot(index, os.path.join(directory, f"worker-{index}.sock"))
+            for index in range(self.workers)
+        ]
         max_idle = min(self.settings.keep_alive_timeout, self.settings.header_timeout) / 2
         for slot in self.slots:
             slot.links = Links(slot.path, max_idle)
@@ -163,7 +167,8 @@ class Front:
         env = {**os.environ, SUPERVISOR_ENV: str(os.getpid())}
         return subprocess.Popen(
             [sys.executable, "-m", "rami.service.front_worker", slot.path, self.log_level],
-            env=env, close_fds=True,
+            env=env,
+            close_fds=True,
         )
 
     async def _keep(self, slot: Slot) -> None:
@@ -182,8 +187,12 @@ class Front:
             slot.links.clear()
             if self.stopping:
                 return
-            log.warning("Server worker %d (pid %d) ended (%s): starting another", slot.index,
-                        process.pid, _exit_text(process.returncode))
+            log.warning(
+                "Server worker %d (pid %d) ended (%s): starting another",
+                slot.index,
+                process.pid,
+                _exit_text(process.returncode),
+            )
             if loop.time() - started < RESTART_BACKOFF:
                 await asyncio.sleep(RESTART_BACKOFF)
 
@@ -203,8 +212,9 @@ class Front:
                 return None
             await asyncio.sleep(0.02)
 
-    async def forward(self, request: h11.Request, body: bytes,
-                      client: ClientConnection) -> Answer | None:
+    async def forward(
+        self, request: h11.Request, body: bytes, client: ClientConnection
+    ) -> Answer | None:
         """The worker's answer to ``request``, sent again to another worker when the first ended
         under it and the request is idempotent; a JSON 503 otherwise. None: the answer was
         partly sent when its worker ended (the client's connection is then closed)."""
@@ -226,19 +236,22 @@ class Front:
                 failed = slot
                 what = f"{request.method.decode()} {request.target.decode('latin-1')[:80]}"
                 if broken.committed:
-                    log.warning("Server worker %d ended during the answer to %s: connection "
-                                "closed", slot.index, what)
+                    log.warning(
+                        "Server worker %d ended during the answer to %s: connection closed",
+                        slot.index,
+                        what,
+                    )
                     client.close()
                     return None
                 if broken.sent and (resent or not again):
-                    log.warning("Server worker %d ended under %s: answered 503", slot.index,
-                                what)
+                    log.warning("Server worker %d ended under %s: answered 503", slot.index, what)
                     return error_answer(503, "Service Unavailable", LOST, retry_after=1)
                 if broken.sent:
                     resent = True
                     self.retried += 1
-                    log.warning("Server worker %d ended under %s: sent again to another",
-                                slot.index, what)
+                    log.warning(
+                        "Server worker %d ended under %s: sent again to another", slot.index, what
+                    )
             finally:
                 slot.inflight -= 1
         return error_answer(503, "Service Unavailable", NO_WORKER, retry_after=1)
@@ -279,8 +292,9 @@ class Front:
                 return True
         return False
 
-    def _upstream_headers(self, request: h11.Request, body: bytes,
-                          peer: tuple[str, int] | None) -> list[tuple[bytes, bytes]]:
+    def _upstream_headers(
+        self, request: h11.Request, body: bytes, peer: tuple[str, int] | None
+    ) -> list[tuple[bytes, bytes]]:
         """The request's headers as a worker gets them: framed again, the client named."""
         from rami.service.front_forward import DROPPED_REQUEST_HEADERS
 
@@ -295,8 +309,9 @@ class Front:
         headers += [(b"x-forwarded-for", client), (b"x-forwarded-proto", scheme)]
         return headers
 
-    def _client(self, headers: list[tuple[bytes, bytes]], peer: tuple[str, int] | None
-                ) -> tuple[bytes, bytes]:
+    def _client(
+        self, headers: list[tuple[bytes, bytes]], peer: tuple[str, int] | None
+    ) -> tuple[bytes, bytes]:
         """The client's address and scheme, as uvicorn's proxy headers rule gives them:
         X-Forwarded-* are believed only from the peers of ``--forwarded-allow-ips``."""
         host, port = (peer[0], peer[1]) if peer else ("", 0)
@@ -304,12 +319,17 @@ class Front:
         if self.trusted is not None and host in self.trusted:
             protos = [value for name, value in headers if name == b"x-forwarded-proto"]
             if protos and (proto := protos[-1].decode("latin-1").strip()) in {
-                    "http", "https", "ws", "wss"}:
+                "http",
+                "https",
+                "ws",
+                "wss",
+            }:
                 scheme = proto
             hops = [value for name, value in headers if name == b"x-forwarded-for"]
             if hops:
                 host, port = self.trusted.get_trusted_client_address(
-                    b", ".join(hops).decode("latin-1"))
+                    b", ".join(hops).decode("latin-1")
+                )
         text = (f"[{host}]:{port}" if ":" in host else f"{host}:{port}") if port else host
         return text.encode("latin-1"), scheme.encode()
 
@@ -344,8 +364,9 @@ def _exit_text(code: int | None) -> str:
     return f"exit code {code}"
 
 
-def run_front(sock: socket.socket, settings: Settings, workers: int,
-              log_level: str = "info") -> None:
+def run_front(
+    sock: socket.socket, settings: Settings, workers: int, log_level: str = "info"
+) -> None:
     """Serve on ``sock`` through the front, with ``workers`` worker processes, until SIGTERM
     or Ctrl-C (the settings reach the workers through the ``RAMI_SERVICE_*`` environment)."""
     asyncio.run(Front(settings, workers, log_level).main(sock))

@@ -20,24 +20,49 @@ import h11
 IDEMPOTENT_METHODS = frozenset({b"GET", b"HEAD", b"OPTIONS"})
 #: POST endpoints that only compute an answer from the request (sending one twice changes
 #: nothing); the game actions and ``POST /puzzles/attempts`` record something and are not here.
-IDEMPOTENT_POSTS = frozenset({
-    b"/solve", b"/hint", b"/validate", b"/validate-turn", b"/review", b"/alternatives",
-    b"/bot/turn", b"/puzzles/check",
-})
+IDEMPOTENT_POSTS = frozenset(
+    {
+        b"/solve",
+        b"/hint",
+        b"/validate",
+        b"/validate-turn",
+        b"/review",
+        b"/alternatives",
+        b"/bot/turn",
+        b"/puzzles/check",
+    }
+)
 #: Bytes of an answer held back until it is complete (so that it can still be asked again of
 #: another worker); a longer answer is passed on as it comes.
 RESPONSE_BUFFER = 1 << 20
 #: Request headers not passed on: they describe the connection to the front, which frames the
 #: request again (Content-Length) and names the client itself (X-Forwarded-*).
-DROPPED_REQUEST_HEADERS = frozenset({
-    b"connection", b"keep-alive", b"proxy-connection", b"te", b"trailer", b"transfer-encoding",
-    b"upgrade", b"content-length", b"expect", b"x-forwarded-for", b"x-forwarded-proto",
-})
+DROPPED_REQUEST_HEADERS = frozenset(
+    {
+        b"connection",
+        b"keep-alive",
+        b"proxy-connection",
+        b"te",
+        b"trailer",
+        b"transfer-encoding",
+        b"upgrade",
+        b"content-length",
+        b"expect",
+        b"x-forwarded-for",
+        b"x-forwarded-proto",
+    }
+)
 #: Answer headers not passed on: h11 frames the answer to the client again.
-DROPPED_ANSWER_HEADERS = frozenset({
-    b"connection", b"keep-alive", b"proxy-connection", b"trailer", b"transfer-encoding",
-    b"upgrade",
-})
+DROPPED_ANSWER_HEADERS = frozenset(
+    {
+        b"connection",
+        b"keep-alive",
+        b"proxy-connection",
+        b"trailer",
+        b"transfer-encoding",
+        b"upgrade",
+    }
+)
 
 
 def idempotent(method: bytes, target: bytes) -> bool:
@@ -105,8 +130,11 @@ class Links:
         now = asyncio.get_running_loop().time()
         while self.idle:
             link = self.idle.pop()
-            if (now - link.since < self.max_idle and not link.writer.is_closing()
-                    and not link.reader.at_eof()):
+            if (
+                now - link.since < self.max_idle
+                and not link.writer.is_closing()
+                and not link.reader.at_eof()
+            ):
                 return link
             link.close()
         reader, writer = await asyncio.open_unix_connection(self.path)
@@ -125,8 +153,9 @@ class Links:
             self.idle.pop().close()
 
 
-async def exchange(links: Links, request: h11.Request, headers: list[tuple[bytes, bytes]],
-                   body: bytes, sink: Sink) -> Answer:
+async def exchange(
+    links: Links, request: h11.Request, headers: list[tuple[bytes, bytes]], body: bytes, sink: Sink
+) -> Answer:
     """Send ``request`` (with ``headers`` and ``body``) to the worker of ``links``; its answer,
     whole unless longer than :data:`RESPONSE_BUFFER` (then ``streamed``)."""
     try:
@@ -136,12 +165,18 @@ async def exchange(links: Links, request: h11.Request, headers: list[tuple[bytes
     conn = link.conn
     reading = _AnswerReader(link.reader, conn, sink)
     try:
-        link.writer.write(b"".join((
-            conn.send(h11.Request(method=request.method, target=request.target,
-                                  headers=headers)) or b"",
-            (conn.send(h11.Data(data=body)) or b"") if body else b"",
-            conn.send(h11.EndOfMessage()) or b"",
-        )))
+        link.writer.write(
+            b"".join(
+                (
+                    conn.send(
+                        h11.Request(method=request.method, target=request.target, headers=headers)
+                    )
+                    or b"",
+                    (conn.send(h11.Data(data=body)) or b"") if body else b"",
+                    conn.send(h11.EndOfMessage()) or b"",
+                )
+            )
+        )
         await link.writer.drain()
         answer = await reading.answer()
     except (OSError, h11.ProtocolError, EOFError) as error:
@@ -180,12 +215,15 @@ class _AnswerReader:
             event = await self._event()
         if not isinstance(event, h11.Response):
             raise EOFError(f"unexpected event from the worker: {event!r}")
-        close = any(name == b"connection" and b"close" in value.lower()
-                    for name, value in event.headers)
-        answer = Answer(event.status_code, bytes(event.reason), [
-            (name, value) for name, value in event.headers
-            if name not in DROPPED_ANSWER_HEADERS
-        ], close=close)
+        close = any(
+            name == b"connection" and b"close" in value.lower() for name, value in event.headers
+        )
+        answer = Answer(
+            event.status_code,
+            bytes(event.reason),
+            [(name, value) for name, value in event.headers if name not in DROPPED_ANSWER_HEADERS],
+            close=close,
+        )
         size = 0
         while not isinstance(event := await self._event(), h11.EndOfMessage):
             if not isinstance(event, h11.Data):

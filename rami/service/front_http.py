@@ -45,13 +45,22 @@ JSON = (b"content-type", b"application/json")
 def raw_error(status: int, reason: str, error: str, extra: str = "") -> bytes:
     """A JSON error answer that closes the connection, written below h11."""
     body = error_bytes(error, None)
-    head = (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
-            f"content-length: {len(body)}\r\nconnection: close\r\n{extra}\r\n")
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n{extra}\r\n"
+    )
     return head.encode("ascii") + body
 
 
-def error_answer(status: int, reason: str, error: str, field: str | None = None, *,
-                 close: bool = False, retry_after: int | None = None) -> Answer:
+def error_answer(
+    status: int,
+    reason: str,
+    error: str,
+    field: str | None = None,
+    *,
+    close: bool = False,
+    retry_after: int | None = None,
+) -> Answer:
     body = error_bytes(error, field)
     headers = [JSON, (b"content-length", str(len(body)).encode())]
     if retry_after is not None:
@@ -67,8 +76,9 @@ class _Done(Exception):
 
 
 class ClientConnection:
-    def __init__(self, front: Front, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter) -> None:
+    def __init__(
+        self, front: Front, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
         self.front = front
         self.settings = front.settings
         self.reader = reader
@@ -91,8 +101,11 @@ class ClientConnection:
                 except _Done as done:
                     if not done.keep:
                         return
-                if (self.conn.our_state is not h11.DONE or self.conn.their_state is not h11.DONE
-                        or self.front.stopping):
+                if (
+                    self.conn.our_state is not h11.DONE
+                    or self.conn.their_state is not h11.DONE
+                    or self.front.stopping
+                ):
                     return
                 self.conn.start_next_cycle()
         except _Done:
@@ -109,10 +122,13 @@ class ClientConnection:
         """Close this connection, which waits for request headers: a JSON 408 if part of a
         request came (evicted past the connection cap, timed out, or the server stopping)."""
         if self.head_bytes and not self.closed:
-            self.writer.write(raw_error(
-                408, "Request Timeout",
-                head_timeout(self.settings.header_timeout),
-            ))
+            self.writer.write(
+                raw_error(
+                    408,
+                    "Request Timeout",
+                    head_timeout(self.settings.header_timeout),
+                )
+            )
         self.close()
 
     # ------------------------------------------------------------------ reading
@@ -176,10 +192,15 @@ class ClientConnection:
         if what == "head":
             self.close_waiting()
             return
-        await self.send(error_answer(
-            408, "Request Timeout",
-            body_timeout(self.settings.body_timeout), "body", close=True,
-        ))
+        await self.send(
+            error_answer(
+                408,
+                "Request Timeout",
+                body_timeout(self.settings.body_timeout),
+                "body",
+                close=True,
+            )
+        )
 
     def _protocol_error(self, error: h11.RemoteProtocolError) -> None:
         if error.error_status_hint == 431 or len(self.conn.trailing_data[0]) >= MAX_HEADER_BYTES:
@@ -223,10 +244,15 @@ class ClientConnection:
         except _Done:
             if self.closed or self.conn.our_state is not h11.SEND_RESPONSE:
                 raise  # answered already (408 at the body deadline)
-        await self.send(error_answer(
-            413, "Request Entity Too Large",
-            body_too_large(self.settings.max_body_bytes), "body", close=not drained,
-        ))
+        await self.send(
+            error_answer(
+                413,
+                "Request Entity Too Large",
+                body_too_large(self.settings.max_body_bytes),
+                "body",
+                close=not drained,
+            )
+        )
         raise _Done(drained)
 
     # ------------------------------------------------------------------ answering
@@ -236,14 +262,17 @@ class ClientConnection:
         if b"content-length" in names and b"transfer-encoding" in names:
             await self.send(error_answer(400, "Bad Request", FRAMED_TWICE, "body", close=True))
             raise _Done(False)
-        length = next((int(value) for name, value in request.headers
-                       if name == b"content-length"), None)
+        length = next(
+            (int(value) for name, value in request.headers if name == b"content-length"), None
+        )
         limit = self.settings.max_body_bytes
         if length is not None and length > limit:
             if length > limit * DRAIN_FACTOR:
-                await self.send(error_answer(
-                    413, "Request Entity Too Large",
-                    body_too_large(limit), "body", close=True))
+                await self.send(
+                    error_answer(
+                        413, "Request Entity Too Large", body_too_large(limit), "body", close=True
+                    )
+                )
                 raise _Done(False)
             deadline = asyncio.get_running_loop().time() + self.settings.body_timeout
             await self._too_large(drain=limit * DRAIN_FACTOR, deadline=deadline)
@@ -292,8 +321,9 @@ class ClientConnection:
         headers = list(answer.headers)
         if answer.close or self.front.stopping:
             headers.append((b"connection", b"close"))
-        events: list[h11.Event] = [h11.Response(status_code=answer.status, reason=answer.reason,
-                                                headers=headers)]
+        events: list[h11.Event] = [
+            h11.Response(status_code=answer.status, reason=answer.reason, headers=headers)
+        ]
         if answer.body:
             events.append(h11.Data(data=answer.body))
         return events

@@ -27,8 +27,9 @@ def main(argv: list[str] | None = None) -> None:
 
     from rami.service.cli import APP_FACTORY, STARTUP_FAILURE, uvicorn_config
 
-    config = uvicorn_config(APP_FACTORY, dataclasses.replace(settings, forwarded_allow_ips="*"),
-                            log_level=log_level)
+    config = uvicorn_config(
+        APP_FACTORY, dataclasses.replace(settings, forwarded_allow_ips="*"), log_level=log_level
+    )
     config.uds = path
     server = uvicorn.Server(config)
     server.run()

@@ -69,8 +69,9 @@ def open_database(path: str | None) -> GameDatabase | None:
     used is a :class:`GameDatabaseError`."""
     if path is None:
         return None
-    named = bool(os.environ.get(GAMES_DB_ENV, "").strip()
-                 or os.environ.get("RAMI_SERVICE_DB", "").strip())
+    named = bool(
+        os.environ.get(GAMES_DB_ENV, "").strip() or os.environ.get("RAMI_SERVICE_DB", "").strip()
+    )
     try:
         if not named:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -78,8 +79,9 @@ def open_database(path: str | None) -> GameDatabase | None:
     except (OSError, GameDatabaseError) as error:
         if named:
             raise GameDatabaseError(str(error)) from None
-        log.error("games kept in memory only: the default database %s cannot be used: %s",
-                  path, error)
+        log.error(
+            "games kept in memory only: the default database %s cannot be used: %s", path, error
+        )
         return None
 
 
@@ -87,11 +89,13 @@ def options_json(options: GameOptions) -> dict[str, Any]:
     return {"target": options.target, "max_rounds": options.max_rounds}
 
 
-def session_of(rules: str, levels: list[str], seed: int, options: dict[str, Any],
-               journal: Any = ()) -> GameSession:
+def session_of(
+    rules: str, levels: list[str], seed: int, options: dict[str, Any], journal: Any = ()
+) -> GameSession:
     kept = {"max_rounds": options["max_rounds"]} if options.get("max_rounds") else {}
-    return GameSession(rules, levels, seed, GameOptions(target=options.get("target"), **kept),
-                       journal=journal)
+    return GameSession(
+        rules, levels, seed, GameOptions(target=options.get("target"), **kept), journal=journal
+    )
 
 
 @dataclass
@@ -105,8 +109,13 @@ class GameStore:
     """This worker's games: the database (None: memory only) and the cache of live sessions,
     bounded in number, dropped when unused too long."""
 
-    def __init__(self, database: GameDatabase | None = None, max_games: int = MAX_GAMES,
-                 ttl: float = GAME_TTL, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        database: GameDatabase | None = None,
+        max_games: int = MAX_GAMES,
+        ttl: float = GAME_TTL,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.database = database
         self.max_games = max(1, max_games)
         self.ttl = ttl
@@ -137,9 +146,16 @@ class GameStore:
         """Store a new game (on disk when this returns) and cache it; its id."""
         game_id = secrets.token_urlsafe(12)
         if self.database is not None:
-            await asyncio.to_thread(self._guarded, self.database.create, game_id, rules,
-                                    list(session.levels), session.seed,
-                                    options_json(session.options), list(session.journal))
+            await asyncio.to_thread(
+                self._guarded,
+                self.database.create,
+                game_id,
+                rules,
+                list(session.levels),
+                session.seed,
+                options_json(session.options),
+                list(session.journal),
+            )
         self._cache(game_id, session)
         return game_id
 
@@ -148,13 +164,18 @@ class GameStore:
             return work(*args)
         except GameDatabaseError as error:
             log.error("games database: %s", error)
-            raise ApiError(503, "the games database is unavailable (the reason is logged)") \
-                from None
+            raise ApiError(
+                503, "the games database is unavailable (the reason is logged)"
+            ) from None
 
     def _missing(self, game_id: str) -> ApiError:
         if self.database is None:
-            return ApiError(404, f"no game {game_id!r}: it was never made, or it was dropped "
-                                 f"(unused for {self.ttl:g} s, or to make room)", "id")
+            return ApiError(
+                404,
+                f"no game {game_id!r}: it was never made, or it was dropped "
+                f"(unused for {self.ttl:g} s, or to make room)",
+                "id",
+            )
         return ApiError(404, f"no game {game_id!r}", "id")
 
     def get(self, game_id: str) -> Entry:
@@ -173,8 +194,9 @@ class GameStore:
         if record is None:
             raise self._missing(game_id)
         try:
-            return session_of(record.rules, list(record.levels), record.seed, record.options,
-                              record.journal)
+            return session_of(
+                record.rules, list(record.levels), record.seed, record.options, record.journal
+            )
         except ReplayError as error:
             log.error("game %s does not replay: %s", game_id, error)
             raise ApiError(500, "internal game error (a bug, logged on the server)") from None
@@ -211,24 +233,38 @@ class GameStore:
             return
         session = entry.session
         try:
-            await asyncio.to_thread(self.database.append, game_id, session.decisions,
-                                    session.journal[start:])
+            await asyncio.to_thread(
+                self.database.append, game_id, session.decisions, session.journal[start:]
+            )
         except StaleGameError:
             self.drop(game_id)
-            raise ApiError(409, "another request changed this game first: ask for it again "
-                                "(GET) and answer what it asks now", "id") from None
+            raise ApiError(
+                409,
+                "another request changed this game first: ask for it again "
+                "(GET) and answer what it asks now",
+                "id",
+            ) from None
         except GameTooLongError as error:
             self.drop(game_id)
             raise ApiError(409, f"{error}: start a new game", "id") from None
         except GameDatabaseError as error:
             self.drop(game_id)
             log.error("games database: %s", error)
-            raise ApiError(503, "the decision could not be stored (the reason is logged); "
-                                "nothing changed") from None
+            raise ApiError(
+                503, "the decision could not be stored (the reason is logged); nothing changed"
+            ) from None
 
     def drop(self, game_id: str) -> None:
         self.games.pop(game_id, None)
 
 
-__all__ = ["GAMES_DB_ENV", "MEMORY", "Entry", "GameStore", "database_path", "default_database",
-           "open_database", "session_of"]
+__all__ = [
+    "GAMES_DB_ENV",
+    "MEMORY",
+    "Entry",
+    "GameStore",
+    "database_path",
+    "default_database",
+    "open_database",
+    "session_of",
+]

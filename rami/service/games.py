@@ -48,18 +48,27 @@ HINT_TIME_LIMIT = 2.0
 #: A named level or a target Elo (rami.game.levels).
 Level = Annotated[str, StringConstraints(pattern=LEVEL_PATTERN)]
 GameId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,40}$", description="The game's id")]
-LangQuery = Annotated[Language, Query(description="The language of the events' text and moves "
-                                                  "(en or fr)")]
+LangQuery = Annotated[
+    Language, Query(description="The language of the events' text and moves (en or fr)")
+]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": __import__("rami.service.schemas", fromlist=["ErrorOut"]).ErrorOut,
-             "description": text}
+    status: {
+        "model": __import__("rami.service.schemas", fromlist=["ErrorOut"]).ErrorOut,
+        "description": text,
+    }
     for status, text in (
         (400, "Malformed JSON"),
-        (404, "No such game (never made; on a server without a games database, also one "
-              "dropped: unused too long, or to make room)"),
-        (409, "Not what the game asks now (a draw while a play is asked, say), or another "
-              "request on the game answered first (ask for the game again)"),
+        (
+            404,
+            "No such game (never made; on a server without a games database, also one "
+            "dropped: unused too long, or to make room)",
+        ),
+        (
+            409,
+            "Not what the game asks now (a draw while a play is asked, say), or another "
+            "request on the game answered first (ask for the game again)",
+        ),
         (413, "Request body too large"),
         (415, "Body not sent as application/json"),
         (422, "Bad input, or a turn the referee refuses: `problems` gives its reasons"),
@@ -75,19 +84,33 @@ class NewGameRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     rules: StrictStr = Field(default="rami-chinois", description="A preset of GET /rulesets")
-    bots: list[Level] = Field(default=["beginner"], min_length=1, max_length=5,
-                              description="One level per bot; you are seat 0, the bots 1, 2... "
-                                          "A level is named, or a target Elo elo:N (only for "
-                                          "a preset whose levels were measured: else a 422)")
-    seed: int | None = Field(default=None, ge=0, lt=2**53,
-                             description="The game's seed (the same seed deals the same game); "
-                                         "a random one when left out")
-    target: int | None = Field(default=None, ge=1, le=100_000,
-                               description="The points that end the game (the preset's default)")
-    max_rounds: int | None = Field(default=None, ge=1, le=100,
-                                   description="End the game after this many rounds at most")
-    lang: Language = Field(default=Language.EN, description="The language of the events' "
-                                                             "text and moves (en or fr)")
+    bots: list[Level] = Field(
+        default=["beginner"],
+        min_length=1,
+        max_length=5,
+        description="One level per bot; you are seat 0, the bots 1, 2... "
+        "A level is named, or a target Elo elo:N (only for "
+        "a preset whose levels were measured: else a 422)",
+    )
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        lt=2**53,
+        description="The game's seed (the same seed deals the same game); "
+        "a random one when left out",
+    )
+    target: int | None = Field(
+        default=None,
+        ge=1,
+        le=100_000,
+        description="The points that end the game (the preset's default)",
+    )
+    max_rounds: int | None = Field(
+        default=None, ge=1, le=100, description="End the game after this many rounds at most"
+    )
+    lang: Language = Field(
+        default=Language.EN, description="The language of the events' text and moves (en or fr)"
+    )
 
 
 class DrawRequest(BaseModel):
@@ -108,19 +131,23 @@ class PlayRequest(BaseModel):
     table: list[list[StrictStr]] = Field(
         max_length=MAX_MELDS,
         description="The melds after your turn, as card lists: the table's melds first, in "
-                    "their order (an emptied one as []), then your new melds")
+        "their order (an emptied one as []), then your new melds",
+    )
     discard: StrictStr | None = Field(default=None, description="The card you discard")
 
 
 class HintRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    level: Literal[1, 2, 3] = Field(default=3, description="1: a nudge, 2: the key move, 3: "
-                                                           "the whole turn")
+    level: Literal[1, 2, 3] = Field(
+        default=3, description="1: a nudge, 2: the key move, 3: the whole turn"
+    )
     table: list[list[StrictStr]] | None = Field(
-        default=None, max_length=MAX_MELDS,
+        default=None,
+        max_length=MAX_MELDS,
         description="Your working table at the play, numbered as for /play (the table's melds "
-                    "first, an emptied one as []); the hint starts from it when it is valid")
+        "first, an emptied one as []); the hint starts from it when it is valid",
+    )
     lang: Language = Field(default=Language.EN, description="The language of text and moves")
 
 
@@ -130,11 +157,13 @@ class HintOut(BaseModel):
     text: str = Field(description="The advice in plain words, in the language asked")
     draw: Literal["stock", "discard"] | None = Field(description="At the draw: where to draw")
     claim: bool | None = Field(description="At a claim: take (true) or pass (false)")
-    table: list[list[str]] | None = Field(description="At the play: the table after the "
-                                                      "advised turn (level 3)")
+    table: list[list[str]] | None = Field(
+        description="At the play: the table after the advised turn (level 3)"
+    )
     discard: str | None = Field(description="At the play: the card to discard")
-    moves: list[str] = Field(description="The advised turn as moves, melds numbered as the "
-                                         "table stands")
+    moves: list[str] = Field(
+        description="The advised turn as moves, melds numbered as the table stands"
+    )
 
 
 class PlayerOut(BaseModel):
@@ -154,21 +183,29 @@ class EventOut(BaseModel):
     text: str = Field(description="The entry in words, in the language asked")
     seat: int | None = Field(default=None, description="Who (deal: who plays first)")
     source: Literal["stock", "discard"] | None = Field(default=None, description="draw")
-    card: str | None = Field(default=None, description="draw: the card, when seen (yours, or "
-                                                       "from the discard pile); claim: the card")
+    card: str | None = Field(
+        default=None,
+        description="draw: the card, when seen (yours, or from the discard pile); claim: the card",
+    )
     penalty: str | None = Field(default=None, description="claim: your penalty card")
-    played: list[str] | None = Field(default=None, description="play: the cards laid from "
-                                                               "the hand")
+    played: list[str] | None = Field(default=None, description="play: the cards laid from the hand")
     discard: str | None = Field(default=None, description="play: the card discarded")
-    table: list[list[str]] | None = Field(default=None, description="play: the table after "
-                                          "the turn (null: the table did not change)")
-    took: list[str] | None = Field(default=None, description="play: the cards a bot's turn "
-                                   "took out of melds you laid (moved to another meld, or cut "
-                                   "off as a new one); [] on your turns")
+    table: list[list[str]] | None = Field(
+        default=None, description="play: the table after the turn (null: the table did not change)"
+    )
+    took: list[str] | None = Field(
+        default=None,
+        description="play: the cards a bot's turn "
+        "took out of melds you laid (moved to another meld, or cut "
+        "off as a new one); [] on your turns",
+    )
     hand_size: int | None = Field(default=None, description="play: the player's cards left")
-    moves: list[str] | None = Field(default=None, description="play: the turn as moves in the "
-                                    "solver's move language, melds numbered as the table was "
-                                    "before the turn (new melds numbered on), the discard last")
+    moves: list[str] | None = Field(
+        default=None,
+        description="play: the turn as moves in the "
+        "solver's move language, melds numbered as the table was "
+        "before the turn (new melds numbered on), the discard last",
+    )
     stock_size: int | None = Field(default=None, description="reshuffle: the new stock's size")
 
 
@@ -178,25 +215,30 @@ class GameOut(BaseModel):
     title: str
     seed: int
     players: list[PlayerOut]
-    phase: str = Field(description="What you are asked: draw, play, claim, round-over, "
-                                   "game-over")
+    phase: str = Field(description="What you are asked: draw, play, claim, round-over, game-over")
     to_move: int | None
     discard_rule: bool = Field(description="Does a turn end with a discard under this preset")
     going_out: str
-    view: dict[str, Any] = Field(description="Your visible state (rami.game.View.to_json): your "
-                                             "hand, the table, the discard pile, the others' "
-                                             "hand sizes, the stock's size")
-    rounds: list[dict[str, Any]] = Field(description="Each round played: reason, winners, the "
-                                                     "hands laid down, scores, totals")
+    view: dict[str, Any] = Field(
+        description="Your visible state (rami.game.View.to_json): your "
+        "hand, the table, the discard pile, the others' "
+        "hand sizes, the stock's size"
+    )
+    rounds: list[dict[str, Any]] = Field(
+        description="Each round played: reason, winners, the hands laid down, scores, totals"
+    )
     totals: list[int]
     result: dict[str, Any] | None = Field(description="When the game is over: totals, winners")
-    events: list[EventOut] = Field(description="The game as the table saw it, from ?since= "
-                                               "(the last 50 by default)")
+    events: list[EventOut] = Field(
+        description="The game as the table saw it, from ?since= (the last 50 by default)"
+    )
     event_count: int
-    notes: list[str] = Field(description="What to know about the levels seated, in this preset "
-                                         "(rami.game.levels.level_note: the expert of a preset "
-                                         "without discards keeps its melds in the hand, say), "
-                                         "one per note, in seat order; empty when none")
+    notes: list[str] = Field(
+        description="What to know about the levels seated, in this preset "
+        "(rami.game.levels.level_note: the expert of a preset "
+        "without discards keeps its melds in the hand, say), "
+        "one per note, in seat order; empty when none"
+    )
 
 
 # ------------------------------------------------------------------------------ the store
@@ -210,17 +252,22 @@ def _store(request: Request) -> GameStore:
             database = open_database(database_path())
         except GameDatabaseError as error:
             log.error("games database: %s", error)
-            raise ApiError(503, "the games database is unavailable (the reason is "
-                                "logged)") from None
+            raise ApiError(
+                503, "the games database is unavailable (the reason is logged)"
+            ) from None
         store = request.app.state.games = GameStore(database)
     return store
 
 
-def _out(game_id: str, session: GameSession, since: int | None = None,
-         language: Language = Language.EN) -> dict[str, Any]:
+def _out(
+    game_id: str, session: GameSession, since: int | None = None, language: Language = Language.EN
+) -> dict[str, Any]:
     notes = (level_note(level, session.rules) for level in session.levels)
-    return {"id": game_id, **session.to_json(since, language),
-            "notes": list(dict.fromkeys(filter(None, notes)))}
+    return {
+        "id": game_id,
+        **session.to_json(since, language),
+        "notes": list(dict.fromkeys(filter(None, notes))),
+    }
 
 
 def _check_targets(rules: str, levels: list[str]) -> None:
@@ -237,8 +284,13 @@ def _check_targets(rules: str, levels: list[str]) -> None:
             raise ApiError(422, str(error), f"bots[{index}]") from None
 
 
-async def _act(request: Request, game_id: str, act: Callable[[GameSession], None],
-               field_name: str, language: Language) -> dict[str, Any]:
+async def _act(
+    request: Request,
+    game_id: str,
+    act: Callable[[GameSession], None],
+    field_name: str,
+    language: Language,
+) -> dict[str, Any]:
     """Apply one answer of the person, under the game's lock and off the event loop (the bots
     that play next may ask the solver), and store it before answering; the log returned
     starts at the answer."""
@@ -252,8 +304,11 @@ async def _act(request: Request, game_id: str, act: Callable[[GameSession], None
             await asyncio.to_thread(act, session)
         except IllegalActionError as error:
             status = 409 if isinstance(error, NotAskedError) else 422
-            message = ("not now" if status == 409 else "the referee refuses this turn") + \
-                ": " + "; ".join(error.problems)
+            message = (
+                ("not now" if status == 409 else "the referee refuses this turn")
+                + ": "
+                + "; ".join(error.problems)
+            )
             raise ApiError(status, message, field_name, error.problems) from None
         except GameInternalError as error:
             log.error("game %s: %s", game_id, error)
@@ -271,11 +326,13 @@ def _melds(table: list[list[str]]) -> list[list[Card]]:
     melds = []
     for index, meld in enumerate(table):
         if len(meld) > MAX_MELD_CARDS:
-            raise ApiError(422, f"table[{index}]: at most {MAX_MELD_CARDS} cards in a meld",
-                           f"table[{index}]")
+            raise ApiError(
+                422, f"table[{index}]: at most {MAX_MELD_CARDS} cards in a meld", f"table[{index}]"
+            )
         try:
-            melds.append([card_from_json(card, f"table[{index}][{at}]")
-                          for at, card in enumerate(meld)])
+            melds.append(
+                [card_from_json(card, f"table[{index}][{at}]") for at, card in enumerate(meld)]
+            )
         except NotationError as error:
             raise ApiError(422, str(error), f"table[{index}]") from None
     return melds
@@ -284,8 +341,12 @@ def _melds(table: list[list[str]]) -> list[list[Card]]:
 # ------------------------------------------------------------------------------ endpoints
 
 #: Every game endpoint answers a GameOut; an event carries the fields of its kind only.
-_ROUTE: dict[str, Any] = {"response_model": GameOut, "tags": ["game"], "responses": _ERRORS,
-                          "response_model_exclude_unset": True}
+_ROUTE: dict[str, Any] = {
+    "response_model": GameOut,
+    "tags": ["game"],
+    "responses": _ERRORS,
+    "response_model_exclude_unset": True,
+}
 
 
 @router.post("/games", **_ROUTE)
@@ -294,13 +355,13 @@ async def new_game(request: Request, body: NewGameRequest) -> dict[str, Any]:
     what you see, up to your first decision (the bots that play before you have played)."""
     _check_targets(body.rules, body.bots)
     seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
-    options = GameOptions(target=body.target,
-                          **({"max_rounds": body.max_rounds} if body.max_rounds else {}))
+    options = GameOptions(
+        target=body.target, **({"max_rounds": body.max_rounds} if body.max_rounds else {})
+    )
     try:
         session = await asyncio.to_thread(GameSession, body.rules, body.bots, seed, options)
     except GameError as error:
-        raise ApiError(422, str(error), "bots" if "players" in str(error) else "target") \
-            from None
+        raise ApiError(422, str(error), "bots" if "players" in str(error) else "target") from None
     except RamiError as error:  # an unknown ruleset
         raise ApiError(422, str(error), "rules") from None
     game_id = await _store(request).create(session, body.rules)
@@ -309,7 +370,8 @@ async def new_game(request: Request, body: NewGameRequest) -> dict[str, Any]:
 
 @router.get("/games/{game_id}", **_ROUTE)
 async def get_game(
-    request: Request, game_id: GameId,
+    request: Request,
+    game_id: GameId,
     since: Annotated[int | None, Query(ge=0, description="Log entries from this one")] = None,
     lang: LangQuery = Language.EN,
 ) -> dict[str, Any]:
@@ -322,24 +384,25 @@ async def get_game(
 
 
 @router.post("/games/{game_id}/draw", **_ROUTE)
-async def draw(request: Request, game_id: GameId, body: DrawRequest,
-               lang: LangQuery = Language.EN) -> dict[str, Any]:
+async def draw(
+    request: Request, game_id: GameId, body: DrawRequest, lang: LangQuery = Language.EN
+) -> dict[str, Any]:
     """Draw from the stock or the discard pile, where the preset lets you choose."""
-    return await _act(request, game_id, lambda session: session.draw(body.source), "source",
-                      lang)
+    return await _act(request, game_id, lambda session: session.draw(body.source), "source", lang)
 
 
 @router.post("/games/{game_id}/claim", **_ROUTE)
-async def claim(request: Request, game_id: GameId, body: ClaimRequest,
-                lang: LangQuery = Language.EN) -> dict[str, Any]:
+async def claim(
+    request: Request, game_id: GameId, body: ClaimRequest, lang: LangQuery = Language.EN
+) -> dict[str, Any]:
     """Rami fou: take the last discard out of turn (with a penalty card), or let it go."""
-    return await _act(request, game_id, lambda session: session.claim(body.take), "take",
-                      lang)
+    return await _act(request, game_id, lambda session: session.claim(body.take), "take", lang)
 
 
 @router.post("/games/{game_id}/play", **_ROUTE)
-async def play(request: Request, game_id: GameId, body: PlayRequest,
-               lang: LangQuery = Language.EN) -> dict[str, Any]:
+async def play(
+    request: Request, game_id: GameId, body: PlayRequest, lang: LangQuery = Language.EN
+) -> dict[str, Any]:
     """Your turn: the table after it and the discard. The referee judges it; a refused turn is
     a 422 with its reasons in ``problems``, and nothing changes (try again)."""
     melds = _melds(body.table)
@@ -347,13 +410,13 @@ async def play(request: Request, game_id: GameId, body: PlayRequest,
         discard = None if body.discard is None else card_from_json(body.discard, "discard")
     except NotationError as error:
         raise ApiError(422, str(error), "discard") from None
-    return await _act(request, game_id, lambda session: session.play(melds, discard), "table",
-                      lang)
+    return await _act(request, game_id, lambda session: session.play(melds, discard), "table", lang)
 
 
 @router.post("/games/{game_id}/next", **_ROUTE)
-async def next_round(request: Request, game_id: GameId,
-                     lang: LangQuery = Language.EN) -> dict[str, Any]:
+async def next_round(
+    request: Request, game_id: GameId, lang: LangQuery = Language.EN
+) -> dict[str, Any]:
     """Deal the next round, once a round is over."""
     return await _act(request, game_id, lambda session: session.next_round(), "phase", lang)
 
@@ -370,13 +433,19 @@ async def hint(request: Request, game_id: GameId, body: HintRequest) -> dict[str
         await store.refresh(game_id, entry)
         session = entry.session
         if session.phase not in PHASES or session.round.to_move != HUMAN:
-            raise ApiError(409, f"no hint: the game asks no decision of you now "
-                                f"({session.phase})", "phase")
+            raise ApiError(
+                409, f"no hint: the game asks no decision of you now ({session.phase})", "phase"
+            )
         view = session.round.view(HUMAN)
-        working = session.laid_out(melds) if melds is not None and view.phase == PLAY \
-            else None
+        working = session.laid_out(melds) if melds is not None and view.phase == PLAY else None
     from rami.game.advice import advise
 
-    advice = await asyncio.to_thread(advise, view, level=body.level, language=body.lang,
-                                     working=working, time_limit=HINT_TIME_LIMIT)
+    advice = await asyncio.to_thread(
+        advise,
+        view,
+        level=body.level,
+        language=body.lang,
+        working=working,
+        time_limit=HINT_TIME_LIMIT,
+    )
     return {**advice.to_json(), "game": game_id}

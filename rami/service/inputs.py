@@ -34,15 +34,15 @@ def text_card_bound(text: str, language: Language = ENGLISH) -> int:
     return sum(cards_text.count(end) for end in _CARD_ENDS[language]) - cards_text.count("SET")
 
 
-def check_text_size(text: str, field: str, *, max_cards: int | None = None,
-                    language: Language = ENGLISH) -> None:
+def check_text_size(
+    text: str, field: str, *, max_cards: int | None = None, language: Language = ENGLISH
+) -> None:
     """422 at once for a text longer than :data:`MAX_TEXT_CHARS` or naming too many cards,
     before any parsing (the parsing itself then stays well under a millisecond)."""
     if len(text) > MAX_TEXT_CHARS:
         raise ApiError(
             422,
-            f"{field}: a text position is at most {MAX_TEXT_CHARS} characters, "
-            f"got {len(text)}",
+            f"{field}: a text position is at most {MAX_TEXT_CHARS} characters, got {len(text)}",
             field,
         )
     bound = text_card_bound(text, language)
@@ -119,9 +119,7 @@ def parse_position_field(
         raise rami_error(error, field) from None
 
 
-def checked_position(
-    value: Any, field: str = "position", language: Language = ENGLISH
-) -> Position:
+def checked_position(value: Any, field: str = "position", language: Language = ENGLISH) -> Position:
     """A parsed position that can occur (position.problems() empty), else 422 with every problem
     (their cards in ``language``)."""
     position = parse_position_field(value, field, language)
@@ -145,8 +143,9 @@ def parse_cards_field(
 ) -> tuple[Card, ...]:
     if len(values) > MAX_CARDS:
         raise _too_many(len(values), field)
-    return tuple(parse_card_field(item, f"{field}[{index}]", language)
-                 for index, item in enumerate(values))
+    return tuple(
+        parse_card_field(item, f"{field}[{index}]", language) for index, item in enumerate(values)
+    )
 
 
 def parse_melds_field(

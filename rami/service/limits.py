@@ -47,7 +47,10 @@ class BodySizeLimit:
             return
         if _framed_twice(scope):
             await _send_error(
-                send, 400, FRAMED_TWICE, close=True,
+                send,
+                400,
+                FRAMED_TWICE,
+                close=True,
             )
             return
         declared = _content_length(scope)
@@ -126,8 +129,11 @@ async def run_until_disconnect(
     try:
         await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
         if (
-            not task.done() and not watch.cancelled() and watch.exception() is None
-            and watch.result()["type"] == "http.disconnect" and not completed
+            not task.done()
+            and not watch.cancelled()
+            and watch.exception() is None
+            and watch.result()["type"] == "http.disconnect"
+            and not completed
         ):
             gone.set()
             task.cancel()
@@ -201,8 +207,9 @@ async def _drain(receive: Receive, budget: int) -> bool:
     return False
 
 
-async def _send_error(send: Send, status: int, error: str, field: str | None = "body", *,
-                      close: bool) -> None:
+async def _send_error(
+    send: Send, status: int, error: str, field: str | None = "body", *, close: bool
+) -> None:
     body = error_bytes(error, field)
     headers = [
         (b"content-type", b"application/json"),

@@ -50,6 +50,7 @@ def daily_json(day: date, puzzle: Puzzle) -> dict[str, Any]:
     data = {"date": day.isoformat(), **public_json(puzzle)}
     data["position"] = position_json(puzzle.position)
     goal = data["goal"]
-    data["goal"] = {key: goal.get(key) for key in ("kind", "penalty_after", "cards_played",
-                                                   "shed", "text")}
+    data["goal"] = {
+        key: goal.get(key) for key in ("kind", "penalty_after", "cards_played", "shed", "text")
+    }
     return data

@@ -43,26 +43,34 @@ Tier = Literal["easy", "medium", "hard", "expert"]
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorOut}}
 #: What the routes that read the pack may answer besides 200 (the pack: rami.service.puzzles).
 _NO_PACK: dict[int | str, dict[str, Any]] = {
-    503: {"model": ErrorOut, "description": "No puzzle pack available on this server, or "
-                                            "(a hint) the server is busy"},
+    503: {
+        "model": ErrorOut,
+        "description": "No puzzle pack available on this server, or (a hint) the server is busy",
+    },
 }
 #: ... and those of a puzzle id: malformed (not rc- and 10 hex digits), or in no puzzle of the
 #: pack. A request's validation error has the service's shape (ErrorOut), not FastAPI's.
 _BY_ID: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "No puzzle of this id in the pack"},
-    422: {"model": ErrorOut, "description": "A malformed puzzle id, or a bad query parameter "
-                                            "(the field at fault is named)"},
+    422: {
+        "model": ErrorOut,
+        "description": "A malformed puzzle id, or a bad query parameter "
+        "(the field at fault is named)",
+    },
     **_NO_PACK,
 }
 
 #: A puzzle id in a path. The pattern is what makes ``/puzzles/{puzzle_id}`` unambiguous:
 #: ``/puzzles/themes`` (and ``daily``, ``next``, ``ratings``) are other operations, and an
 #: unconstrained string would document them as puzzle ids (the long service fuzz found it).
-PuzzleId = Annotated[str, PathParam(
-    pattern=f"^{record.PUZZLE_ID.pattern}$",
-    description="A puzzle id: rc- and 10 hex digits",
-    examples=["rc-b5304c3325"],
-)]
+PuzzleId = Annotated[
+    str,
+    PathParam(
+        pattern=f"^{record.PUZZLE_ID.pattern}$",
+        description="A puzzle id: rc- and 10 hex digits",
+        examples=["rc-b5304c3325"],
+    ),
+]
 
 
 class ThemeOut(_Out):
@@ -85,8 +93,9 @@ def _error(status: int, message: str, field: str | None = None) -> Exception:
 @router.get("/", include_in_schema=False)
 async def page() -> FileResponse:
     """The puzzle page."""
-    return FileResponse(STATIC / "index.html", media_type="text/html",
-                        headers={"Cache-Control": "no-cache"})
+    return FileResponse(
+        STATIC / "index.html", media_type="text/html", headers={"Cache-Control": "no-cache"}
+    )
 
 
 @router.get("/static/{name}", include_in_schema=False)
@@ -101,8 +110,11 @@ async def static_file(name: str) -> FileResponse:
     return FileResponse(path, media_type=media_type, headers={"Cache-Control": "no-cache"})
 
 
-@router.get("/svg/cards/{name}.svg", tags=["pictures"],
-            responses={200: {"content": {"image/svg+xml": {}}}, **_NOT_FOUND})
+@router.get(
+    "/svg/cards/{name}.svg",
+    tags=["pictures"],
+    responses={200: {"content": {"image/svg+xml": {}}}, **_NOT_FOUND},
+)
 async def card_svg(
     name: Annotated[str, PathParam(description="A card (7H, TH or 10H, QS...) or joker")],
     four_color: Annotated[bool, Query(description="Diamonds blue, clubs green")] = False,
@@ -112,11 +124,13 @@ async def card_svg(
     from rami.svg import card
 
     if not _CARD_NAME.fullmatch(name):
-        raise _error(404, f"no card {name!r}: give a card such as 7H, TH or QS, or joker",
-                     "name")
+        raise _error(404, f"no card {name!r}: give a card such as 7H, TH or QS, or joker", "name")
     text = "*" if name.lower() == "joker" else name.upper()
-    return Response(card(text, size=size, four_color=four_color), media_type="image/svg+xml",
-                    headers={"Cache-Control": CARD_CACHE})
+    return Response(
+        card(text, size=size, four_color=four_color),
+        media_type="image/svg+xml",
+        headers={"Cache-Control": CARD_CACHE},
+    )
 
 
 # ------------------------------------------------------------------------------ puzzles
@@ -136,12 +150,20 @@ async def _puzzle(request: Request, puzzle_id: str) -> record.Puzzle:
 
 
 def _summary(puzzle: record.Puzzle) -> dict[str, Any]:
-    return {"id": puzzle.id, "kind": puzzle.kind, "rules": puzzle.position.rules.option_string,
-            "tier": puzzle.tier, "themes": list(puzzle.themes)}
+    return {
+        "id": puzzle.id,
+        "kind": puzzle.kind,
+        "rules": puzzle.position.rules.option_string,
+        "tier": puzzle.tier,
+        "themes": list(puzzle.themes),
+    }
 
 
-@router.get("/puzzles", tags=["puzzles"], responses={
-    422: {"model": ErrorOut, "description": "An unknown tier or theme"}, **_NO_PACK})
+@router.get(
+    "/puzzles",
+    tags=["puzzles"],
+    responses={422: {"model": ErrorOut, "description": "An unknown tier or theme"}, **_NO_PACK},
+)
 async def list_puzzles(
     request: Request,
     tier: Annotated[Tier | None, Query(description="Only this tier")] = None,
@@ -157,14 +179,15 @@ async def list_puzzles(
     return {"count": len(chosen), "puzzles": [_summary(puzzle) for puzzle in chosen]}
 
 
-@router.get("/puzzles/themes", tags=["puzzles"], response_model=list[ThemeOut],
-            responses=_NO_PACK)
+@router.get("/puzzles/themes", tags=["puzzles"], response_model=list[ThemeOut], responses=_NO_PACK)
 async def list_themes(request: Request) -> list[dict[str, Any]]:
     """Every theme, what it means, and how many puzzles of the pack have it."""
     puzzles = await _pack(request)
     counts = Counter(theme for puzzle in puzzles for theme in puzzle.themes)
-    return [{"name": name, "description": sentence, "count": counts[name]}
-            for name, (sentence, _) in THEMES.items()]
+    return [
+        {"name": name, "description": sentence, "count": counts[name]}
+        for name, (sentence, _) in THEMES.items()
+    ]
 
 
 @router.get("/puzzles/{puzzle_id}", tags=["puzzles"], responses=_BY_ID)
@@ -185,10 +208,15 @@ async def get_solution(request: Request, puzzle_id: PuzzleId) -> dict[str, Any]:
 async def get_hint(
     request: Request,
     puzzle_id: PuzzleId,
-    level: Annotated[int, Query(ge=1, le=3, description="1 what is achievable, 2 the first key "
-                                                        "move, 3 the whole turn")] = 1,
-    lang: Annotated[Literal["en", "fr"], Query(description="The language of the hint's "
-                                                           "text")] = "en",
+    level: Annotated[
+        int,
+        Query(
+            ge=1, le=3, description="1 what is achievable, 2 the first key move, 3 the whole turn"
+        ),
+    ] = 1,
+    lang: Annotated[
+        Literal["en", "fr"], Query(description="The language of the hint's text")
+    ] = "en",
 ) -> JSONResponse:
     """A hint for the puzzle's position, as ``rami hint PUZZLE-ID --level N --lang L`` gives
     it."""

@@ -133,7 +133,9 @@ class SolverPool:
                 return
             for number in range(self.processes):
                 thread = threading.Thread(
-                    target=self._work, args=(self._queue,), name=f"rami-solver-{number}",
+                    target=self._work,
+                    args=(self._queue,),
+                    name=f"rami-solver-{number}",
                     daemon=True,
                 )
                 self._threads.append(thread)
@@ -171,8 +173,9 @@ class SolverPool:
         if child is not None:
             self._retire(child)
 
-    def _attempt(self, ticket: _Ticket, child: SolverChild | None
-                 ) -> tuple[SolverChild | None, bool]:
+    def _attempt(
+        self, ticket: _Ticket, child: SolverChild | None
+    ) -> tuple[SolverChild | None, bool]:
         """Run ``ticket`` once on ``child`` (or a fresh process): the process to keep for the
         next job, and whether the job must run again (its process ended under it)."""
         if child is not None and not child.usable():
@@ -182,9 +185,14 @@ class SolverPool:
         if child is None:
             child = self._spawn()
         if child is None:
-            ticket.future.set_exception(ApiError(
-                503, "the solver is unavailable (it could not be started); try again",
-                None, headers={"Retry-After": "5"}))
+            ticket.future.set_exception(
+                ApiError(
+                    503,
+                    "the solver is unavailable (it could not be started); try again",
+                    None,
+                    headers={"Retry-After": "5"},
+                )
+            )
             return None, False
         with self._lock:
             if ticket.abandoned:
@@ -211,11 +219,16 @@ class SolverPool:
             ticket.deaths += 1
             if ticket.deaths <= RETRIES_ON_DEATH and not self._closed:
                 self.retried += 1
-                log.warning("a solver process ended in the middle of a job; running it again "
-                            "on a fresh process")
+                log.warning(
+                    "a solver process ended in the middle of a job; running it again "
+                    "on a fresh process"
+                )
                 return None, True
-            ticket.future.set_exception(SolverProcessDied(
-                f"a solver process ended in the middle of a solve ({ticket.deaths} times)"))
+            ticket.future.set_exception(
+                SolverProcessDied(
+                    f"a solver process ended in the middle of a solve ({ticket.deaths} times)"
+                )
+            )
             return self._spawn(), False
         child.jobs += 1
         if reply[0] == "ok":
@@ -326,5 +339,3 @@ class SolverPool:
 def _consume(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()
-
-

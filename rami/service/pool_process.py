@@ -24,9 +24,16 @@ from rami.service.solver_process import FORKSERVER_PARENT_ENV, child_main, error
 JOBS_PER_PROCESS = 100
 #: Modules the fork server imports once, so that every solver process starts with them loaded.
 PRELOAD = (
-    "rami.service.forkserver_guard", "__main__", "rami.service.solver_process",
-    "rami.solver.api", "rami.solver.rearrange", "rami.solver.layoff", "rami.referee",
-    "rami.hints", "rami.puzzles.record", "rami.puzzles.answers",
+    "rami.service.forkserver_guard",
+    "__main__",
+    "rami.service.solver_process",
+    "rami.solver.api",
+    "rami.solver.rearrange",
+    "rami.solver.layoff",
+    "rami.referee",
+    "rami.hints",
+    "rami.puzzles.record",
+    "rami.puzzles.answers",
 )
 
 
@@ -72,8 +79,9 @@ def _context() -> Any:
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(list(PRELOAD))
                 _KEEPER = queue.SimpleQueue()
-                threading.Thread(target=_keep_forkserver, args=(_KEEPER,),
-                                 name="rami-forkserver", daemon=True).start()
+                threading.Thread(
+                    target=_keep_forkserver, args=(_KEEPER,), name="rami-forkserver", daemon=True
+                ).start()
             else:  # pragma: no cover - not Linux
                 context = multiprocessing.get_context("spawn")
             _CONTEXT = context

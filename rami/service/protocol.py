@@ -86,16 +86,18 @@ async def _connection_limit_app(scope: Any, receive: Any, send: Any) -> None:
     body = error_bytes(
         "server busy: every connection has a request under way; try again shortly", None
     )
-    await send({
-        "type": "http.response.start",
-        "status": 503,
-        "headers": [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close"),
-            (b"retry-after", b"1"),
-        ],
-    })
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 503,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+                (b"retry-after", b"1"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
@@ -205,10 +207,13 @@ class GuardedH11Protocol(H11Protocol):
         """Close a connection waiting for its headers: a JSON 408 if part of a request came."""
         self._forget()
         if self._head_bytes:
-            self.transport.write(_raw_response(
-                408, "Request Timeout",
-                head_timeout(self._header_timeout),
-            ))
+            self.transport.write(
+                _raw_response(
+                    408,
+                    "Request Timeout",
+                    head_timeout(self._header_timeout),
+                )
+            )
         self.transport.close()
 
     def _header_timed_out(self) -> None:
@@ -224,12 +229,19 @@ class GuardedH11Protocol(H11Protocol):
         if cycle is not None and not cycle.response_started:
             body = error_bytes(body_timeout(self._body_timeout), "body")
             try:
-                self.transport.write(self.conn.send(h11.Response(
-                    status_code=408, reason=b"Request Timeout",
-                    headers=[(b"content-type", b"application/json"),
-                             (b"content-length", str(len(body)).encode()),
-                             (b"connection", b"close")],
-                )))
+                self.transport.write(
+                    self.conn.send(
+                        h11.Response(
+                            status_code=408,
+                            reason=b"Request Timeout",
+                            headers=[
+                                (b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close"),
+                            ],
+                        )
+                    )
+                )
                 self.transport.write(self.conn.send(h11.Data(data=body)))
                 self.transport.write(self.conn.send(h11.EndOfMessage()))
             except h11.LocalProtocolError:
@@ -244,10 +256,13 @@ class GuardedH11Protocol(H11Protocol):
 
     def _head_too_large(self) -> None:
         self._forget()
-        self.transport.write(_raw_response(
-            431, "Request Header Fields Too Large",
-            head_too_large(MAX_HEADER_BYTES),
-        ))
+        self.transport.write(
+            _raw_response(
+                431,
+                "Request Header Fields Too Large",
+                head_too_large(MAX_HEADER_BYTES),
+            )
+        )
         self.transport.close()
 
     def send_400_response(self, msg: str) -> None:
@@ -259,13 +274,15 @@ class GuardedH11Protocol(H11Protocol):
             status, reason = 400, b"Bad Request"
             error = MALFORMED
         body = error_bytes(error, None)
-        headers = [(b"content-type", b"application/json"),
-                   (b"content-length", str(len(body)).encode()),
-                   (b"connection", b"close")]
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+        ]
         try:
-            self.transport.write(self.conn.send(
-                h11.Response(status_code=status, headers=headers, reason=reason)
-            ))
+            self.transport.write(
+                self.conn.send(h11.Response(status_code=status, headers=headers, reason=reason))
+            )
             self.transport.write(self.conn.send(h11.Data(data=body)))
             self.transport.write(self.conn.send(h11.EndOfMessage()))
         except h11.LocalProtocolError:

@@ -95,8 +95,9 @@ def _table(value: list[Any] | str) -> tuple[Any, ...]:
         from rami.notation import parse_table
 
         if "/" in value:
-            raise ApiError(422, "table: give the final table only ('meld | meld | ...'), "
-                           "no '/'", "table")
+            raise ApiError(
+                422, "table: give the final table only ('meld | meld | ...'), no '/'", "table"
+            )
         check_text_size(value, "table")
         try:
             melds = parse_table(value)
@@ -104,19 +105,24 @@ def _table(value: list[Any] | str) -> tuple[Any, ...]:
             raise notation_error(error, "table") from None
         total = sum(len(meld) for meld in melds)
         if total > MAX_CARDS:
-            raise ApiError(422, f"table holds {total} cards: two decks and the jokers make "
-                           f"at most {MAX_CARDS}", "table")
+            raise ApiError(
+                422,
+                f"table holds {total} cards: two decks and the jokers make at most {MAX_CARDS}",
+                "table",
+            )
         return melds
     return parse_melds_field(value, "table")
 
 
 def _one_answer(request: CheckRequest) -> None:
     if request.table is None and request.moves is None:
-        raise ApiError(422, "give the answer: the final table ('table') or the moves ('moves')",
-                       "table")
+        raise ApiError(
+            422, "give the answer: the final table ('table') or the moves ('moves')", "table"
+        )
     if request.table is not None and request.moves is not None:
-        raise ApiError(422, "give the final table ('table') or the moves ('moves'), not both",
-                       "moves")
+        raise ApiError(
+            422, "give the final table ('table') or the moves ('moves'), not both", "moves"
+        )
 
 
 def _moves(puzzle: Puzzle, moves: Any) -> tuple[Any, Any]:
@@ -144,8 +150,11 @@ def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) ->
         for status, text in (
             (404, "Unknown puzzle id"),
             (422, "Bad date, or a bad table (the field at fault is named)"),
-            (503, "No puzzle pack available, the server is busy, or its attempts database "
-                  "is unavailable"),
+            (
+                503,
+                "No puzzle pack available, the server is busy, or its attempts database "
+                "is unavailable",
+            ),
         )
     }
 
@@ -163,17 +172,26 @@ def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) ->
         rated enough (docs/puzzles.md, "The daily puzzle by rating")."""
         return await daily_of(date.today(), request)
 
-    @app.get("/puzzles/daily/{date}", response_model=schemas.PuzzleOut, tags=["puzzles"],
-             responses=errors)
+    @app.get(
+        "/puzzles/daily/{date}",
+        response_model=schemas.PuzzleOut,
+        tags=["puzzles"],
+        responses=errors,
+    )
     async def daily_on(
-        day: Annotated[str, Path(alias="date", description="YYYY-MM-DD")], request: Request,
+        day: Annotated[str, Path(alias="date", description="YYYY-MM-DD")],
+        request: Request,
     ) -> dict[str, Any]:
         """The puzzle of a day (YYYY-MM-DD): every server without an attempts database gives
         the same one; a server with one, the puzzle it gave that day."""
         return await daily_of(_day(day), request)
 
-    @app.post("/puzzles/check", response_model=schemas.CheckOut, tags=["puzzles"],
-              responses={**errors, 400: {"model": schemas.ErrorOut}})
+    @app.post(
+        "/puzzles/check",
+        response_model=schemas.CheckOut,
+        tags=["puzzles"],
+        responses={**errors, 400: {"model": schemas.ErrorOut}},
+    )
     async def check(request: CheckRequest) -> dict[str, Any]:
         """Does this final table (or these moves) solve the puzzle, and is it the intended
         solution? Moves are replayed on the puzzle's table; a move that cannot be made is a 422

@@ -5,8 +5,10 @@ words by a worker (:mod:`rami.service.protocol`, :mod:`rami.service.limits`) and
 from __future__ import annotations
 
 MALFORMED = "invalid HTTP request: malformed request line, header or body framing"
-FRAMED_TWICE = ("ambiguous request framing: both Content-Length and Transfer-Encoding are "
-                "given (send one of them)")
+FRAMED_TWICE = (
+    "ambiguous request framing: both Content-Length and Transfer-Encoding are "
+    "given (send one of them)"
+)
 
 
 def head_too_large(limit: int) -> str:
@@ -22,5 +24,6 @@ def head_timeout(seconds: float) -> str:
 
 
 def body_timeout(seconds: float) -> str:
-    return (f"request body not received within {seconds:g} s (a body shorter than its "
-            "Content-Length?)")
+    return (
+        f"request body not received within {seconds:g} s (a body shorter than its Content-Length?)"
+    )

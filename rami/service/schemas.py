@@ -65,8 +65,11 @@ POSITION_SCHEMA: dict[str, Any] = {
     "examples": [
         {
             "rules": "rami-chinois",
-            "table": [["3H", "4H", "5H", "6H", "7H", "8H", "9H"], ["QS", "QD", "QC"],
-                      ["5C", "6C", "7C"]],
+            "table": [
+                ["3H", "4H", "5H", "6H", "7H", "8H", "9H"],
+                ["QS", "QD", "QC"],
+                ["5C", "6C", "7C"],
+            ],
             "hand": ["6H", "QH", "8C", "5D", "5S", "KD"],
             "opened": True,
         }
@@ -94,9 +97,11 @@ Objective = Annotated[
 
 Lang = Annotated[
     Literal["en", "fr"],
-    Field(description="The cards' notation in the request and the language of the texts in "
-                      "the answer: 'en' (KH, TD) or 'fr' (R♥ or RC, 10♦ or 10K). Card codes in "
-                      "the answer are the contract's (KH) whatever the language"),
+    Field(
+        description="The cards' notation in the request and the language of the texts in "
+        "the answer: 'en' (KH, TD) or 'fr' (R♥ or RC, 10♦ or 10K). Card codes in "
+        "the answer are the contract's (KH) whatever the language"
+    ),
 ]
 
 
@@ -290,9 +295,7 @@ class HintLevel3Out(_Out):
     solution: SolutionOut
 
 
-HintOut = Annotated[
-    HintLevel1Out | HintLevel2Out | HintLevel3Out, Field(discriminator="level")
-]
+HintOut = Annotated[HintLevel1Out | HintLevel2Out | HintLevel3Out, Field(discriminator="level")]
 
 
 class PositionOut(_Out):

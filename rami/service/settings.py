@@ -14,7 +14,11 @@ ENV_PREFIX = "RAMI_SERVICE_"
 ENV_ALIASES = {"solver_processes": "SOLVER_THREADS"}
 
 _SECONDS = (
-    "default_time_limit", "max_time_limit", "deadline_slack", "header_timeout", "body_timeout",
+    "default_time_limit",
+    "max_time_limit",
+    "deadline_slack",
+    "header_timeout",
+    "body_timeout",
     "keep_alive_timeout",
 )
 _COUNTS = ("max_body_bytes", "solver_processes", "max_pending", "max_connections")
@@ -67,8 +71,10 @@ class Settings:
                 raise ValueError(f"{field} must be a whole number >= 1, got {value!r}")
         for field in _SECONDS:
             value = getattr(self, field)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not (
-                math.isfinite(value) and value > 0
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not (math.isfinite(value) and value > 0)
             ):
                 raise ValueError(f"{field} must be a positive number of seconds, got {value!r}")
         for field in ("puzzle_pack", "forwarded_allow_ips"):
@@ -127,8 +133,9 @@ class Settings:
             try:
                 changes[field.name] = _parse(kind, raw)
             except ValueError:
-                expected = {"int": "whole number", "float": "number",
-                            "bool": "true or false"}.get(kind, "value")
+                expected = {"int": "whole number", "float": "number", "bool": "true or false"}.get(
+                    kind, "value"
+                )
                 raise ValueError(f"{name}={raw!r}: expected a {expected}") from None
         return cls(**changes)  # type: ignore[arg-type]
 

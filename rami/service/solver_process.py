@@ -46,13 +46,20 @@ def library_solve(position: Position, **options: Any) -> Solution:
 
 
 def call_solve(
-    solve: Any, position: Position, objective: str, min_moves: bool, time_limit: float,
+    solve: Any,
+    position: Position,
+    objective: str,
+    min_moves: bool,
+    time_limit: float,
     started_at: float | None = None,
 ) -> Solution:
     """``started_at``: when the request arrived (``time.time()``), so that its time in the queue
     and on the way counts against the wall-clock promise of its time limit."""
     result: Solution = solve(
-        position, objective=objective, min_moves=min_moves, time_limit=time_limit,
+        position,
+        objective=objective,
+        min_moves=min_moves,
+        time_limit=time_limit,
         started_at=started_at,
     )
     return result
@@ -63,8 +70,9 @@ def error_state(error: BaseException) -> tuple[Any, ...]:
     return (type(error), error.args, dict(getattr(error, "__dict__", {})))
 
 
-def rebuild_error(kind: type[BaseException], args: tuple[Any, ...],
-                  state: dict[str, Any]) -> BaseException:
+def rebuild_error(
+    kind: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]
+) -> BaseException:
     error = kind.__new__(kind)
     BaseException.__init__(error, *args)
     with contextlib.suppress(AttributeError, TypeError):
@@ -91,8 +99,9 @@ def child_main(conn: Connection) -> None:
         try:
             data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as error:
-            data = pickle.dumps(("error", RuntimeError,
-                                 (f"the solver's answer cannot be sent: {error}",), {}))
+            data = pickle.dumps(
+                ("error", RuntimeError, (f"the solver's answer cannot be sent: {error}",), {})
+            )
         try:
             conn.send_bytes(data)
         except (BrokenPipeError, EOFError, OSError):

@@ -54,8 +54,9 @@ class BackgroundServer:
         self.port = sock.getsockname()[1]
         state = getattr(self.app, "state", None)
         settings = getattr(state, "settings", None) or Settings()
-        config = uvicorn_config(self.app, settings, host=LOOPBACK, port=self.port,
-                                log_level=self.log_level)
+        config = uvicorn_config(
+            self.app, settings, host=LOOPBACK, port=self.port, log_level=self.log_level
+        )
         config.timeout_graceful_shutdown = 5
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(
@@ -98,8 +99,12 @@ class BackgroundServer:
 
 def post_json(url: str, body: Any, timeout: float = 60.0) -> tuple[int, Any]:
     """POST ``body`` as JSON to ``url``: the status and the decoded answer (errors too)."""
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             return answer.status, json.loads(answer.read())
@@ -146,9 +151,18 @@ class ServerProcess:
         for _attempt in range(3):  # a free port may be taken between the probe and the bind
             self.port = self.fixed_port or free_port()
             command = [
-                sys.executable, "-m", "rami.service", "--host", LOOPBACK,
-                "--port", str(self.port), "--workers", str(self.workers),
-                "--log-level", self.log_level, *self.args,
+                sys.executable,
+                "-m",
+                "rami.service",
+                "--host",
+                LOOPBACK,
+                "--port",
+                str(self.port),
+                "--workers",
+                str(self.workers),
+                "--log-level",
+                self.log_level,
+                *self.args,
             ]
             self._log_file = tempfile.TemporaryFile()  # noqa: SIM115 - closed in stop()
             self.process = subprocess.Popen(
@@ -312,9 +326,7 @@ class SchemaChecker:
     def __init__(self, document: dict[str, Any]) -> None:
         self.document = document
         self._validators: dict[tuple[str, str, str], Any] = {}
-        self._paths = [
-            (path, _path_pattern(path)) for path in document.get("paths", {})
-        ]
+        self._paths = [(path, _path_pattern(path)) for path in document.get("paths", {})]
 
     def operation(self, method: str, path: str) -> str | None:
         """The documented path template ``path`` matches (``/rulesets/{name}``), or None."""
@@ -346,8 +358,9 @@ class SchemaChecker:
             self._validators[key] = jsonschema_rs.validator_for(schema)
         errors = [str(error) for error in self._validators[key].iter_errors(body)]
         if errors:
-            raise AssertionError(f"{method} {path} {status} does not match its schema: "
-                                 + "; ".join(errors[:5]))
+            raise AssertionError(
+                f"{method} {path} {status} does not match its schema: " + "; ".join(errors[:5])
+            )
         return True
 
 

@@ -55,8 +55,10 @@ class Alternatives:
         if language is FRENCH:
             return _said_in_french(found, self.top, self.exhausted, self.stopped)
         if self.exhausted:
-            return (f"only {found} distinct answer{'' if found == 1 else 's'} exist"
-                    f"{'' if found == 1 else ', all listed'} (asked for {self.top})")
+            return (
+                f"only {found} distinct answer{'' if found == 1 else 's'} exist"
+                f"{'' if found == 1 else ', all listed'} (asked for {self.top})"
+            )
         if self.stopped:
             return f"{found} of {self.top} answers found before the time limit"
         return f"the {found} best answer{'' if found == 1 else 's'}"
@@ -105,8 +107,17 @@ def _pass(position: Position, objective: Objective, min_moves: bool) -> Solution
     if position.rules.discard and discard is None:
         return None
     return build_solution(
-        position, objective, min_moves, table=position.table, played=(), discard=discard,
-        proved=True, bounds={}, expected_moved=0, moves=(), reason=why_nothing(position),
+        position,
+        objective,
+        min_moves,
+        table=position.table,
+        played=(),
+        discard=discard,
+        proved=True,
+        bounds={},
+        expected_moved=0,
+        moves=(),
+        reason=why_nothing(position),
     )
 
 
@@ -170,7 +181,12 @@ def solve_top(
             sigs.append(sig)
             searcher.exclude(sig, best.played)
     return Alternatives(
-        position, top, tuple(found), tuple(sigs), exhausted and len(found) < top, stopped,
+        position,
+        top,
+        tuple(found),
+        tuple(sigs),
+        exhausted and len(found) < top,
+        stopped,
         (time.perf_counter() - started) * 1000,
     )
 
@@ -183,10 +199,12 @@ def _better(one: Solution | None, other: Solution | None) -> Solution | None:
 
 def _refusal(position: Position, backend: str) -> str | None:
     if backend != "rearrange":
-        return (f"more than one answer (--top) is solved for the rearranging presets "
-                f"(rami-chinois, rummikub, rami-fou once opened), not yet for "
-                f"{position.rules.name}"
-                f"{' before opening' if position.rules.rearrangement else ''}")
+        return (
+            f"more than one answer (--top) is solved for the rearranging presets "
+            f"(rami-chinois, rummikub, rami-fou once opened), not yet for "
+            f"{position.rules.name}"
+            f"{' before opening' if position.rules.rearrangement else ''}"
+        )
     from rami.solver.rearrange.others import top_refusal
 
     return top_refusal(position)

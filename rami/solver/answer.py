@@ -46,11 +46,10 @@ def costliest_discard(position: Position) -> Card | None:
     hand = Counter(position.hand)
     last = len(position.hand) == 1
     allowed = [
-        card for card in hand
-        if last or not (
-            card == position.taken_discard
-            or (card.is_joker and rules.joker_kept_until_last)
-        )
+        card
+        for card in hand
+        if last
+        or not (card == position.taken_discard or (card.is_joker and rules.joker_kept_until_last))
     ]
     if not allowed:
         return None
@@ -120,8 +119,9 @@ def build_solution(
         objective=objective,
         min_moves=min_moves,
         bounds=bounds,
-        message=phrases.turn_note(position, played, hand, penalty_after, opened, discard,
-                                  reason or None),
+        message=phrases.turn_note(
+            position, played, hand, penalty_after, opened, discard, reason or None
+        ),
         discard=discard,
         reason=reason or "",
     )
@@ -130,8 +130,10 @@ def build_solution(
 def no_legal_turn(position: Position) -> IllegalTurnError:
     """The error for a hand that has no legal turn: every card it may discard is locked."""
     rules = position.rules
-    reasons = [f"no legal turn exists: {rules.name} ends every turn with a discard, and no card "
-               "of this hand may be discarded"]
+    reasons = [
+        f"no legal turn exists: {rules.name} ends every turn with a discard, and no card "
+        "of this hand may be discarded"
+    ]
     if position.taken_discard is not None:
         reasons.append(
             f"{position.taken_discard} was just taken from the discard pile (decision 8)"

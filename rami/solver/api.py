@@ -18,8 +18,17 @@ from rami.errors import RamiError, UnsupportedError
 from rami.position import Position
 from rami.solver.solution import Move, MoveKind, Objective, Solution, Status
 
-__all__ = ["BACKENDS", "Backend", "Move", "MoveKind", "Objective", "Solution", "Status",
-           "backend_for", "solve"]
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "Move",
+    "MoveKind",
+    "Objective",
+    "Solution",
+    "Status",
+    "backend_for",
+    "solve",
+]
 
 SolveFunction = Callable[..., Solution]
 
@@ -92,20 +101,26 @@ def solve(
     that waited longer still gets a tenth of its limit to search, a late answer being worth
     more than none). Every answer is checked by the referee before it is returned.
     """
-    if not (isinstance(time_limit, (int, float)) and math.isfinite(time_limit)
-            and time_limit > 0):
+    if not (isinstance(time_limit, (int, float)) and math.isfinite(time_limit) and time_limit > 0):
         raise RamiError(
-            f"the time limit must be a finite positive number of seconds, not {time_limit!r}")
+            f"the time limit must be a finite positive number of seconds, not {time_limit!r}"
+        )
     position = position.checked()
     solve_position = backend_for(position).solver()
     _freeze_imported_objects()
     started = time.perf_counter()
-    spent = 0.0 if started_at is None else min(
-        max(time.time() - started_at, 0.0), LEAST_SEARCH_SHARE_LEFT * time_limit
+    spent = (
+        0.0
+        if started_at is None
+        else min(max(time.time() - started_at, 0.0), LEAST_SEARCH_SHARE_LEFT * time_limit)
     )
     solution = solve_position(
-        position, Objective(objective), min_moves=min_moves, time_limit=time_limit,
-        wall_clock=wall_clock, spent=spent,
+        position,
+        Objective(objective),
+        min_moves=min_moves,
+        time_limit=time_limit,
+        wall_clock=wall_clock,
+        spent=spent,
     )
     return replace(solution, solve_ms=(time.perf_counter() - started) * 1000)
 

@@ -152,7 +152,11 @@ class Clock:
     wall-clock promise of its time limit."""
 
     def __init__(
-        self, time_limit: float | None = None, *, wall_clock: bool = True, cards: int = 0,
+        self,
+        time_limit: float | None = None,
+        *,
+        wall_clock: bool = True,
+        cards: int = 0,
         spent: float = 0.0,
     ) -> None:
         self.timings = {"build_ms": 0.0, "search_ms": 0.0, "finish_ms": 0.0, "search_dtime": 0.0}
@@ -248,7 +252,8 @@ class Clock:
             raise OutOfTime
 
     def stage(
-        self, profile: Callable[[float, float | None], cp_model.CpSolver] = stage_solver,
+        self,
+        profile: Callable[[float, float | None], cp_model.CpSolver] = stage_solver,
         floor: float = 0.05,
     ) -> cp_model.CpSolver:
         """A solver for the next stage, bounded by both budgets left."""

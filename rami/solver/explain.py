@@ -76,8 +76,12 @@ def _leftovers(
 
 
 def _arrivals(
-    before: Sequence[Meld], after: Sequence[Meld], played: Sequence[Card],
-    numbers: Sequence[int], leftovers: dict[int, Counter[Card]], counted: Counted,
+    before: Sequence[Meld],
+    after: Sequence[Meld],
+    played: Sequence[Card],
+    numbers: Sequence[int],
+    leftovers: dict[int, Counter[Card]],
+    counted: Counted,
 ) -> Arrivals:
     """Where each card a meld of the new table needs comes from: the first old meld giving
     that card away, else the hand (SolverBugError: from nowhere, or a card left over)."""
@@ -130,15 +134,29 @@ def _moves(
         is_new = number > len(before)
         if is_new and list(groups) == [None]:
             cards = tuple(after[index].cards)
-            creating.append(Move(MoveKind.LAY, cards, None, number,
-                                 phrases.LAY.say(cards=format_cards(cards), target=number)))
+            creating.append(
+                Move(
+                    MoveKind.LAY,
+                    cards,
+                    None,
+                    number,
+                    phrases.LAY.say(cards=format_cards(cards), target=number),
+                )
+            )
             continue
         first = True
         for donor in sorted(groups, key=lambda d: (d is None, d or 0)):
             cards = tuple(groups[donor])
             if donor is None:
-                adding.append(Move(MoveKind.ADD, cards, None, number,
-                                   phrases.ADD.say(cards=format_cards(cards), target=number)))
+                adding.append(
+                    Move(
+                        MoveKind.ADD,
+                        cards,
+                        None,
+                        number,
+                        phrases.ADD.say(cards=format_cards(cards), target=number),
+                    )
+                )
                 continue
             moves = creating if is_new and first else moving
             moves.append(_from_meld(before[donor - 1], donor, cards, number, is_new and first))
@@ -154,15 +172,24 @@ def _from_meld(
     block of a run starting a new meld, else a move."""
     block = _end_block(original, Counter(cards)) if may_split else None
     if block is None:
-        return Move(MoveKind.MOVE, cards, donor, number,
-                    phrases.MOVE.say(cards=format_cards(cards), source=donor, target=number))
+        return Move(
+            MoveKind.MOVE,
+            cards,
+            donor,
+            number,
+            phrases.MOVE.say(cards=format_cards(cards), source=donor, target=number),
+        )
     low, high = block
     cut = original.cards[low - 1] if low else original.cards[high - 1]
     piece = Meld(original.cards[low:high], MeldKind.RUN)
     return Move(
-        MoveKind.SPLIT, tuple(original.cards[low:high]), donor, number,
-        phrases.SPLIT.say(run=_span(original), source=donor, cut=cut,
-                          piece=_span(piece), target=number),
+        MoveKind.SPLIT,
+        tuple(original.cards[low:high]),
+        donor,
+        number,
+        phrases.SPLIT.say(
+            run=_span(original), source=donor, cut=cut, piece=_span(piece), target=number
+        ),
     )
 
 

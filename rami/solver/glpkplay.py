@@ -102,21 +102,26 @@ class GlpkPlay:
             return None
         renumber = np.cumsum(keep) - 1  # a kept column's index among the kept
         on_kept = keep[self.eq_cols]
-        a = spmatrix(matrix(self.eq_values[on_kept]), matrix(self.eq_rows[on_kept]),
-                     matrix(renumber[self.eq_cols[on_kept]]), (len(self.equal), n))
+        a = spmatrix(
+            matrix(self.eq_values[on_kept]),
+            matrix(self.eq_rows[on_kept]),
+            matrix(renumber[self.eq_cols[on_kept]]),
+            (len(self.equal), n),
+        )
         alone_cols = self.alone_cols[keep[self.alone_cols]]
         # G x <= h: the inequality row, then x <= upper and -x <= 0 (cvxopt's columns are free).
         identity = np.arange(n, dtype=np.int64)
         g = spmatrix(
-            matrix(np.concatenate([self.alone[alone_cols].astype(float), np.ones(n),
-                                   -np.ones(n)])),
-            matrix(np.concatenate([np.zeros(len(alone_cols), dtype=np.int64), identity + 1,
-                                   identity + n + 1])),
+            matrix(np.concatenate([self.alone[alone_cols].astype(float), np.ones(n), -np.ones(n)])),
+            matrix(
+                np.concatenate(
+                    [np.zeros(len(alone_cols), dtype=np.int64), identity + 1, identity + n + 1]
+                )
+            ),
             matrix(np.concatenate([renumber[alone_cols], identity, identity])),
             (2 * n + 1, n),
         )
-        h = matrix(np.concatenate([[float(alone_limit)], upper[kept].astype(float),
-                                   np.zeros(n)]))
+        h = matrix(np.concatenate([[float(alone_limit)], upper[kept].astype(float), np.zeros(n)]))
         b = matrix(right.astype(float))
         c = matrix((-gain[kept]).astype(float))
         options: dict[str, object] = dict(OPTIONS)

@@ -108,8 +108,9 @@ class _Search(_HandOptions):
     def _place_jokers(self) -> bool:
         """The hand's jokers left over go wherever a meld has room for one more card."""
         piles = [*self.new, *self.piles]
-        rooms = [(MAX_SET if pile.kind is MeldKind.SET else self.longest) - pile.size
-                 for pile in piles]
+        rooms = [
+            (MAX_SET if pile.kind is MeldKind.SET else self.longest) - pile.size for pile in piles
+        ]
         if sum(rooms) < self.jokers:
             return False
         left = self.jokers
@@ -154,8 +155,11 @@ def searches(position: Position) -> bool:
     table jokers, rearrangement and no discard (rami chinois and Rummikub)."""
     rules = position.rules
     return (
-        position.opened and not rules.discard and rules.rearrangement
-        and rules.table_joker is TableJoker.FREE and not rules.joker_kept_until_last
+        position.opened
+        and not rules.discard
+        and rules.rearrangement
+        and rules.table_joker is TableJoker.FREE
+        and not rules.joker_kept_until_last
     )
 
 
@@ -185,9 +189,11 @@ def lay_whole_hand(position: Position, *, max_unplaced: int | None = None) -> In
     search = _Search(position)
     if not all(search.reachable(card) for card in search.hand):
         return InPlace(None, none_exists=True)
-    if max_unplaced is not None and sum(
-        count for card, count in search.hand.items() if not search.options(card)
-    ) > max_unplaced:
+    if (
+        max_unplaced is not None
+        and sum(count for card, count in search.hand.items() if not search.options(card))
+        > max_unplaced
+    ):
         return InPlace(None)
     if search.solve():
         return InPlace(search.table())

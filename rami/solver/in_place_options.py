@@ -58,7 +58,7 @@ class _Pile:
             self.low, self.high = min(self.low, place), max(self.high, place)
 
     def remove(self, cards: list[Card], place: int | None) -> None:
-        del self.added[len(self.added) - len(cards):]
+        del self.added[len(self.added) - len(cards) :]
         self.size -= len(cards)
         if place is not None:
             self.reals.discard(place)
@@ -104,10 +104,17 @@ class _HandOptions:
                 places = stands_for(meld, rules)
                 suit = real[0].suit
                 assert suit is not None  # a real card
-                pile = _Pile(MeldKind.RUN, suit, {
-                    place for place, card in zip(places, meld.cards, strict=True)
-                    if not card.is_joker
-                }, len(meld.cards), meld)
+                pile = _Pile(
+                    MeldKind.RUN,
+                    suit,
+                    {
+                        place
+                        for place, card in zip(places, meld.cards, strict=True)
+                        if not card.is_joker
+                    },
+                    len(meld.cards),
+                    meld,
+                )
                 self.runs.setdefault(pile.key, []).append(pile)
             else:
                 suits: set[int] = {card.suit for card in real if card.suit is not None}
@@ -144,7 +151,9 @@ class _HandOptions:
         A card's options read the runs of its suit, the sets of its rank, the hand's count of
         cards sharing its suit or rank (its new melds) and the jokers left: nothing else."""
         caches: tuple[dict[Card, list[_Option]] | dict[Card, bool], ...] = (
-            self.known, self.reach_known, self.latent_known
+            self.known,
+            self.reach_known,
+            self.latent_known,
         )
         if jokers:
             for known in caches:
@@ -183,7 +192,8 @@ class _HandOptions:
             return listed  # nothing laid yet: every candidate is still there
         hand, jokers = self.hand, self.jokers
         return [
-            candidate for candidate in listed
+            candidate
+            for candidate in listed
             if candidate[1] <= jokers and all(hand[other] for other in candidate[0])
         ]
 
@@ -195,15 +205,22 @@ class _HandOptions:
         held = self.held.get(suit)
         if held is None:
             # The hand's card at each run place of the suit (1..top; an ace at both ends).
-            held = self.held[suit] = [None, *(
-                Card(suit * 13 + (spot - 1) % 13) if hand[Card(suit * 13 + (spot - 1) % 13)]
-                else None
-                for spot in range(1, self.top + 1)
-            )]
+            held = self.held[suit] = [
+                None,
+                *(
+                    Card(suit * 13 + (spot - 1) % 13)
+                    if hand[Card(suit * 13 + (spot - 1) % 13)]
+                    else None
+                    for spot in range(1, self.top + 1)
+                ),
+            ]
         for place in self._places(card):
             for low in range(max(1, place - MIN_MELD + 1), min(place, self.top - MIN_MELD + 1) + 1):
-                others = [spot for spot in range(low, low + MIN_MELD)
-                          if spot != place and held[spot] is not None]
+                others = [
+                    spot
+                    for spot in range(low, low + MIN_MELD)
+                    if spot != place and held[spot] is not None
+                ]
                 # Every subset: a hand card in the window may end in another meld.
                 for size in range(len(others), -1, -1):
                     for spots in combinations(others, size):
@@ -211,20 +228,26 @@ class _HandOptions:
                         if needed <= jokers and size + 1 >= least_real:
                             # held[spot] is a card for each spot of ``others``.
                             laid = (c for spot in spots if (c := held[spot]) is not None)
-                            melds.append((
-                                (card, *laid), needed,
-                                _Shape(MeldKind.RUN, suit, frozenset((place, *spots))),
-                            ))
+                            melds.append(
+                                (
+                                    (card, *laid),
+                                    needed,
+                                    _Shape(MeldKind.RUN, suit, frozenset((place, *spots))),
+                                )
+                            )
         rank = card.rank - 1
         suits = [other for other in range(4) if other != suit and hand[Card(other * 13 + rank)]]
         for size in range(min(len(suits), MIN_MELD - 1), -1, -1):
             for other_suits in combinations(suits, size):
                 needed = MIN_MELD - 1 - size
                 if needed <= jokers and size + 1 >= least_real:
-                    melds.append((
-                        (card, *(Card(other * 13 + rank) for other in other_suits)), needed,
-                        _Shape(MeldKind.SET, card.rank, frozenset((suit, *other_suits))),
-                    ))
+                    melds.append(
+                        (
+                            (card, *(Card(other * 13 + rank) for other in other_suits)),
+                            needed,
+                            _Shape(MeldKind.SET, card.rank, frozenset((suit, *other_suits))),
+                        )
+                    )
         melds.sort(key=lambda meld: meld[1])
         return melds
 
@@ -247,7 +270,8 @@ class _HandOptions:
             for place in self._places(card):
                 low, high = min(pile.low, place), max(pile.high, place)
                 holes = sum(
-                    1 for spot in range(low, high + 1)
+                    1
+                    for spot in range(low, high + 1)
                     if spot not in pile.reals
                     and not self.hand[Card(int(suit) * 13 + (spot - 1) % 13)]
                 )

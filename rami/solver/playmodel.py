@@ -110,8 +110,11 @@ class PlayModel:
         # short: the bounds of every template come out of one numpy expression.
         widest = max(len(template.types) for template in self.templates)
         self.template_types = np.array(
-            [(*template.types, *[NUM_TYPES] * (widest - len(template.types)))
-             for template in self.templates], dtype=np.intp,
+            [
+                (*template.types, *[NUM_TYPES] * (widest - len(template.types)))
+                for template in self.templates
+            ],
+            dtype=np.intp,
         )
         #: Bounds as last written into the proto, per kind: an unchanged one is not written
         #: again (each write through the bindings costs about as much as the test).
@@ -129,7 +132,12 @@ class PlayModel:
         )
         self.use_index = dict(zip(self.templates, indices[0], strict=True))
         self.variables = PlayVariables(
-            model, self.templates, self.uses, self.play, self.play_jokers, self.joker_for,
+            model,
+            self.templates,
+            self.uses,
+            self.play,
+            self.play_jokers,
+            self.joker_for,
             indices=indices,
         )
 
@@ -140,8 +148,12 @@ class PlayModel:
         jokers = counts.jokers
         supply = [table[t] + hand[t] for t in range(NUM_TYPES)]
         return PlayBounds(
-            hand=hand, table=table, jokers=jokers, hand_jokers=counts.hand_jokers,
-            table_jokers=counts.table_jokers, uses=self._template_bounds(supply, jokers),
+            hand=hand,
+            table=table,
+            jokers=jokers,
+            hand_jokers=counts.hand_jokers,
+            table_jokers=counts.table_jokers,
+            uses=self._template_bounds(supply, jokers),
             alone_limit=0 if sum(table) == 0 else MAX_JOKERS,
         )
 

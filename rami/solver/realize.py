@@ -166,9 +166,7 @@ def _absorb_jokers(melds: list[Meld], jokers: int, rules: Ruleset) -> list[Meld]
     return melds
 
 
-def _spare_a_card(
-    melds: list[Meld], jokers: int, rules: Ruleset
-) -> tuple[list[Meld], int] | None:
+def _spare_a_card(melds: list[Meld], jokers: int, rules: Ruleset) -> tuple[list[Meld], int] | None:
     for index, meld in enumerate(melds):
         for position, card in enumerate(meld.cards):
             if card.is_joker:
@@ -255,8 +253,10 @@ def _join_runs(melds: list[tuple[Meld, bool]], rules: Ruleset) -> list[Meld]:
                     with_joker = JOKER in cards or other.jokers > 0
                     if (pure_kept or other_pure) and with_joker:
                         continue
-                    if not used[j] and other_start == low + len(cards) and (
-                        len(cards) + len(other) <= rules.max_run_length
+                    if (
+                        not used[j]
+                        and other_start == low + len(cards)
+                        and (len(cards) + len(other) <= rules.max_run_length)
                     ):
                         cards += list(other.cards)
                         pure_kept = pure_kept or other_pure
@@ -275,4 +275,3 @@ def _run_low(meld: Meld, rules: Ruleset) -> int:
     if start is None:
         raise SolverBugError(f"{meld} is not a run")
     return start
-

@@ -79,8 +79,16 @@ class Solution:
             reason = self.reason or None
         else:
             reason = leading_phrase(self.message) or self.message
-        return turn_note(self.position, self.played, self.hand, self.penalty_after, self.opened,
-                         self.discard, reason, language)
+        return turn_note(
+            self.position,
+            self.played,
+            self.hand,
+            self.penalty_after,
+            self.opened,
+            self.discard,
+            reason,
+            language,
+        )
 
     def to_json(self, language: Language = ENGLISH) -> dict[str, Any]:
         """The contract's JSON: cards in their codes whatever the language, the texts meant
@@ -106,7 +114,6 @@ class Solution:
             "stopped_by_clock": self.stopped_by_clock,
         }
         return data
-
 
 
 __all__ = ["Move", "MoveKind", "Objective", "Solution", "Status", "meld_out"]

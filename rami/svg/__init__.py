@@ -79,10 +79,16 @@ def meld(
         f"{drawn.kind.value} of {_plural(len(drawn.cards), 'card')}: "
         + ", ".join(card_name(shown) for shown in drawn.cards)
     )
-    svg = _root(box.width + 2 * pad, box.height + 2 * pad, size, label=label,
-                desc=(f"{number}. " if number is not None else "") + str(drawn))
-    felt = _sub(svg, "rect", x=0, y=0, width=box.width + 2 * pad, height=box.height + 2 * pad,
-                rx=12)
+    svg = _root(
+        box.width + 2 * pad,
+        box.height + 2 * pad,
+        size,
+        label=label,
+        desc=(f"{number}. " if number is not None else "") + str(drawn),
+    )
+    felt = _sub(
+        svg, "rect", x=0, y=0, width=box.width + 2 * pad, height=box.height + 2 * pad, rx=12
+    )
     _fill(felt, style["background"])
     _draw_meld(svg, box, pad, pad, style, None)
     return _image(svg)
@@ -92,8 +98,10 @@ def meld(
 
 
 def _rules_line(position: Position, opened: bool, opened_now: bool = False) -> str:
-    parts = [position.rules.option_string, "opened this turn" if opened_now else (
-        "opened" if opened else "not opened")]
+    parts = [
+        position.rules.option_string,
+        "opened this turn" if opened_now else ("opened" if opened else "not opened"),
+    ]
     if position.taken_discard is not None:
         parts.append(f"taken from the discard pile: {position.taken_discard}")
     return "Rules: " + " · ".join(parts)
@@ -114,8 +122,10 @@ def position(
     melds = len(drawn.table)
     sheet.heading("Table", f"{_plural(melds, 'meld')}, {_plural(drawn.table_size, 'card')}")
     sheet.melds(
-        [_MeldBox(number, shown, (None,) * len(shown.cards))
-         for number, shown in enumerate(drawn.table, start=1)],
+        [
+            _MeldBox(number, shown, (None,) * len(shown.cards))
+            for number, shown in enumerate(drawn.table, start=1)
+        ],
         "(no melds on the table)",
     )
     sheet.gap()
@@ -209,16 +219,20 @@ def solution(
     laid = marked_table(solution, before)
     played = solution.cards_played
     total = len(before.hand)
-    summary = [f"{played} of {total} cards played",
-               f"penalty {solution.penalty_before} → {solution.penalty_after}",
-               f"{_plural(solution.cards_moved, 'table card')} moved"]
+    summary = [
+        f"{played} of {total} cards played",
+        f"penalty {solution.penalty_before} → {solution.penalty_after}",
+        f"{_plural(solution.cards_moved, 'table card')} moved",
+    ]
     sheet.heading("Best turn", f"{solution.status.value}: " + ", ".join(summary))
     sheet.gap(6)
     table_cards = sum(len(shown.cards) for _, shown, _ in laid)
     sheet.heading("New table", f"{_plural(len(laid), 'meld')}, {_plural(table_cards, 'card')}")
     sheet.melds(
-        [_MeldBox(number, shown, marks, new=number > len(before.table))
-         for number, shown, marks in laid],
+        [
+            _MeldBox(number, shown, marks, new=number > len(before.table))
+            for number, shown, marks in laid
+        ],
         "(no melds on the table)",
     )
     sheet.gap()
@@ -231,19 +245,28 @@ def solution(
         sheet.cards([solution.discard], "discard", "")
     sheet.gap(SECTION_GAP - 4)
     moved = sum(mark == MOVED for _, _, marks in laid for mark in marks)
-    legend = [(mark, text) for mark, count, text in (
-        (PLAYED, played, f"from your hand ({played})"),
-        (MOVED, moved, f"moved on the table ({moved})"),
-    ) if count]
+    legend = [
+        (mark, text)
+        for mark, count, text in (
+            (PLAYED, played, f"from your hand ({played})"),
+            (MOVED, moved, f"moved on the table ({moved})"),
+        )
+        if count
+    ]
     if legend:
         sheet.legend(legend)
     if not played and solution.discard is None:
         sheet.line("Nothing can be played.", muted=False)
-    sheet.line(_rules_line(before, solution.opened,
-                           opened_now=solution.opened and not before.opened))
+    sheet.line(
+        _rules_line(before, solution.opened, opened_now=solution.opened and not before.opened)
+    )
     numbered = " | ".join(f"{number}. {shown}" for number, shown, _ in laid) or "-"
-    moved_cards = sorted(shown for _, meld_, marks in laid
-                         for shown, mark in zip(meld_.cards, marks, strict=True) if mark == MOVED)
+    moved_cards = sorted(
+        shown
+        for _, meld_, marks in laid
+        for shown, mark in zip(meld_.cards, marks, strict=True)
+        if mark == MOVED
+    )
     desc_lines = [
         f"Position: {before}",
         f"New table: {numbered}",

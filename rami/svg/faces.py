@@ -33,8 +33,9 @@ from rami.svg.style import (
 # ------------------------------------------------------------------------------ one card
 
 
-def _suit_shape(parent: ET.Element, suit: Suit, cx: float, cy: float, size: float,
-                color: str) -> None:
+def _suit_shape(
+    parent: ET.Element, suit: Suit, cx: float, cy: float, size: float, color: str
+) -> None:
     scale = size / 100
     group = _sub(
         parent,
@@ -61,8 +62,16 @@ def _corner(parent: ET.Element, card: Card, color: str) -> None:
     """The index in the top-left corner: rank over a small suit (JOKER written downwards)."""
     if card.is_joker:
         for index, letter in enumerate("JOKER"):
-            _text(parent, 13, 23 + index * 15, letter, size=14, color=color, anchor="middle",
-                  bold=True)
+            _text(
+                parent,
+                13,
+                23 + index * 15,
+                letter,
+                size=14,
+                color=color,
+                anchor="middle",
+                bold=True,
+            )
         _star(parent, 13, 100, 14, color)
         return
     assert card.suit is not None
@@ -94,8 +103,17 @@ def _card_face(parent: ET.Element, card: Card, style: _Style) -> None:
         frame = _sub(parent, "rect", x=25, y=22, width=50, height=96, rx=4, stroke_width=1.5)
         _fill(frame, style["court"])
         _fill(frame, color, "stroke")
-        _text(parent, cx, cy + 8, _RANK_SHOWN[card.rank], size=46, color=color, anchor="middle",
-              bold=True, font=FONT_SERIF)
+        _text(
+            parent,
+            cx,
+            cy + 8,
+            _RANK_SHOWN[card.rank],
+            size=46,
+            color=color,
+            anchor="middle",
+            bold=True,
+            font=FONT_SERIF,
+        )
         _suit_shape(parent, card.suit, cx, cy + 28, 20, color)
         _suit_shape(parent, card.suit, cx, cy - 36, 14, color)
         return
@@ -145,8 +163,9 @@ def _card_group(
         aria_label=card_name(card),
     )
     if shadow:
-        _fill(_sub(group, "rect", x=2, y=3, width=CARD_W, height=CARD_H, rx=9),
-              style["card shadow"])
+        _fill(
+            _sub(group, "rect", x=2, y=3, width=CARD_W, height=CARD_H, rx=9), style["card shadow"]
+        )
     _card_face(group, card, style)
     if mark is not None:
         _mark(group, mark, style)

@@ -66,8 +66,9 @@ class _MeldBox:
         return (BADGE + BADGE_GAP if self.number is not None else 0) + CARD_H
 
 
-def _draw_meld(parent: ET.Element, box: _MeldBox, x: float, y: float, style: _Style,
-               place: str | None) -> None:
+def _draw_meld(
+    parent: ET.Element, box: _MeldBox, x: float, y: float, style: _Style, place: str | None
+) -> None:
     group = _sub(
         parent,
         "g",
@@ -79,17 +80,26 @@ def _draw_meld(parent: ET.Element, box: _MeldBox, x: float, y: float, style: _St
     )
     top = y
     if box.number is not None:
-        badge = _sub(group, "circle", cx=float(x + BADGE / 2), cy=float(y + BADGE / 2),
-                     r=float(BADGE / 2))
+        badge = _sub(
+            group, "circle", cx=float(x + BADGE / 2), cy=float(y + BADGE / 2), r=float(BADGE / 2)
+        )
         _fill(badge, style["badge new"] if box.new else style["badge"])
-        _text(group, x + BADGE / 2, y + BADGE / 2 + 6.5, str(box.number), size=18,
-              color=style["badge text"], anchor="middle", bold=True)
-        _text(group, x + BADGE + 8, y + BADGE / 2 + 6, box.label, size=SMALL,
-              color=style["muted"])
+        _text(
+            group,
+            x + BADGE / 2,
+            y + BADGE / 2 + 6.5,
+            str(box.number),
+            size=18,
+            color=style["badge text"],
+            anchor="middle",
+            bold=True,
+        )
+        _text(group, x + BADGE + 8, y + BADGE / 2 + 6, box.label, size=SMALL, color=style["muted"])
         top += BADGE + BADGE_GAP
     for index, (shown, mark) in enumerate(zip(box.meld.cards, box.marks, strict=True)):
-        _card_group(group, shown, x + index * (CARD_W + CARD_GAP), top, style, mark=mark,
-                    place=place)
+        _card_group(
+            group, shown, x + index * (CARD_W + CARD_GAP), top, style, mark=mark, place=place
+        )
 
 
 def _rows(widths: Sequence[float], limit: float, gap: float) -> list[list[int]]:
@@ -143,8 +153,14 @@ class _Sheet:
     def melds(self, boxes: Sequence[_MeldBox], empty: str) -> None:
         self.parts.append(("melds", (list(boxes), empty)))
 
-    def cards(self, cards: Sequence[Card], place: str, empty: str, band: bool = False,
-              marks: Sequence[str | None] | None = None) -> None:
+    def cards(
+        self,
+        cards: Sequence[Card],
+        place: str,
+        empty: str,
+        band: bool = False,
+        marks: Sequence[str | None] | None = None,
+    ) -> None:
         self.parts.append(("cards", (list(cards), place, empty, band, marks)))
 
     def legend(self, items: Sequence[tuple[str, str]]) -> None:
@@ -167,8 +183,9 @@ class _Sheet:
         for part in self.parts:
             if part[0] == "heading":
                 text, detail = part[1]
-                width = max(width, _text_width(text, HEADING, True) + 14
-                            + _text_width(detail, SMALL))
+                width = max(
+                    width, _text_width(text, HEADING, True) + 14 + _text_width(detail, SMALL)
+                )
                 height += HEADING + HEADING_GAP
             elif part[0] == "line":
                 width = max(width, _text_width(part[1][0], SMALL))
@@ -186,8 +203,7 @@ class _Sheet:
                     continue
                 rows = self._meld_rows(boxes)
                 for row in rows:
-                    width = max(width, sum(boxes[i].width for i in row)
-                                + MELD_GAP * (len(row) - 1))
+                    width = max(width, sum(boxes[i].width for i in row) + MELD_GAP * (len(row) - 1))
                     height += max(boxes[i].height for i in row)
                 height += ROW_GAP * (len(rows) - 1)
             elif part[0] == "cards":
@@ -198,8 +214,7 @@ class _Sheet:
                     height += SMALL + 8
                     continue
                 rows = self._card_rows(len(cards))
-                width = max(width, max(len(row) for row in rows) * (CARD_W + CARD_GAP)
-                            - CARD_GAP)
+                width = max(width, max(len(row) for row in rows) * (CARD_W + CARD_GAP) - CARD_GAP)
                 height += len(rows) * CARD_H + ROW_GAP * (len(rows) - 1)
         return width, height
 
@@ -209,8 +224,9 @@ class _Sheet:
         width = inner_width + 2 * MARGIN
         height = inner_height + 2 * MARGIN
         svg = _root(width, height, size, label=label, desc=desc)
-        felt = _sub(svg, "rect", x=1, y=1, width=width - 2, height=height - 2, rx=14,
-                    stroke_width=2)
+        felt = _sub(
+            svg, "rect", x=1, y=1, width=width - 2, height=height - 2, rx=14, stroke_width=2
+        )
         _fill(felt, style["background"])
         _fill(felt, style["background border"], "stroke")
         y = float(MARGIN)
@@ -218,8 +234,9 @@ class _Sheet:
         for part in self.parts:
             if part[0] == "heading":
                 text, detail = part[1]
-                title = _text(svg, x0, y + HEADING - 4, text, size=HEADING, color=style["text"],
-                              bold=True)
+                title = _text(
+                    svg, x0, y + HEADING - 4, text, size=HEADING, color=style["text"], bold=True
+                )
                 if detail:
                     tspan = _sub(title, "tspan", dx=14, font_size=SMALL, font_weight="normal")
                     _fill(tspan, style["muted"])
@@ -227,15 +244,29 @@ class _Sheet:
                 y += HEADING + HEADING_GAP
             elif part[0] == "line":
                 text, muted = part[1]
-                _text(svg, x0, y + SMALL, text, size=SMALL,
-                      color=style["muted"] if muted else style["text"])
+                _text(
+                    svg,
+                    x0,
+                    y + SMALL,
+                    text,
+                    size=SMALL,
+                    color=style["muted"] if muted else style["text"],
+                )
                 y += SMALL + 8
             elif part[0] == "legend":
                 x = x0
                 for mark, text in part[1]:
-                    swatch = _sub(svg, "rect", x=float(x + 3), y=float(y + 6), width=38,
-                                  height=26, rx=5, stroke_width=4,
-                                  stroke_dasharray="9 5" if mark == MOVED else None)
+                    swatch = _sub(
+                        svg,
+                        "rect",
+                        x=float(x + 3),
+                        y=float(y + 6),
+                        width=38,
+                        height=26,
+                        rx=5,
+                        stroke_width=4,
+                        stroke_dasharray="9 5" if mark == MOVED else None,
+                    )
                     _fill(swatch, style["card"])
                     _fill(swatch, style[mark], "stroke")
                     _text(svg, x + 52, y + 25, text, size=SMALL, color=style["text"])
@@ -249,8 +280,9 @@ class _Sheet:
                 y = self._draw_cards(svg, part[1], x0, y, inner_width)
         return _image(svg)
 
-    def _draw_melds(self, svg: ET.Element, data: tuple[list[_MeldBox], str], x0: float,
-                    y: float) -> float:
+    def _draw_melds(
+        self, svg: ET.Element, data: tuple[list[_MeldBox], str], x0: float, y: float
+    ) -> float:
         boxes, empty = data
         if not boxes:
             _text(svg, x0, y + SMALL, empty, size=SMALL, color=self.style["muted"])
@@ -279,9 +311,15 @@ class _Sheet:
         if band:
             rows = self._card_rows(len(cards)) if cards else [[]]
             tall = (len(rows) * CARD_H + ROW_GAP * (len(rows) - 1)) if cards else SMALL + 8
-            strip = _sub(svg, "rect", x=float(x0 - BAND_PAD), y=float(y),
-                         width=float(inner_width + 2 * BAND_PAD),
-                         height=float(tall + 2 * BAND_PAD), rx=10)
+            strip = _sub(
+                svg,
+                "rect",
+                x=float(x0 - BAND_PAD),
+                y=float(y),
+                width=float(inner_width + 2 * BAND_PAD),
+                height=float(tall + 2 * BAND_PAD),
+                rx=10,
+            )
             _fill(strip, self.style["hand"])
             y += BAND_PAD
         if not cards:
@@ -291,7 +329,14 @@ class _Sheet:
         rows = self._card_rows(len(cards))
         for number, row in enumerate(rows):
             for column, index in enumerate(row):
-                _card_group(group, cards[index], x0 + column * (CARD_W + CARD_GAP), y,
-                            self.style, mark=marks[index] if marks else None, place=place)
+                _card_group(
+                    group,
+                    cards[index],
+                    x0 + column * (CARD_W + CARD_GAP),
+                    y,
+                    self.style,
+                    mark=marks[index] if marks else None,
+                    place=place,
+                )
             y += CARD_H + (ROW_GAP if number < len(rows) - 1 else 0)
         return y + (BAND_PAD if band else 0)

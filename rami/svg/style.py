@@ -59,8 +59,12 @@ _SUIT_COLOR_NAMES = {
     Suit.DIAMONDS: "diamonds",
     Suit.CLUBS: "clubs",
 }
-_SUIT_NAMES = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds",
-               Suit.CLUBS: "clubs"}
+_SUIT_NAMES = {
+    Suit.SPADES: "spades",
+    Suit.HEARTS: "hearts",
+    Suit.DIAMONDS: "diamonds",
+    Suit.CLUBS: "clubs",
+}
 _RANK_SHOWN = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _RANK_NAMES = ("", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
 
@@ -149,7 +153,8 @@ def _sub(parent: ET.Element, tag: str, **attributes: object) -> ET.Element:
         parent,
         tag,
         {
-            key.rstrip("_").replace("_", "-"): _num(value) if isinstance(value, float)
+            key.rstrip("_").replace("_", "-"): _num(value)
+            if isinstance(value, float)
             else str(value)
             for key, value in attributes.items()
             if value is not None

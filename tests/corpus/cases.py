@@ -32,8 +32,14 @@ CORPUS = HERE / "corpus.jsonl.gz"
 
 #: Every preset, and the variants that change a rule the solver sees.
 PRESETS = (
-    "rami-chinois", "rami-chinois[jokers=0]", "rami-fou", "rami-51", "bfmania-51", "bfmania-30",
-    "cafe-rummy", "rummikub",
+    "rami-chinois",
+    "rami-chinois[jokers=0]",
+    "rami-fou",
+    "rami-51",
+    "bfmania-51",
+    "bfmania-30",
+    "cafe-rummy",
+    "rummikub",
 )
 #: Positions drawn per preset: small ones, then medium ones.
 SMALL_PER_PRESET = 14
@@ -61,12 +67,20 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     from rami.cli.main import app
 
     runner = CliRunner()
-    result = runner.invoke(app, case["args"], input=case.get("stdin"), prog_name="rami",
-                           env={"RAMI_LANG": None, "COLUMNS": "100"})
+    result = runner.invoke(
+        app,
+        case["args"],
+        input=case.get("stdin"),
+        prog_name="rami",
+        env={"RAMI_LANG": None, "COLUMNS": "100"},
+    )
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"{case['id']}: {result.exception!r}") from result.exception
-    return {"exit": result.exit_code, "stdout": normalize(result.stdout),
-            "stderr": normalize(result.stderr)}
+    return {
+        "exit": result.exit_code,
+        "stdout": normalize(result.stdout),
+        "stderr": normalize(result.stderr),
+    }
 
 
 def outcome(case: dict[str, Any]) -> dict[str, Any]:
@@ -96,8 +110,9 @@ def sample(cases: list[dict[str, Any]], count: int, seed: int = 0) -> list[dict[
 # ------------------------------------------------------------------------------- drawing
 
 
-def _case(kind: str, preset: str, lang: str, args: list[str], stdin: str | None = None
-          ) -> dict[str, Any]:
+def _case(
+    kind: str, preset: str, lang: str, args: list[str], stdin: str | None = None
+) -> dict[str, Any]:
     return {"kind": kind, "preset": preset, "lang": lang, "args": args, "stdin": stdin}
 
 
@@ -131,28 +146,61 @@ def _position_cases(preset: str, index: int, position: Position) -> Iterator[dic
         code = ["--lang", lang.value]
         yield _case("validate", preset, lang.value, ["validate", text, *code, "--json"])
         yield _case("solve", preset, lang.value, ["solve", text, *code, "--json", *limit])
-        yield _case("solve-max-play", preset, lang.value,
-                    ["solve", text, *code, "--no-min-moves", *limit])
-        yield _case("hint", preset, lang.value,
-                    ["hint", text, *code, "--level", str(1 + index % 3), *limit]
-                    + (["--json"] if index % 2 else []))
+        yield _case(
+            "solve-max-play", preset, lang.value, ["solve", text, *code, "--no-min-moves", *limit]
+        )
+        yield _case(
+            "hint",
+            preset,
+            lang.value,
+            ["hint", text, *code, "--level", str(1 + index % 3), *limit]
+            + (["--json"] if index % 2 else []),
+        )
     text = position.text(first)
     code = ["--lang", first.value]
     yield _case("solve", preset, first.value, ["solve", text, *code, *limit])
-    yield _case("solve-max-play", preset, first.value,
-                ["solve", text, *code, "--json", "--no-min-moves", "--objective", "cards",
-                 *limit])
-    yield _case("hint", preset, second.value,
-                ["hint", position.text(second), "--lang", second.value, "--level",
-                 str(1 + (index + 1) % 3), "--objective", "cards", *limit])
+    yield _case(
+        "solve-max-play",
+        preset,
+        first.value,
+        ["solve", text, *code, "--json", "--no-min-moves", "--objective", "cards", *limit],
+    )
+    yield _case(
+        "hint",
+        preset,
+        second.value,
+        [
+            "hint",
+            position.text(second),
+            "--lang",
+            second.value,
+            "--level",
+            str(1 + (index + 1) % 3),
+            "--objective",
+            "cards",
+            *limit,
+        ],
+    )
     yield _case("score", preset, first.value, ["score", text, *code, "--json"])
     for lang, json_flag in ((first, ["--json"]), (second, [])):
-        yield _case("review", preset, lang.value,
-                    ["review", position.text(lang), "--lang", lang.value,
-                     *_review_turn(position, lang), *json_flag, *limit])
+        yield _case(
+            "review",
+            preset,
+            lang.value,
+            [
+                "review",
+                position.text(lang),
+                "--lang",
+                lang.value,
+                *_review_turn(position, lang),
+                *json_flag,
+                *limit,
+            ],
+        )
     if index % 5 == 0:
-        yield _case("solve-top", preset, first.value,
-                    ["solve", text, *code, "--top", "3", "--json", *limit])
+        yield _case(
+            "solve-top", preset, first.value, ["solve", text, *code, "--top", "3", "--json", *limit]
+        )
 
 
 def _example_cases() -> Iterator[dict[str, Any]]:
@@ -160,18 +208,34 @@ def _example_cases() -> Iterator[dict[str, Any]]:
     for name in ("demo.txt", "demo.json"):
         text = (examples / name).read_text(encoding="utf-8")
         for lang in ("en", "fr"):
-            for args in (["validate"], ["solve"], ["solve", "--json"], ["hint", "--level", "3"],
-                         ["score"]):
-                yield _case(f"example-{args[0]}", "rami-chinois", lang,
-                            [*args, "-", "--lang", lang], stdin=text)
+            for args in (
+                ["validate"],
+                ["solve"],
+                ["solve", "--json"],
+                ["hint", "--level", "3"],
+                ["score"],
+            ):
+                yield _case(
+                    f"example-{args[0]}",
+                    "rami-chinois",
+                    lang,
+                    [*args, "-", "--lang", lang],
+                    stdin=text,
+                )
     batch = (examples / "batch.jsonl").read_text(encoding="utf-8")
     for flags in ([], ["--no-min-moves"], ["--objective", "cards"]):
-        yield _case("example-batch", "mixed", "en",
-                    ["solve", "--batch", "-", *flags, "--time-limit", TIME_LIMIT], stdin=batch)
+        yield _case(
+            "example-batch",
+            "mixed",
+            "en",
+            ["solve", "--batch", "-", *flags, "--time-limit", TIME_LIMIT],
+            stdin=batch,
+        )
     for preset in ("", *(p for p in PRESETS if "[" not in p)):
         yield _case("rules", preset or "all", "en", ["rules", *([preset] if preset else [])])
-        yield _case("rules", preset or "all", "en",
-                    ["rules", *([preset] if preset else []), "--json"])
+        yield _case(
+            "rules", preset or "all", "en", ["rules", *([preset] if preset else []), "--json"]
+        )
 
 
 def _puzzle_cases(rng: random.Random) -> Iterator[dict[str, Any]]:
@@ -183,19 +247,30 @@ def _puzzle_cases(rng: random.Random) -> Iterator[dict[str, Any]]:
             puzzle = json.loads(line)
             pid, preset = puzzle["id"], puzzle["rules"]
             yield _case("puzzle-show", preset, "en", ["puzzle", "show", pid])
-            yield _case("puzzle-show", preset, "en", ["puzzle", "show", pid, "--solution",
-                                                      "--json"])
+            yield _case(
+                "puzzle-show", preset, "en", ["puzzle", "show", pid, "--solution", "--json"]
+            )
             right = json.dumps(puzzle["solution"])
             wrong = json.dumps(puzzle["position"]["table"])
             yield _case("puzzle-check", preset, "en", ["puzzle", "check", pid, "--answer", right])
-            yield _case("puzzle-check", preset, "en",
-                        ["puzzle", "check", pid, "--answer", wrong, "--json"])
+            yield _case(
+                "puzzle-check", preset, "en", ["puzzle", "check", pid, "--answer", wrong, "--json"]
+            )
         for line in rng.sample(lines, 4):
             yield _case("puzzle-check", "pack", "en", ["puzzle", "check", json.loads(line)["id"]])
     for day in range(1, 13):
-        yield _case("puzzle-daily", "pack", "en",
-                    ["puzzle", "daily", "--date", f"2026-{day:02d}-{day + 10:02d}",
-                     *(["--json"] if day % 2 else ["--solution"])])
+        yield _case(
+            "puzzle-daily",
+            "pack",
+            "en",
+            [
+                "puzzle",
+                "daily",
+                "--date",
+                f"2026-{day:02d}-{day + 10:02d}",
+                *(["--json"] if day % 2 else ["--solution"]),
+            ],
+        )
 
 
 #: Presets whose simulated games are reviewed turn by turn (lay-off games review fast; a rami
@@ -213,8 +288,22 @@ def _game_record(preset: str, seed: int) -> str:
 
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "game.jsonl"
-        result = CliRunner().invoke(app, ["simulate", "--out", str(out), "--rules", preset,
-                                          "--games", "1", "--rounds", "1", "--seed", str(seed)])
+        result = CliRunner().invoke(
+            app,
+            [
+                "simulate",
+                "--out",
+                str(out),
+                "--rules",
+                preset,
+                "--games",
+                "1",
+                "--rounds",
+                "1",
+                "--seed",
+                str(seed),
+            ],
+        )
         if result.exit_code != 0:
             raise RuntimeError(f"simulate {preset}: {result.output}")
         return out.read_text(encoding="utf-8")
@@ -224,9 +313,13 @@ def _game_cases() -> Iterator[dict[str, Any]]:
     for number, preset in enumerate(GAME_PRESETS):
         record = _game_record(preset, SEED + number)
         for lang, flags in (("en", ["--json"]), ("fr", []), ("en", [])):
-            yield _case("review-game", preset, lang,
-                        ["review", "--game", "-", "--lang", lang, *flags, "--time-limit",
-                         TIME_LIMIT], stdin=record)
+            yield _case(
+                "review-game",
+                preset,
+                lang,
+                ["review", "--game", "-", "--lang", lang, *flags, "--time-limit", TIME_LIMIT],
+                stdin=record,
+            )
 
 
 def build_cases() -> list[dict[str, Any]]:

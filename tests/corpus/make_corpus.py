@@ -37,14 +37,17 @@ def _commit() -> str:
     without its .git, as ``git archive`` makes one to record at a commit)."""
     if os.environ.get("RAMI_CORPUS_COMMIT"):
         return os.environ["RAMI_CORPUS_COMMIT"]
-    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
     return done.stdout.strip() or "unknown"
 
 
 def counts(cases: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
-    return {field: dict(sorted(Counter(case[field] for case in cases).items()))
-            for field in ("kind", "preset", "lang")}
+    return {
+        field: dict(sorted(Counter(case[field] for case in cases).items()))
+        for field in ("kind", "preset", "lang")
+    }
 
 
 def record(path: Path) -> None:
@@ -56,12 +59,18 @@ def record(path: Path) -> None:
         case.update(run_case(case))
         if number % 250 == 0:
             print(f"{number}/{len(cases)} recorded", file=sys.stderr)
-    header = {"corpus": "rami answers", "commit": commit, "cases": len(cases),
-              "counts": counts(cases)}
+    header = {
+        "corpus": "rami answers",
+        "commit": commit,
+        "cases": len(cases),
+        "counts": counts(cases),
+    }
     _write(path, header, cases)
-    print(f"{len(cases)} cases recorded at {header['commit'][:10]} into {path} "
-          f"(drawn in {drawn - started:.1f} s, run in {time.perf_counter() - drawn:.1f} s, "
-          f"{path.stat().st_size // 1024} KiB)")
+    print(
+        f"{len(cases)} cases recorded at {header['commit'][:10]} into {path} "
+        f"(drawn in {drawn - started:.1f} s, run in {time.perf_counter() - drawn:.1f} s, "
+        f"{path.stat().st_size // 1024} KiB)"
+    )
 
 
 def difference(case: dict[str, Any], got: dict[str, Any]) -> str:
@@ -71,8 +80,14 @@ def difference(case: dict[str, Any], got: dict[str, Any]) -> str:
         lines.append(f"  exit {case['exit']} -> {got['exit']}")
     for stream in ("stdout", "stderr"):
         if got[stream] != case[stream]:
-            diff = difflib.unified_diff(case[stream].splitlines(), got[stream].splitlines(),
-                                        "recorded", "now", lineterm="", n=1)
+            diff = difflib.unified_diff(
+                case[stream].splitlines(),
+                got[stream].splitlines(),
+                "recorded",
+                "now",
+                lineterm="",
+                n=1,
+            )
             lines += [f"  {stream}: {line}" for line in list(diff)[2:14]]
     return "\n".join(lines)
 
@@ -81,13 +96,14 @@ def replay(path: Path, count: int | None) -> int:
     header, cases = load_corpus(path)
     chosen = cases if count is None else sample(cases, count)
     started = time.perf_counter()
-    changed = [difference(case, got) for case in chosen
-               if (got := run_case(case)) != outcome(case)]
+    changed = [difference(case, got) for case in chosen if (got := run_case(case)) != outcome(case)]
     took = time.perf_counter() - started
     for text in changed:
         print(text)
-    print(f"{len(chosen)} cases replayed in {took:.1f} s (recorded at "
-          f"{header['commit'][:10]}): {len(changed)} changed")
+    print(
+        f"{len(chosen)} cases replayed in {took:.1f} s (recorded at "
+        f"{header['commit'][:10]}): {len(changed)} changed"
+    )
     return 1 if changed else 0
 
 
@@ -101,7 +117,8 @@ def rerecord(path: Path, ids: list[str], why: str) -> None:
             print(difference(case, got := run_case(case)))
             case.update(got)
     header.setdefault("rerecorded", []).extend(
-        {"id": name, "commit": _commit(), "why": why} for name in ids)
+        {"id": name, "commit": _commit(), "why": why} for name in ids
+    )
     _write(path, header, cases)
 
 
@@ -127,8 +144,9 @@ def main() -> int:
         return 0
     if options.command == "counts":
         header, cases = load_corpus(options.path)
-        print(json.dumps({"commit": header["commit"], "cases": len(cases), **counts(cases)},
-                         indent=2))
+        print(
+            json.dumps({"commit": header["commit"], "cases": len(cases), **counts(cases)}, indent=2)
+        )
         return 0
     return replay(options.path, options.sample)
 

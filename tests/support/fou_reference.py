@@ -122,10 +122,7 @@ def _best_discard(position: Position, left: Counter[Card]) -> Card:
     rules = position.rules
     last = sum(left.values()) == 1
     taken = position.taken_discard
-    allowed = [
-        card for card in left
-        if last or card != taken
-    ]
+    allowed = [card for card in left if last or card != taken]
     return max(allowed, key=lambda card: (_penalty(card, rules), card.index))
 
 

@@ -14,8 +14,12 @@ from rami.game.state import View
 def call(base: str, path: str, body: Any = None, timeout: float = 60) -> tuple[int, Any]:
     """GET ``path`` (POST ``body`` as JSON when given): (status, JSON answer)."""
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, method="GET" if body is None
-                                     else "POST", headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        base + path,
+        data=data,
+        method="GET" if body is None else "POST",
+        headers={"Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, json.load(response)
@@ -31,8 +35,10 @@ def answer(view: dict[str, Any], seed: int) -> tuple[str, dict[str, Any]]:
         return "draw", {"source": action.source}
     if isinstance(action, Claim):
         return "claim", {"take": action.take}
-    return "play", {"table": [[str(card) for card in meld.cards] for meld in action.table],
-                    "discard": None if action.discard is None else str(action.discard)}
+    return "play", {
+        "table": [[str(card) for card in meld.cards] for meld in action.table],
+        "discard": None if action.discard is None else str(action.discard),
+    }
 
 
 def next_request(game: dict[str, Any], seed: int) -> tuple[str, dict[str, Any]]:

@@ -196,13 +196,15 @@ class _Grown:
     jokers: int
 
 
-def _grown_runs(meld: Meld, hand: Counter[Card], jokers: int, swap: bool,
-                rules: Ruleset) -> list[_Grown]:
+def _grown_runs(
+    meld: Meld, hand: Counter[Card], jokers: int, swap: bool, rules: Ruleset
+) -> list[_Grown]:
     places = stands_for(meld, rules)
     suit = meld.real_cards[0].index // 13
     low, high = places[0], places[-1]
     swappable = [
-        p for p, card in zip(places, meld.cards, strict=True)
+        p
+        for p, card in zip(places, meld.cards, strict=True)
         if card.is_joker and swap and hand[_card_at(p, suit)]
     ]
     out: list[_Grown] = []
@@ -239,8 +241,9 @@ def _grown_runs(meld: Meld, hand: Counter[Card], jokers: int, swap: bool,
     return out
 
 
-def _grown_sets(meld: Meld, hand: Counter[Card], jokers: int, swap: bool,
-                rules: Ruleset) -> list[_Grown]:
+def _grown_sets(
+    meld: Meld, hand: Counter[Card], jokers: int, swap: bool, rules: Ruleset
+) -> list[_Grown]:
     rank = meld.real_cards[0].rank
     present = {card.suit for card in meld.real_cards}
     missing = [s for s in range(4) if s not in present and hand[Card.of(rank, s)]]
@@ -270,9 +273,7 @@ def _table_futures(position: Position) -> dict[tuple[Cards, int], list[tuple[Mel
     table_jokers = sum(meld.jokers for meld in position.table)
     jokers = Counter(position.hand)[JOKER] + (table_jokers if swap else 0)
     options = [
-        (_grown_runs if meld.kind is MeldKind.RUN else _grown_sets)(
-            meld, hand, jokers, swap, rules
-        )
+        (_grown_runs if meld.kind is MeldKind.RUN else _grown_sets)(meld, hand, jokers, swap, rules)
         for meld in position.table
     ]
     futures: dict[tuple[Cards, int], list[tuple[Meld, ...]]] = {}
@@ -346,9 +347,7 @@ def _end(position: Position, left: Cards, opened_after: bool, objective: str) ->
 # --- The search ------------------------------------------------------------------------------
 
 
-def layoff_reference(
-    position: Position, objective: str = "points"
-) -> LayoffReferenceResult | None:
+def layoff_reference(position: Position, objective: str = "points") -> LayoffReferenceResult | None:
     """The exact optimum of the turn of the player to move; None when no turn is legal."""
     position.checked()
     _check(position, objective)
@@ -427,8 +426,9 @@ def _not_opened(position: Position, objective: str) -> LayoffReferenceResult | N
     hand = tuple(sorted(position.hand))
     stay = _end(position, hand, False, objective)
     opens = _opened(position, objective, opening=True)
-    if opens is not None and (stay is None or _key(opens.penalty_after, opens.cards_played,
-                                                   objective) < stay.key):
+    if opens is not None and (
+        stay is None or _key(opens.penalty_after, opens.cards_played, objective) < stay.key
+    ):
         return opens
     if stay is None:
         return None

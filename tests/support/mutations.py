@@ -41,8 +41,9 @@ def _replace(table: Sequence[Meld], index: int, cards: Sequence[Card]) -> tuple[
     return tuple(melds)
 
 
-def _discards(position: Position, table: Sequence[Meld], played: Sequence[Card],
-              discard: Card | None) -> Card | None:
+def _discards(
+    position: Position, table: Sequence[Meld], played: Sequence[Card], discard: Card | None
+) -> Card | None:
     """Keep ``discard`` when the hand still holds it, else some card left in the hand."""
     if not position.rules.discard:
         return None
@@ -98,8 +99,11 @@ def mutations(
         old = cards[i]
         others = [JOKER, *rng.sample(ALL_CARDS, 4)]
         if not old.is_joker:
-            near = [c for c in ALL_CARDS if c.rank == old.rank or (
-                c.suit == old.suit and abs(c.rank - old.rank) <= 1)]
+            near = [
+                c
+                for c in ALL_CARDS
+                if c.rank == old.rank or (c.suit == old.suit and abs(c.rank - old.rank) <= 1)
+            ]
             others.extend(rng.sample(near, min(3, len(near))))
         for new in others:
             if new == old:
@@ -112,8 +116,11 @@ def mutations(
                 if played_counts[old] > 0:
                     moved -= Counter([old])
                 new_played = tuple(sorted(moved.elements()))
-                emit(_replace(table, m, cards), new_played,
-                     _discards(position, table, new_played, discard))
+                emit(
+                    _replace(table, m, cards),
+                    new_played,
+                    _discards(position, table, new_played, discard),
+                )
             cards[i] = old
 
     # A hand card laid into a meld at every place (a lay-off or a broken meld).
@@ -122,14 +129,18 @@ def mutations(
             for i in range(len(meld.cards) + 1):
                 cards = [*meld.cards[:i], card, *meld.cards[i:]]
                 new_played = (*played, card)
-                emit(_replace(table, m, cards), new_played,
-                     _discards(position, table, new_played, discard))
+                emit(
+                    _replace(table, m, cards),
+                    new_played,
+                    _discards(position, table, new_played, discard),
+                )
 
     # A joker moved to another place of its meld, or to another meld.
-    jokers = [(m, i) for m, meld in enumerate(table) for i, c in enumerate(meld.cards)
-              if c.is_joker]
+    jokers = [
+        (m, i) for m, meld in enumerate(table) for i, c in enumerate(meld.cards) if c.is_joker
+    ]
     for m, i in jokers:
-        rest = list(table[m].cards[:i] + table[m].cards[i + 1:])
+        rest = list(table[m].cards[:i] + table[m].cards[i + 1 :])
         shrunk = _replace(table, m, rest)
         for t, meld in enumerate(shrunk):
             for k in range(len(meld.cards) + 1):
@@ -158,7 +169,7 @@ def mutations(
     # A card dropped from the table (also from the cards played, when it was played).
     for m, i in rng.sample(spots, min(len(spots), 8)):
         card = table[m].cards[i]
-        cards = table[m].cards[:i] + table[m].cards[i + 1:]
+        cards = table[m].cards[:i] + table[m].cards[i + 1 :]
         emit(_replace(table, m, cards), played, discard)
         if played_counts[card] > 0:
             fewer = list(played)
@@ -174,7 +185,7 @@ def mutations(
     for m, meld in enumerate(table):
         for cut in range(1, len(meld.cards)):
             melds = list(table)
-            melds[m:m + 1] = [_meld(meld.cards[:cut]), _meld(meld.cards[cut:])]
+            melds[m : m + 1] = [_meld(meld.cards[:cut]), _meld(meld.cards[cut:])]
             emit(melds, played, discard)
     pairs = [(a, b) for a in range(len(table)) for b in range(len(table)) if a != b]
     for a, b in rng.sample(pairs, min(len(pairs), 6)):
@@ -187,7 +198,7 @@ def mutations(
         for i, card in enumerate(meld.cards):
             if played_counts[card] == 0:
                 continue
-            rest = meld.cards[:i] + meld.cards[i + 1:]
+            rest = meld.cards[:i] + meld.cards[i + 1 :]
             shrunk = _replace(table, m, rest)
             for t, other in enumerate(shrunk):
                 if rest and t == m:

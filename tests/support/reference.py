@@ -186,9 +186,7 @@ def _candidates(
         meld = arrange(cards, rules)
         if meld is None or meld_faults(meld, rules):  # pragma: no cover - a domain bug
             raise AssertionError(f"reference: {cards} listed as a meld but arrange() refuses it")
-        parts = tuple(
-            (_BITS * space.index[card], count) for card, count in sorted(counts.items())
-        )
+        parts = tuple((_BITS * space.index[card], count) for card, count in sorted(counts.items()))
         first = space.first_real(code)
         grouped.setdefault(first, []).append(
             _Candidate(code, parts, first, meld, best_points[code], is_pure(meld))
@@ -248,8 +246,9 @@ def reference_solve(position: Position, objective: str = "points") -> ReferenceR
     return _solve_not_opened(position, objective)
 
 
-def _level(hand: Counter[Card], play: Counter[Card], rules: Ruleset, opened_after: bool,
-           objective: str) -> tuple[int, int]:
+def _level(
+    hand: Counter[Card], play: Counter[Card], rules: Ruleset, opened_after: bool, objective: str
+) -> tuple[int, int]:
     penalty = hand_penalty((hand - play).elements(), rules, opened_after)
     played = sum(play.values())
     return (penalty, -played) if objective == "points" else (-played, penalty)
@@ -285,8 +284,11 @@ def _solve_opened(
     playable = {card for group in candidates.values() for c in group for card in c.meld.cards}
     playable_hand = Counter({card: n for card, n in hand.items() if card in playable})
     plays = sorted(
-        (play for play in _sub_multisets(playable_hand)
-         if opens is None or not play or opens(play)),
+        (
+            play
+            for play in _sub_multisets(playable_hand)
+            if opens is None or not play or opens(play)
+        ),
         key=lambda play: _level(hand, play, rules, True, objective),
     )
     table_code = space.pack(table)
@@ -335,15 +337,19 @@ class _KeptSearch:
     their overlap) or to none.
     """
 
-    def __init__(self, space: _Space, candidates: dict[int, list[_Candidate]],
-                 olds: list[Counter[Card]], feasible: Callable[[int], bool]) -> None:
+    def __init__(
+        self,
+        space: _Space,
+        candidates: dict[int, list[_Candidate]],
+        olds: list[Counter[Card]],
+        feasible: Callable[[int], bool],
+    ) -> None:
         self.space = space
         self.candidates = candidates
         self.olds = olds
         self.feasible = feasible
         self.old_parts = [
-            tuple((_BITS * space.index[card], count) for card, count in old.items())
-            for old in olds
+            tuple((_BITS * space.index[card], count) for card, count in old.items()) for old in olds
         ]
         self.overlaps: dict[int, tuple[int, ...]] = {}
         for group in candidates.values():
@@ -566,8 +572,9 @@ def meld_points(meld: Meld, rules: Ruleset) -> int:
     """Opening points of a laid meld (decision 2), counted with the second referee's places."""
     if meld.kind is MeldKind.SET:
         rank = meld.real_cards[0].rank
-        return len(meld.cards) * opening_value_of(14 if rank == 1 and not rules.tiles else rank,
-                                                  rules)
+        return len(meld.cards) * opening_value_of(
+            14 if rank == 1 and not rules.tiles else rank, rules
+        )
     start = run_places(meld.cards, rules)
     assert start is not None
     return sum(opening_value_of(start + index, rules) for index in range(len(meld.cards)))

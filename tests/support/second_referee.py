@@ -141,8 +141,10 @@ def _valid(meld: Meld, rules: Ruleset) -> bool:
 
 
 def _is_pure_run(meld: Meld) -> bool:
-    return meld.kind is MeldKind.RUN and len(meld.cards) >= SMALLEST_MELD and not any(
-        card.is_joker for card in meld.cards
+    return (
+        meld.kind is MeldKind.RUN
+        and len(meld.cards) >= SMALLEST_MELD
+        and not any(card.is_joker for card in meld.cards)
     )
 
 
@@ -293,9 +295,7 @@ def _cards_moved(before: Sequence[Meld], after: Sequence[Meld]) -> int:
     if not before:
         return 0
     after_counts = [Counter(meld.cards) for meld in after]
-    weights = [
-        [_shared(Counter(meld.cards), counts) for counts in after_counts] for meld in before
-    ]
+    weights = [[_shared(Counter(meld.cards), counts) for counts in after_counts] for meld in before]
     kept, _ = max_weight_matching(weights) if after else (0, [])
     return sum(len(meld.cards) for meld in before) - kept
 
@@ -455,9 +455,7 @@ def _extension_matchings(
     return found
 
 
-def _opening_from_hand_faults(
-    new: Sequence[Meld], played_jokers: int, rules: Ruleset
-) -> list[str]:
+def _opening_from_hand_faults(new: Sequence[Meld], played_jokers: int, rules: Ruleset) -> list[str]:
     """The new melds meet the opening requirement as they lie (point 4), and they come from the
     hand: they hold no more jokers than the hand played (decision 4: a joker swapped this turn
     goes on an old meld or to the hand, never into a new meld of the opening turn)."""
@@ -539,8 +537,9 @@ def _pin_faults(before: Sequence[Meld], after: Sequence[Meld], rules: Ruleset) -
     if len(places) < len(table_jokers):  # pragma: no cover - card conservation says otherwise
         return ["a table joker left the table"]
     after_real = [Counter(_real(meld.cards)) for meld in after]
-    weights = [[_shared(Counter(_real(meld.cards)), counts) for counts in after_real]
-               for meld in before]
+    weights = [
+        [_shared(Counter(_real(meld.cards)), counts) for counts in after_real] for meld in before
+    ]
 
     def replacements(row: int, col: int) -> int:
         """How many jokers of meld ``row`` may be freed by real cards in meld ``col``."""
@@ -549,9 +548,7 @@ def _pin_faults(before: Sequence[Meld], after: Sequence[Meld], rules: Ruleset) -
             rank = _real(meld.cards)[0].rank
             if target.kind is not MeldKind.SET or _real(target.cards)[0].rank != rank:
                 return 0
-            return sum(
-                1 for card in _real(target.cards) if int(card.suit) not in suits_before[row]
-            )
+            return sum(1 for card in _real(target.cards) if int(card.suit) not in suits_before[row])
         return LONGEST_RUN  # runs: checked card by card
 
     def can_free(row: int, col: int, stands: tuple[str, int]) -> bool:
@@ -637,8 +634,12 @@ def _discard_faults(
     faults = []
     last = left == 1
     locked = getattr(rules, "taken_discard_locked", True)
-    if locked and position.taken_discard is not None and discard == position.taken_discard \
-            and not last:
+    if (
+        locked
+        and position.taken_discard is not None
+        and discard == position.taken_discard
+        and not last
+    ):
         faults.append(f"{discard} was just taken from the discard pile (decision 8)")
     if rules.joker_kept_until_last and discard.is_joker and not last:
         faults.append(f"{rules.name}: a joker is discarded only as the last card")
@@ -734,14 +735,17 @@ def judge(
             if not _cards_hold_opening(played_counts, rules):
                 problems.append("the cards played hold no opening (decision 1 flag)")
             opened_after = True
-        if rules.table_joker is TableJoker.REPLACE_AND_RELAY and all_valid and not appeared \
-                and not vanished and not jokers_missing:
+        if (
+            rules.table_joker is TableJoker.REPLACE_AND_RELAY
+            and all_valid
+            and not appeared
+            and not vanished
+            and not jokers_missing
+        ):
             problems.extend(_pin_faults(before, after, rules))
     else:
         if all_valid:
-            problems.extend(
-                _layoff_faults(position, after, jokers_missing, played_counts[JOKER])
-            )
+            problems.extend(_layoff_faults(position, after, jokers_missing, played_counts[JOKER]))
         if not position.opened:
             opened_after = True
 

@@ -40,8 +40,9 @@ def melds(draw: st.DrawFn, rules: Ruleset, most_jokers: int) -> Meld:
         suits = draw(st.lists(st.integers(0, 3), min_size=least_real, max_size=4, unique=True))
         room = min(most_jokers, 4 - len(suits))
         jokers = draw(st.integers(max(0, 3 - len(suits)), max(room, 3 - len(suits))))
-        meld = Meld(tuple(Card.of(rank, suit) for suit in sorted(suits)) + (JOKER,) * jokers,
-                    MeldKind.SET)
+        meld = Meld(
+            tuple(Card.of(rank, suit) for suit in sorted(suits)) + (JOKER,) * jokers, MeldKind.SET
+        )
     if rules.naturals_at_least_jokers and meld.jokers > len(meld.real_cards):
         return draw(melds(rules, 0))
     return meld
@@ -49,7 +50,11 @@ def melds(draw: st.DrawFn, rules: Ruleset, most_jokers: int) -> Meld:
 
 @st.composite
 def positions(
-    draw: st.DrawFn, rules: Ruleset, *, opened: bool | None = None, most_melds: int = 3,
+    draw: st.DrawFn,
+    rules: Ruleset,
+    *,
+    opened: bool | None = None,
+    most_melds: int = 3,
     most_hand: int = 5,
 ) -> Position:
     """A valid position under ``rules``: up to ``most_melds`` melds, up to ``most_hand`` cards."""
@@ -59,7 +64,8 @@ def positions(
         meld = draw(melds(rules, rules.jokers - used[JOKER]))
         counts = Counter(meld.cards)
         if meld.jokers > rules.jokers - used[JOKER] or any(
-            used[card] + count > COPIES_PER_CARD for card, count in counts.items()
+            used[card] + count > COPIES_PER_CARD
+            for card, count in counts.items()
             if not card.is_joker
         ):
             continue

@@ -75,8 +75,13 @@ def distinct_values(
                 verdict = judge(position, final, list(play.elements()), discard)
                 if not verdict.legal:
                     continue
-                value = _value(verdict.penalty_after, sum(play.values()), verdict.cards_moved,
-                               objective, min_moves)
+                value = _value(
+                    verdict.penalty_after,
+                    sum(play.values()),
+                    verdict.cards_moved,
+                    objective,
+                    min_moves,
+                )
                 if sig not in best or value < best[sig]:
                     best[sig] = value
     return best

@@ -94,7 +94,11 @@ class _TimedOut(Exception):
 
 
 def _run_model(
-    position: Position, *, opening: bool, objective: Objective, min_moves: bool,
+    position: Position,
+    *,
+    opening: bool,
+    objective: Objective,
+    min_moves: bool,
     clock: Clock,
 ) -> _Outcome | None:
     """Solve one model; None when it has no solution (proved by CP-SAT)."""
@@ -124,9 +128,7 @@ def _pass(position: Position) -> Answer | None:
     return Answer(list(position.table), (), discard, [])
 
 
-def _opening_key(
-    position: Position, answer: Answer, objective: Objective
-) -> tuple[int, ...]:
+def _opening_key(position: Position, answer: Answer, objective: Objective) -> tuple[int, ...]:
     """Decision 6 levels of a turn of a player not opened yet (BFmania's swapped jokers come to
     the hand; the table moves nothing either way)."""
     hand = Counter(position.hand) - Counter(answer.played)
@@ -141,18 +143,30 @@ def _opening_key(
 
 
 def solve_position(
-    position: Position, objective: Objective, *, min_moves: bool, time_limit: float,
-    wall_clock: bool = True, spent: float = 0.0,
+    position: Position,
+    objective: Objective,
+    *,
+    min_moves: bool,
+    time_limit: float,
+    wall_clock: bool = True,
+    spent: float = 0.0,
 ) -> Solution:
     """Best turn of the player to move for a preset without rearrangement (see the module)."""
     clock = Clock(
-        time_limit, wall_clock=wall_clock, cards=position.table_size + len(position.hand),
+        time_limit,
+        wall_clock=wall_clock,
+        cards=position.table_size + len(position.hand),
         spent=spent,
     )
     fallback = _pass(position)
     try:
-        outcome = _run_model(position, opening=not position.opened, objective=objective,
-                             min_moves=min_moves, clock=clock)
+        outcome = _run_model(
+            position,
+            opening=not position.opened,
+            objective=objective,
+            min_moves=min_moves,
+            clock=clock,
+        )
     except _TimedOut:
         if fallback is None:
             raise UnsupportedError(
@@ -164,19 +178,32 @@ def solve_position(
         if fallback is None or position.opened:
             raise no_legal_turn(position)
         outcome = _Outcome(fallback, True)
-    elif not position.opened and fallback is not None and (
-        _opening_key(position, fallback, objective)
-        < _opening_key(position, outcome.answer, objective)
+    elif (
+        not position.opened
+        and fallback is not None
+        and (
+            _opening_key(position, fallback, objective)
+            < _opening_key(position, outcome.answer, objective)
+        )
     ):
         # Not opening is better: only where opening leaves more than a flat penalty.
         outcome = _Outcome(fallback, outcome.proved, outcome.bounds)
     answer = outcome.answer
     table = in_number_order(position.table, answer.table)
-    return clock.stamp(build_solution(
-        position, objective, min_moves, table=table, played=answer.played,
-        discard=answer.discard, proved=outcome.proved, bounds=outcome.bounds,
-        expected_moved=answer.moved if min_moves else None, moves=_moves(position, answer, table),
-    ))
+    return clock.stamp(
+        build_solution(
+            position,
+            objective,
+            min_moves,
+            table=table,
+            played=answer.played,
+            discard=answer.discard,
+            proved=outcome.proved,
+            bounds=outcome.bounds,
+            expected_moved=answer.moved if min_moves else None,
+            moves=_moves(position, answer, table),
+        )
+    )
 
 
 def _moves(position: Position, answer: Answer, table: list[Meld]) -> tuple[Move, ...]:
@@ -199,11 +226,11 @@ def _moves(position: Position, answer: Answer, table: list[Meld]) -> tuple[Move,
             cards = (*reals, *(JOKER,) * (meld.jokers - 1))
         before[number - 1] = Meld(cards, meld.kind)
         swap = (
-            phrases.SWAP_TO_HAND if rules.table_joker is TableJoker.SWAP_TO_HAND
+            phrases.SWAP_TO_HAND
+            if rules.table_joker is TableJoker.SWAP_TO_HAND
             else phrases.SWAP_AND_RELAY
         )
-        moves.append(Move(MoveKind.SWAP, (card,), None, number,
-                          swap.say(card=card, target=number)))
+        moves.append(Move(MoveKind.SWAP, (card,), None, number, swap.say(card=card, target=number)))
     after_counts: Counter[Card] = Counter()
     for meld in table:
         after_counts.update(meld.cards)

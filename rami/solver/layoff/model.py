@@ -134,10 +134,9 @@ class TurnModel:
         if opening:
             self._opening()
         self.max_played = len(position.hand)
-        self.max_penalty = (
-            sum(rules.card_penalty(card.rank) for card in position.hand)
-            + rules.joker_penalty * (table_jokers if self.swap else 0)
-        )
+        self.max_penalty = sum(
+            rules.card_penalty(card.rank) for card in position.hand
+        ) + rules.joker_penalty * (table_jokers if self.swap else 0)
         self.max_moved = table_jokers if (self.swap and min_moves) else 0
         self.objective = objective
         self.min_moves = min_moves
@@ -153,8 +152,10 @@ class TurnModel:
         filled_total = []
         jokers_laid = []
         reals_added = []
-        for step, limit in ((-1, max(1, run.high - MAX_RUN + 1)),
-                            (1, min(rules.top_rank, run.low + MAX_RUN - 1))):
+        for step, limit in (
+            (-1, max(1, run.high - MAX_RUN + 1)),
+            (1, min(rules.top_rank, run.low + MAX_RUN - 1)),
+        ):
             place = run.low - 1 if step < 0 else run.high + 1
             previous = None
             gaps = 0
@@ -255,8 +256,12 @@ class TurnModel:
                             self.uses[type_at(suit, p)].append(copies)
                     else:
                         real = self._real_counts(
-                            tag, {type_at(suit, p): (p, count) for p, count in held.items()},
-                            copies, most, size, least,
+                            tag,
+                            {type_at(suit, p): (p, count) for p, count in held.items()},
+                            copies,
+                            most,
+                            size,
+                            least,
                         )
                     points = sum(rules.opening_value(p) for p in places)
                     self.windows.append(
@@ -279,8 +284,12 @@ class TurnModel:
                 tag = f"s{rank}_{size}"
                 copies = model.new_int_var(0, most, tag)
                 real = self._real_counts(
-                    tag, {suit * 13 + rank - 1: (suit, count) for suit, count in avail.items()},
-                    copies, most, size, least,
+                    tag,
+                    {suit * 13 + rank - 1: (suit, count) for suit, count in avail.items()},
+                    copies,
+                    most,
+                    size,
+                    least,
                 )
                 # More suits than places: the copies hold no more real cards than places.
                 model.add(sum(real.values()) <= size * copies)
@@ -298,7 +307,12 @@ class TurnModel:
         return min(most, self.joker_budget // missing) if missing else most
 
     def _real_counts(
-        self, tag: str, held: dict[int, tuple[int, int]], copies: Any, most: int, size: int,
+        self,
+        tag: str,
+        held: dict[int, tuple[int, int]],
+        copies: Any,
+        most: int,
+        size: int,
         least: int,
     ) -> dict[int, Any]:
         """Real cards of each type (``held``: type -> (place or suit, cards in the hand)) in the
@@ -387,5 +401,3 @@ class TurnModel:
         second = (self.max_penalty + 1) * moves
         top = int(bound) + self.max_penalty * moves + self.max_moved
         return {"cards_played_at_most": max(0, min(self.max_played, top // second))}
-
-

@@ -66,9 +66,7 @@ def read_answer(turn: TurnModel, solver: cp_model.CpSolver) -> Answer:
         for card in added[: max(0, meld.jokers - jokers)]:
             swaps.append((entry.index + 1, card))
         if added or jokers != meld.jokers:
-            table[entry.index] = Meld(
-                (*meld.real_cards, *added) + (JOKER,) * jokers, MeldKind.SET
-            )
+            table[entry.index] = Meld((*meld.real_cards, *added) + (JOKER,) * jokers, MeldKind.SET)
     for window in turn.windows:
         copies = value(window.copies)
         if not copies:
@@ -92,5 +90,3 @@ def read_answer(turn: TurnModel, solver: cp_model.CpSolver) -> Answer:
         played[JOKER] = value(turn.played_jokers)
     discard = next((card for card, var in turn.discard.items() if value(var)), None)
     return Answer(table, tuple(sorted(played.elements())), discard, swaps, value(turn.moved))
-
-

@@ -38,18 +38,27 @@ from rami.solver.solution import Objective, Solution
 
 
 def solve_position(
-    position: Position, objective: Objective, *, min_moves: bool, time_limit: float,
-    wall_clock: bool = True, spent: float = 0.0,
+    position: Position,
+    objective: Objective,
+    *,
+    min_moves: bool,
+    time_limit: float,
+    wall_clock: bool = True,
+    spent: float = 0.0,
 ) -> Solution:
     """The best turn of an opened player (or the opening turn) of a rearranging preset."""
     rules = position.rules
     if rules.discard and not position.hand:
-        raise IllegalTurnError([
-            f"no legal turn exists: {rules.name} ends every turn with a discard and the hand is "
-            "empty"
-        ])
+        raise IllegalTurnError(
+            [
+                f"no legal turn exists: {rules.name} ends every turn with a discard "
+                "and the hand is empty"
+            ]
+        )
     clock = Clock(
-        time_limit, wall_clock=wall_clock, cards=position.table_size + len(position.hand),
+        time_limit,
+        wall_clock=wall_clock,
+        cards=position.table_size + len(position.hand),
         spent=spent,
     )
     if rules.table_joker is TableJoker.REPLACE_AND_RELAY and any(
@@ -66,8 +75,10 @@ def refusal(position: Position) -> str | None:
     rules = position.rules
     if rules.table_joker not in (TableJoker.FREE, TableJoker.REPLACE_AND_RELAY):
         return f"the rearrangement solver does not handle the joker rule of {rules.name}"
-    if not position.opened and rules.open_and_rearrange_same_turn and (
-        rules.discard or rules.opening_any_meld
+    if (
+        not position.opened
+        and rules.open_and_rearrange_same_turn
+        and (rules.discard or rules.opening_any_meld)
     ):
         return (
             f"opening and rearranging in the same turn (decision 1 flag) is solved for "

@@ -83,13 +83,17 @@ class CreditConstraints:
         member = {slot.original: model.new_bool_var(f"ch{slot.original}") for slot in live}
         joker_credit: list[Expr] = []
         card_credit: list[Expr] = [
-            len(self.position.table[slot.original]) for slot in self.slots
+            len(self.position.table[slot.original])
+            for slot in self.slots
             if slot.original not in member  # matched by no slot: all it holds
         ]
         for slot in live:
             if not self.matching_cuts and slot.original not in joker_gains:
-                card_credit.append(self._positive_part(
-                    self._card_gain(slot, 0), len(slot.real_types), f"g{slot.original}"))
+                card_credit.append(
+                    self._positive_part(
+                        self._card_gain(slot, 0), len(slot.real_types), f"g{slot.original}"
+                    )
+                )
                 continue
             inside = member[slot.original]
             jokers: Expr = 0
@@ -206,9 +210,7 @@ class CreditConstraints:
         model.add(joker_part <= gain)
         return share - here + joker_part
 
-    def _melds_sharing(
-        self, slot: Slot, types: list[int]
-    ) -> list[tuple[int, Expr, int, Expr]]:
+    def _melds_sharing(self, slot: Slot, types: list[int]) -> list[tuple[int, Expr, int, Expr]]:
         """Every meld but the slot's, as (original or -1, real cards of ``types`` there, how
         many types it may share, jokers there); free melds grouped."""
         found: list[tuple[int, Expr, int, Expr]] = []

@@ -72,8 +72,9 @@ def decode_values(model: StageModel | PlayVariables, values: list[int]) -> Decod
         if split:
             # The alternatives' sets: how many copies hold each subset of real places.
             for places, var in split:
-                specs.extend(MeldSpec(template, real_places=places)
-                             for _ in range(value_of(values, var)))
+                specs.extend(
+                    MeldSpec(template, real_places=places) for _ in range(value_of(values, var))
+                )
             continue
         # Deal each type's real cards round the copies in turn: every copy gets one.
         real_sets: list[set[int]] = [set() for _ in range(copies)]
@@ -89,15 +90,18 @@ def decode_values(model: StageModel | PlayVariables, values: list[int]) -> Decod
             continue
         real_places = (
             frozenset(t for t, v in slot.real_at.items() if value_of(values, v))
-            if model.exact_jokers else None
+            if model.exact_jokers
+            else None
         )
-        specs.append(MeldSpec(
-            template,
-            original=slot.original,
-            real_places=real_places,
-            keep_real=frozenset(t for t, v in slot.keep_real.items() if value_of(values, v)),
-            keep_joker=frozenset(t for t, v in slot.keep_joker.items() if value_of(values, v)),
-        ))
+        specs.append(
+            MeldSpec(
+                template,
+                original=slot.original,
+                real_places=real_places,
+                keep_real=frozenset(t for t, v in slot.keep_real.items() if value_of(values, v)),
+                keep_joker=frozenset(t for t, v in slot.keep_joker.items() if value_of(values, v)),
+            )
+        )
     played: Counter[Card] = Counter({Card(t): count for t, count in enumerate(play) if count})
     jokers = value_of(values, model.play_jokers)
     if jokers:

@@ -55,9 +55,7 @@ def go_out_in_place(position: Position) -> OutInPlace | None:
     return _keeping_back(position, free, Counter(position.hand), _discards(free), max_unplaced=1)
 
 
-def lay_in_place(
-    position: Position, played: Counter[Card], discard: Card
-) -> OutInPlace | None:
+def lay_in_place(position: Position, played: Counter[Card], discard: Card) -> OutInPlace | None:
     """A turn laying ``played`` with no table card moved, then discarding ``discard``, that the
     referee accepts under the real rules; failing that, one keeping back another real card of
     ``played`` in the discard's place (None: the search found none). The swap keeps the turn's
@@ -65,12 +63,16 @@ def lay_in_place(
     if not takes(position):
         return None
     others = sorted(card for card in played if not card.is_joker and card != discard)
-    return _keeping_back(position, _free_jokers(position), played + Counter([discard]),
-                         [discard, *others])
+    return _keeping_back(
+        position, _free_jokers(position), played + Counter([discard]), [discard, *others]
+    )
 
 
 def _keeping_back(
-    position: Position, free: Position, leaving: Counter[Card], candidates: list[Card],
+    position: Position,
+    free: Position,
+    leaving: Counter[Card],
+    candidates: list[Card],
     max_unplaced: int | None = None,
 ) -> OutInPlace | None:
     """The first of ``candidates`` kept back as the discard while the rest of ``leaving`` goes
@@ -78,8 +80,9 @@ def _keeping_back(
     for kept_back in candidates:
         laying = leaving.copy()
         laying[kept_back] -= 1
-        laid = lay_whole_hand(replace(free, hand=tuple(laying.elements())),
-                              max_unplaced=max_unplaced)
+        laid = lay_whole_hand(
+            replace(free, hand=tuple(laying.elements())), max_unplaced=max_unplaced
+        )
         if laid.table is None:
             continue
         cards = tuple(sorted(laying.elements()))
@@ -91,8 +94,13 @@ def _keeping_back(
 def _free_jokers(position: Position) -> Position:
     """The position under the in-place search's rules: jokers free, no discard (the referee
     judges the real ones)."""
-    rules = replace(position.rules, discard=False, table_joker=TableJoker.FREE,
-                    joker_kept_until_last=False, taken_discard_locked=False)
+    rules = replace(
+        position.rules,
+        discard=False,
+        table_joker=TableJoker.FREE,
+        joker_kept_until_last=False,
+        taken_discard_locked=False,
+    )
     return replace(position, rules=rules, taken_discard=None)
 
 
@@ -106,5 +114,6 @@ def _discards(free: Position) -> list[Card]:
     homeless = [card for card, count in found.items() if not count]
     if homeless:
         return homeless if len(homeless) == 1 else []
-    return sorted(found, key=lambda card: (found[card], -rules.card_penalty(card.rank),
-                                           card.index))[:TRIES]
+    return sorted(
+        found, key=lambda card: (found[card], -rules.card_penalty(card.rank), card.index)
+    )[:TRIES]

@@ -17,7 +17,10 @@ from rami.solver.templates import Template
 
 
 def hint_from_table(
-    model: StageModel, position: Position, table: list[Meld], played: Counter[Card],
+    model: StageModel,
+    position: Position,
+    table: list[Meld],
+    played: Counter[Card],
     discard: Card | None,
 ) -> None:
     """Hint stage 2 with a known table, each meld held by the slot of its best match."""
@@ -66,9 +69,7 @@ def hint_from_table(
     for number, places in enumerate(model.real_in):
         hints += [(var, free_real[number, t]) for t, var in places.items()]
     hints += [(v, joker_for[t]) for t, v in enumerate(model.joker_for) if not isinstance(v, int)]
-    hints += [
-        (v, played[Card(t)]) for t, v in enumerate(model.play) if not isinstance(v, int)
-    ]
+    hints += [(v, played[Card(t)]) for t, v in enumerate(model.play) if not isinstance(v, int)]
     hints.append((model.play_jokers, played[JOKER]))
     hints += [(var, int(card == discard)) for card, var in model.discard.items()]
     add_hints(model.model, [var.index for var, _ in hints], [int(value) for _, value in hints])
@@ -90,4 +91,3 @@ def hint_solution(model: StageModel, solver: cp_model.CpSolver) -> None:
     model.model.clear_hints()  # type: ignore[no-untyped-call]  # untyped in OR-Tools
     values = list(solver.response_proto.solution)
     add_hints(model.model, list(range(len(values))), values)
-

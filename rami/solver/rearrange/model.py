@@ -24,9 +24,18 @@ class StageModel(SlotConstraints):
     """
 
     def __init__(
-        self, position: Position, *, with_slots: bool, opening: bool, relaxed: bool = False,
-        pinned: bool = False, pinned_whole: bool = False, exact: bool = False,
-        credited: bool = True, matching_cuts: bool = False, clock: Clock | None = None,
+        self,
+        position: Position,
+        *,
+        with_slots: bool,
+        opening: bool,
+        relaxed: bool = False,
+        pinned: bool = False,
+        pinned_whole: bool = False,
+        exact: bool = False,
+        credited: bool = True,
+        matching_cuts: bool = False,
+        clock: Clock | None = None,
     ) -> None:
         """``clock``: building the slots raises :class:`rami.solver.cpsat.OutOfTime` once its
         wall time is spent."""
@@ -64,9 +73,15 @@ class StageModel(SlotConstraints):
         # The opening's jokers come from the hand alone, and the pure run it needs cannot take
         # them: with three or more, an all-joker meld would not merge away either.
         # ``exact``: every place real or joker, always (the alternatives' signatures need it).
-        self.exact_jokers = exact or (with_slots and not relaxed and (
-            counts.jokers >= 3 or (self.pinned and counts.table_jokers > 0)
-        )) or (opening and counts.hand_jokers >= 3)
+        self.exact_jokers = (
+            exact
+            or (
+                with_slots
+                and not relaxed
+                and (counts.jokers >= 3 or (self.pinned and counts.table_jokers > 0))
+            )
+            or (opening and counts.hand_jokers >= 3)
+        )
         self.real_cover: list[list[Expr]] = [[] for _ in range(NUM_TYPES)]
         self.real_in: list[dict[int, cp_model.IntVar]] = []
         if self.exact_jokers:
@@ -112,16 +127,19 @@ class StageModel(SlotConstraints):
         """The free melds: one count per template the cards at hand can fill. Returns what
         covers each card type (the templates' counts so far)."""
         model, counts = self.model, self.counts
-        supply = counts.hand if self.opening else [
-            counts.table[t] + counts.hand[t] for t in range(NUM_TYPES)
-        ]
+        supply = (
+            counts.hand
+            if self.opening
+            else [counts.table[t] + counts.hand[t] for t in range(NUM_TYPES)]
+        )
         self.templates: list[Template] = []
         self.uses: list[cp_model.IntVar] = []
         self.use_bounds: list[int] = []
         self.pure: list[tuple[Template, cp_model.IntVar]] = []
         cover: list[list[Expr]] = [[] for _ in range(NUM_TYPES)]
         for template in free_templates(self.rules.top_rank) + (
-            long_runs(self.rules.top_rank, self.rules.max_run_length) if exact and jokers >= 2
+            long_runs(self.rules.top_rank, self.rules.max_run_length)
+            if exact and jokers >= 2
             else ()
         ):
             missing = sum(1 for t in template.types if supply[t] == 0)
@@ -185,8 +203,10 @@ class StageModel(SlotConstraints):
             pure_cover: list[list[Expr]] = [[] for _ in range(NUM_TYPES)]
             runs: list[cp_model.IntVar] = []
             for template in free_templates(rules.top_rank):
-                if template.kind is MeldKind.RUN and len(template.types) == 3 and all(
-                    counts.hand[t] for t in template.types
+                if (
+                    template.kind is MeldKind.RUN
+                    and len(template.types) == 3
+                    and all(counts.hand[t] for t in template.types)
                 ):
                     var = model.new_bool_var(f"wp{len(runs)}")
                     runs.append(var)
@@ -289,9 +309,10 @@ class StageModel(SlotConstraints):
 
     def play_objective(self, objective: Objective) -> Expr:
         weights, joker_weight = play_weights(self.position, objective)
-        value = sum(
-            weight * var for weight, var in zip(weights, self.play, strict=True) if weight
-        ) + joker_weight * self.play_jokers
+        value = (
+            sum(weight * var for weight, var in zip(weights, self.play, strict=True) if weight)
+            + joker_weight * self.play_jokers
+        )
         if self.discard:
             value += sum(
                 discard_weight(self.position, objective, card) * var

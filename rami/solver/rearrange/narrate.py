@@ -27,8 +27,16 @@ def finish(position: Position, objective: Objective, min_moves: bool, turn: Turn
     if position.rules.table_joker is TableJoker.REPLACE_AND_RELAY:
         moves = _replacements_first(position, moves)
     return build_solution(
-        position, objective, min_moves, table=table, played=played, discard=turn.discard,
-        proved=turn.proved, bounds=turn.bounds, expected_moved=turn.expected_moved, moves=moves,
+        position,
+        objective,
+        min_moves,
+        table=table,
+        played=played,
+        discard=turn.discard,
+        proved=turn.proved,
+        bounds=turn.bounds,
+        expected_moved=turn.expected_moved,
+        moves=moves,
         reason=turn.message,
     )
 
@@ -48,8 +56,10 @@ def _joker_shifts(
         if number > len(position.table) or meld.kind is not MeldKind.RUN or not meld.jokers:
             continue
         before = position.table[number - 1]
-        if before.kind is not MeldKind.RUN or before.jokers != meld.jokers or any(
-            move.source == number and JOKER in move.cards for move in steps
+        if (
+            before.kind is not MeldKind.RUN
+            or before.jokers != meld.jokers
+            or any(move.source == number and JOKER in move.cards for move in steps)
         ):
             continue
         was, now = joker_cards(before, position.rules), joker_cards(meld, position.rules)
@@ -75,8 +85,13 @@ def _replacements_first(position: Position, moves: tuple[Move, ...]) -> tuple[Mo
         stood_for = set(stood_for_types(original, position.rules))
         for later in range(index + 1, len(steps)):
             step = steps[later]
-            if (step.kind is MoveKind.ADD and step.source is None and step.target == move.source
-                    and len(step.cards) == 1 and step.cards[0].index in stood_for):
+            if (
+                step.kind is MoveKind.ADD
+                and step.source is None
+                and step.target == move.source
+                and len(step.cards) == 1
+                and step.cards[0].index in stood_for
+            ):
                 text = phrases.REPLACE_JOKER.say(card=step.cards[0], target=move.source)
                 steps.pop(later)
                 steps.insert(steps.index(move), replace(step, kind=MoveKind.REPLACE, text=text))

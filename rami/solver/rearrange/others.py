@@ -41,8 +41,10 @@ def top_refusal(position: Position) -> str | None:
     if rules.table_joker is TableJoker.REPLACE_AND_RELAY and any(
         meld.jokers for meld in position.table
     ):
-        return (f"more than one answer (--top) is not solved yet for {rules.name} tables "
-                "holding jokers (pinned jokers)")
+        return (
+            f"more than one answer (--top) is not solved yet for {rules.name} tables "
+            "holding jokers (pinned jokers)"
+        )
     return None
 
 
@@ -55,7 +57,10 @@ class NextBest:
         self, position: Position, objective: Objective, min_moves: bool, clock: Clock
     ) -> None:
         self.position, self.objective, self.min_moves, self.clock = (
-            position, objective, min_moves, clock
+            position,
+            objective,
+            min_moves,
+            clock,
         )
         self.opening = not position.opened and not position.rules.open_and_rearrange_same_turn
         self.plays = self._signed(with_slots=False)
@@ -82,8 +87,11 @@ class NextBest:
         """Forbid a signature found (``played``: the cards its best turn played)."""
         self.plays.exclude(excluded)
         if self.keeps is not None:
-            value = None if played is None else play_value(
-                Counter(played), play_weights(self.position, self.objective))
+            value = (
+                None
+                if played is None
+                else play_value(Counter(played), play_weights(self.position, self.objective))
+            )
             self._waiting.append((excluded, value))
 
     def _keeps_exclusions(self, value: int) -> None:
@@ -126,8 +134,7 @@ class NextBest:
             domain = self.keeps.stage.model.proto.variables[self.target.index].domain
             domain[0] = domain[1] = value
             self.keeps.stage.model.clear_hints()  # type: ignore[no-untyped-call]  # untyped in OR-Tools
-            hint_from_table(self.keeps.stage, self.position, table, decoded.played,
-                            decoded.discard)
+            hint_from_table(self.keeps.stage, self.position, table, decoded.played, decoded.discard)
             kept = self._solve(self.keeps)
             if kept is None or isinstance(kept, bool):
                 proved = False  # stage 2 did not finish: the first table stands, unproved

@@ -77,8 +77,11 @@ class PieceConstraints:
                 if host is slot or t not in host.real_at:
                     continue
                 in_run = [
-                    var for lane in host.lanes if lane.suit == suit
-                    for p, var in lane.cover.items() if type_at(suit, p) == t
+                    var
+                    for lane in host.lanes
+                    if lane.suit == suit
+                    for p, var in lane.cover.items()
+                    if type_at(suit, p) == t
                 ]
                 beside = [host.real_at[r] for r in slot.real_types if r in host.real_at]
                 if not in_run or not beside:

@@ -60,8 +60,12 @@ def search_pinned(
         # Max-play: the free turn's cards laid with nothing moved keep every pin.
         untouched = lay_in_place(position, free.played, free.discard)
         if untouched is not None:
-            return replace(free, table=untouched.table, played=Counter(untouched.played),
-                           discard=untouched.discard)
+            return replace(
+                free,
+                table=untouched.table,
+                played=Counter(untouched.played),
+                discard=untouched.discard,
+            )
     bound = _Pinned(None, free.play_value, free.proved, free.expected_moved)
     found: list[Turn] = []
     rejected: set[int] = set()
@@ -69,12 +73,21 @@ def search_pinned(
         if clock.out_of_time():
             break  # the wall clock of the time limit: answer with what is found
         budget = max(time_limit - clock.timings["search_dtime"], 0.05)
-        floor = max((turn.play_value for turn in found if turn.play_value is not None),
-                    default=None)
+        floor = max(
+            (turn.play_value for turn in found if turn.play_value is not None), default=None
+        )
         attempt = _pinned_stages(
-            position, objective, min_moves, budget, clock, hint,
-            bound.best_play if bound.play_proved else None, floor, rejected,
-            whole=whole, cut=cut,
+            position,
+            objective,
+            min_moves,
+            budget,
+            clock,
+            hint,
+            bound.best_play if bound.play_proved else None,
+            floor,
+            rejected,
+            whole=whole,
+            cut=cut,
         )
         rejected |= attempt.rejected
         if not whole and attempt.play_proved:
@@ -155,8 +168,15 @@ def _pinned_stages(
     found."""
     deadline = clock.timings["search_dtime"] + time_limit
     try:
-        model = StageModel(position, with_slots=True, opening=False, pinned=True,
-                           pinned_whole=whole, matching_cuts=cut, clock=clock)
+        model = StageModel(
+            position,
+            with_slots=True,
+            opening=False,
+            pinned=True,
+            pinned_whole=whole,
+            matching_cuts=cut,
+            clock=clock,
+        )
     except OutOfTime:
         return _Pinned(None)
     play = model.play_objective(objective)
@@ -191,8 +211,15 @@ def _pinned_stages(
 
 
 def _kept_on_slots(
-    position: Position, objective: Objective, clock: Clock, deadline: float, cut: bool,
-    best_play: int, turn: Turn, cuts: set[int], whole: bool,
+    position: Position,
+    objective: Objective,
+    clock: Clock,
+    deadline: float,
+    cut: bool,
+    best_play: int,
+    turn: Turn,
+    cuts: set[int],
+    whole: bool,
 ) -> Turn:
     """Where the relaxed count of cards kept leaves the turn unproved, its search may have
     chased credit no table earns: look again counting cards kept on the slots alone (a
@@ -200,8 +227,16 @@ def _kept_on_slots(
     if clock.out_of_time():
         return turn
     try:
-        keeper = StageModel(position, with_slots=True, opening=False, pinned=True,
-                            pinned_whole=whole, credited=False, matching_cuts=cut, clock=clock)
+        keeper = StageModel(
+            position,
+            with_slots=True,
+            opening=False,
+            pinned=True,
+            pinned_whole=whole,
+            credited=False,
+            matching_cuts=cut,
+            clock=clock,
+        )
     except OutOfTime:
         return turn
     keeper.add_matching_cuts(cuts)
@@ -256,8 +291,9 @@ def _solve_cutting(
         # The pieces of runs cut around their pinned jokers (decision 5), matched to nothing.
         decoded.specs += model.piece_specs(list(solver.response_proto.solution))
         table = realize_table(position, decoded, False)
-        turn = _pinned_turn(position, table, decoded.discard,
-                            value // scale if play_value is None else play_value)
+        turn = _pinned_turn(
+            position, table, decoded.discard, value // scale if play_value is None else play_value
+        )
         if turn is None and stopped and status != cp_model.OPTIMAL:
             # Rejected before the search ended: let it run on to the most cards kept.
             enough = None
@@ -319,8 +355,15 @@ def _pinned_turn(
     played = Counter(card for meld in table for card in meld.cards) - position.table_cards
     if not played:
         table = list(position.table)
-    return Turn(table, played, discard, True, {}, best_play,
-                 message=None if played else why_nothing(position))
+    return Turn(
+        table,
+        played,
+        discard,
+        True,
+        {},
+        best_play,
+        message=None if played else why_nothing(position),
+    )
 
 
 def _with_jokers_untouched(
@@ -332,4 +375,3 @@ def _with_jokers_untouched(
     rest = replace(position, table=tuple(meld for meld in position.table if not meld.jokers))
     turn = search(rest, objective, min_moves, time_limit, clock)
     return replace(turn, table=untouched + turn.table)
-

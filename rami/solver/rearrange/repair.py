@@ -65,7 +65,7 @@ def _removable(position: Position) -> list[tuple[int, Meld, Card]]:
         for spot, card in enumerate(meld.cards):
             if card in seen:
                 continue
-            rest = Meld(meld.cards[:spot] + meld.cards[spot + 1:], meld.kind)
+            rest = Meld(meld.cards[:spot] + meld.cards[spot + 1 :], meld.kind)
             if is_valid(rest, position.rules):
                 seen.add(card)
                 found.append((index, rest, card))
@@ -83,14 +83,15 @@ def one_move_table(position: Position, played: Counter[Card]) -> list[Meld] | No
         return None
     jokers = sum(1 for card in hand if card.is_joker)
     candidates = [
-        entry for entry in _removable(position)
+        entry
+        for entry in _removable(position)
         if entry[2].is_joker or _near(entry[2], stuck, top, 2 + jokers)
     ]
     # Jokers first (any card may need one), then by meld size: a long meld spares a card
     # most easily.
     candidates.sort(key=lambda entry: (not entry[2].is_joker, -len(entry[1].cards)))
     for index, rest, card in candidates[:MAX_TRIES]:
-        table = (*position.table[:index], rest, *position.table[index + 1:])
+        table = (*position.table[:index], rest, *position.table[index + 1 :])
         laid = lay_whole_hand(
             replace(position, table=table, hand=(*hand, card)), max_unplaced=MAX_UNPLACED
         )

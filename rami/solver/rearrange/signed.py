@@ -39,8 +39,11 @@ RunKey = tuple[int, int]
 def _subsets(types: tuple[int, ...], jokers: int) -> list[frozenset[int]]:
     """The real places a meld over ``types`` may have: at least one, jokers in the rest."""
     least = max(1, len(types) - jokers)
-    return [frozenset(combo) for size in range(least, len(types) + 1)
-            for combo in combinations(types, size)]
+    return [
+        frozenset(combo)
+        for size in range(least, len(types) + 1)
+        for combo in combinations(types, size)
+    ]
 
 
 def _set_key(template: Template, real: frozenset[int]) -> SetKey:
@@ -113,7 +116,10 @@ class SignedModel:
             stage.set_split[number] = split
 
     def _sign_slot(
-        self, slot: Slot, jokers: int, runs: dict[RunKey, list[Expr]],
+        self,
+        slot: Slot,
+        jokers: int,
+        runs: dict[RunKey, list[Expr]],
         sets: dict[SetKey, list[Expr]],
     ) -> None:
         """A slot's real places in the signature: per lane place, per run template, and per set
@@ -174,7 +180,8 @@ class SignedModel:
         wanted_sets = excluded.set_counts()
         if any(key not in self.sets for key in wanted_sets) or any(
             excluded.run_count(suit, position) and (suit, position) not in self.runs
-            for suit in range(4) for position in range(1, 15)
+            for suit in range(4)
+            for position in range(1, 15)
         ):
             return  # no table of this model has it
         pairs = [(expr, excluded.run_count(*key)) for key, expr in self.runs.items()]

@@ -70,15 +70,20 @@ class SlotConstraints(PieceConstraints, CreditConstraints):
             if keep_joker_by_type[t]:
                 model.add(sum(keep_joker_by_type[t]) <= self.joker_for[t])
         self._add_freed_places()
-        self.kept = sum(
-            sum(slot.keep_real.values()) + sum(slot.keep_joker.values()) for slot in self.slots
-        ) + self._freed_joker_credit()
+        self.kept = (
+            sum(sum(slot.keep_real.values()) + sum(slot.keep_joker.values()) for slot in self.slots)
+            + self._freed_joker_credit()
+        )
         if self.relaxed:
             self._add_jokers_alone()
 
     def _add_slot(
-        self, index: int, meld: Meld, cover: list[list[Expr]],
-        keep_real_by_type: list[list[Expr]], keep_joker_by_type: list[list[Expr]],
+        self,
+        index: int,
+        meld: Meld,
+        cover: list[list[Expr]],
+        keep_real_by_type: list[list[Expr]],
+        keep_joker_by_type: list[list[Expr]],
     ) -> None:
         """The slot of table meld ``index``: the melds it may become, the cards it keeps."""
         model = self.model
@@ -205,8 +210,11 @@ class SlotConstraints(PieceConstraints, CreditConstraints):
             freed_jokers = []
             for t in stood_for:
                 in_run = sum(
-                    var for lane in slot.lanes if lane.suit == t // 13
-                    for p, var in lane.cover.items() if type_at(lane.suit, p) == t
+                    var
+                    for lane in slot.lanes
+                    if lane.suit == t // 13
+                    for p, var in lane.cover.items()
+                    if type_at(lane.suit, p) == t
                 )
                 kept = model.new_bool_var(f"kp{slot.original}_{t}")
                 model.add(kept <= in_run)
@@ -226,9 +234,7 @@ class SlotConstraints(PieceConstraints, CreditConstraints):
             freed = sum(freed_jokers)
             staying = sum(kept_jokers)
         else:
-            in_set = [
-                var for template, var in slot.sets for t in template.types if t in stood_for
-            ]
+            in_set = [var for template, var in slot.sets for t in template.types if t in stood_for]
             model.add(sum(in_set) >= slot.jokers)
             freed_var = model.new_int_var(0, slot.jokers, f"fj{slot.original}")
             model.add(freed_var <= replacing)

@@ -96,9 +96,12 @@ class Slot:
         placed = template is None
         for lane in self.lanes:
             fits = (
-                not placed and template is not None  # placed when it is None
-                and template.kind is MeldKind.RUN and template.suit == lane.suit
-                and lane.low <= template.positions[0] and template.positions[-1] <= lane.high
+                not placed
+                and template is not None  # placed when it is None
+                and template.kind is MeldKind.RUN
+                and template.suit == lane.suit
+                and lane.low <= template.positions[0]
+                and template.positions[-1] <= lane.high
             )
             hints += lane.hint(template if fits else None)
             placed = placed or fits
@@ -156,7 +159,8 @@ def slot_options(
         # pinned run's runs of its own suit are its lane's).
         own = real_types[0] // 13 if pinned else None
         options += [
-            template for template in free_templates(top)
+            template
+            for template in free_templates(top)
             if template.kind is MeldKind.SET or template.suit != own
         ]
     found: dict[tuple[MeldKind, tuple[int, ...]], Template] = {}
@@ -194,4 +198,3 @@ def _trim_lane(
     while last < high and present[last + 1 - low]:
         last += 1
     return (suit, first, last)
-

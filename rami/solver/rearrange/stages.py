@@ -110,8 +110,7 @@ def search(
         value = play_value(played, play_weights(position, objective)) + discard_weight(
             position, objective, going_out.discard
         )
-        return Turn(going_out.table, played, going_out.discard, True, {}, value,
-                    expected_moved=0)
+        return Turn(going_out.table, played, going_out.discard, True, {}, value, expected_moved=0)
     # The opening turn lays new melds from the hand only, unless the decision 1 flag lets the
     # opener rearrange the table in the same turn.
     opening = not position.opened and not position.rules.open_and_rearrange_same_turn
@@ -143,14 +142,28 @@ def search(
     best_play = round(solver.objective_value) // first.scale
     if not decoded.played:
         return Turn(
-            list(position.table), Counter(), decoded.discard, proved, bounds, best_play,
+            list(position.table),
+            Counter(),
+            decoded.discard,
+            proved,
+            bounds,
+            best_play,
             message=why_nothing(position),
         )
     table = realize_table(position, decoded, opening)
     if not (min_moves and not opening and proved):
         return Turn(table, decoded.played, decoded.discard, proved, bounds, best_play)
-    keeping = _Keeping(position, objective, time_limit, clock, decoded.played, best_play,
-                       table, decoded.discard, bounds)
+    keeping = _Keeping(
+        position,
+        objective,
+        time_limit,
+        clock,
+        decoded.played,
+        best_play,
+        table,
+        decoded.discard,
+        bounds,
+    )
     return _stage2(keeping, solver, first.no_lay_off)
 
 
@@ -170,8 +183,9 @@ def _first_model(
         # Optimal at every level with nothing left to prove: all played, nothing moved.
         clock.lap("search_ms")
         played = Counter(position.hand)
-        return Turn(in_place.table, played, None, True, {}, play_value(played, weights),
-                     expected_moved=0)
+        return Turn(
+            in_place.table, played, None, True, {}, play_value(played, weights), expected_moved=0
+        )
     clock.lap("search_ms")
     if min_moves:
         # Among the plays of the best value, prefer one keeping the table's own melds: stage
@@ -183,7 +197,9 @@ def _first_model(
         scale = (position.table_size + len(position.hand)) // MIN_MELD + 1
         per_type, per_joker = weights
         model = play_model_for(position.rules).load(
-            position, [weight * scale for weight in per_type], per_joker * scale,
+            position,
+            [weight * scale for weight in per_type],
+            per_joker * scale,
             dict.fromkeys(table_pieces(position), 1),
         )
         return _FirstModel(model, scale, no_lay_off=in_place.none_exists)
@@ -225,8 +241,15 @@ class _Keeping:
     def turn(self) -> Turn:
         played = Counter(card for meld in self.table for card in meld.cards)
         played -= self.position.table_cards
-        return Turn(self.table, played, self.discard, self.proved, self.bounds, self.best_play,
-                    self.expected_moved)
+        return Turn(
+            self.table,
+            played,
+            self.discard,
+            self.proved,
+            self.bounds,
+            self.best_play,
+            self.expected_moved,
+        )
 
 
 def _stage2(keeping: _Keeping, solver: cp_model.CpSolver, no_lay_off: bool) -> Turn:
@@ -281,8 +304,9 @@ def _keep_most(
         solver = stage_solver(budget, clock.wall_left())
         started = time.perf_counter()
         try:
-            keeper = StageModel(position, with_slots=True, opening=False, relaxed=relaxed,
-                                clock=clock)
+            keeper = StageModel(
+                position, with_slots=True, opening=False, relaxed=relaxed, clock=clock
+            )
         except OutOfTime:
             keeping.proved = False
             break
@@ -301,7 +325,10 @@ def _keep_most(
 
 
 def _untouched(
-    keeping: _Keeping, keeper: StageModel, solver: cp_model.CpSolver, one_move: bool,
+    keeping: _Keeping,
+    keeper: StageModel,
+    solver: cp_model.CpSolver,
+    one_move: bool,
     last_build: float,
 ) -> bool:
     """Ask the model for a table moving nothing (then keep it), or, with a one-move table
@@ -348,7 +375,8 @@ def _solve_keeper(
         raise SolverBugError(f"stage 2 lost the stage 1 solution (status {stage2})")
     decoded_keep = decode(keeper, solver)
     candidate = (
-        realize_relaxed(position, decoded_keep) if relaxed
+        realize_relaxed(position, decoded_keep)
+        if relaxed
         else realize_table(position, decoded_keep, opening=False)
     )
     if candidate is not None and (
@@ -367,7 +395,10 @@ def _solve_keeper(
 
 
 def _small_table(
-    position: Position, play: PlayModel, limits: PlayBounds, weights: tuple[list[int], int],
+    position: Position,
+    play: PlayModel,
+    limits: PlayBounds,
+    weights: tuple[list[int], int],
     clock: Clock,
 ) -> Turn | None:
     """Max-play on a small table, solved by GLPK (:mod:`rami.solver.glpkplay`): the proved
@@ -379,8 +410,15 @@ def _small_table(
         return None
     decoded = decode_values(play.variables, found.values)
     if not decoded.played:
-        return Turn(list(position.table), Counter(), None, True, {}, found.objective,
-                    message=why_nothing(position))
+        return Turn(
+            list(position.table),
+            Counter(),
+            None,
+            True,
+            {},
+            found.objective,
+            message=why_nothing(position),
+        )
     try:
         table = realize_table(position, decoded, opening=False)
     except SolverBugError:
@@ -390,10 +428,15 @@ def _small_table(
 
 def nothing_in_time(position: Position) -> Turn:
     """No turn found within the time limit: nothing played (and the costliest discard)."""
-    return Turn(list(position.table), Counter(), fallback_discard(position), False, {},
-                message=phrases.NOTHING_IN_TIME.say())
+    return Turn(
+        list(position.table),
+        Counter(),
+        fallback_discard(position),
+        False,
+        {},
+        message=phrases.NOTHING_IN_TIME.say(),
+    )
 
 
 def fallback_discard(position: Position) -> Card | None:
     return costliest_discard(position) if position.rules.discard else None
-
