@@ -10,33 +10,16 @@ actions standing in for the players: every turn is judged again by the referee, 
 give the recorded card, every card is accounted for after each step, and the round ends, scores
 and game result must come out as recorded. The deal and the reshuffles are also checked against
 the seed (``"shuffle": "sha256-streams-v1"``). Reading records and checking their shape is
-:mod:`rami.game.record_io`.
+:mod:`rami.game.record_io`, one round's replay :mod:`rami.game.record_round`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rami.cards import Card
-from rami.errors import NotationError, RamiError
-from rami.game.actions import (
-    DISCARD,
-    STOCK,
-    Action,
-    Claim,
-    Draw,
-    GameInternalError,
-    IllegalActionError,
-    Play,
-    card_from_json,
-    cards_from_json,
-    table_from_json,
-)
-from rami.game.checks import judged_position
-from rami.game.deck import Deal, deal, random_reshuffler, stream
-from rami.game.match import RECORD_FORMAT, RECORD_VERSION, SHUFFLE, first_seat, round_first
+from rami.errors import RamiError
+from rami.game.match import RECORD_FORMAT, RECORD_VERSION, SHUFFLE, first_seat
 from rami.game.presets import GameOptions, GameRules, game_rules
 from rami.game.record_io import (
     MAX_RECORD_BYTES,
@@ -46,7 +29,6 @@ from rami.game.record_io import (
     RECORD_FIELDS,
     ROUND_FIELDS,
     RecordError,
-    brief,
     check_fields,
     check_players,
     decode_record,
@@ -57,13 +39,11 @@ from rami.game.record_io import (
     same,
     whole_number,
 )
-from rami.game.rounds import Round
+from rami.game.record_round import PlayWatcher, RecordedActions, replay_round, round_start
 from rami.game.scoring import game_after_round
-from rami.game.state import CLAIM, DRAW
-from rami.position import Position
 from rami.rules import Ruleset, get_ruleset
 
-#: rami.game.record_io's names stay importable from here.
+#: rami.game.record_io's and rami.game.record_round's names stay importable from here.
 __all__ = [
     "MAX_RECORD_BYTES",
     "NOT_BOTS",
@@ -73,6 +53,7 @@ __all__ = [
     "ROUND_FIELDS",
     "PlayWatcher",
     "RecordError",
+    "RecordedActions",
     "ReplaySummary",
     "decode_record",
     "game_label",
@@ -88,73 +69,6 @@ class ReplaySummary:
     rounds: int
     actions: int
     turns: int
-
-
-class RecordedActions:
-    """Stands in for the players: answers each request from the recorded actions."""
-
-    def __init__(self, rnd: Round, actions: list[Any]) -> None:
-        self.rnd = rnd
-        self.actions = actions
-
-    def next_event(self) -> dict[str, Any]:
-        at = len(self.rnd.events)
-        if at >= len(self.actions):
-            raise RecordError(
-                "the record stops while the round is still being played "
-                f"(seat {self.rnd.to_move} to {self.rnd.phase})"
-            )
-        event = self.actions[at]
-        if not isinstance(event, dict):
-            raise RecordError(f"action {at + 1} is not a JSON object")
-        return event
-
-    def action(self) -> Action:
-        rnd = self.rnd
-        seat = rnd.to_move
-        if rnd.phase == CLAIM:
-            if len(rnd.events) >= len(self.actions):
-                return Claim(False)  # declined claims are not recorded
-            event = self.next_event()
-            return Claim("claim" in event and event.get("seat") == seat)
-        event = self.next_event()
-        if event.get("seat") != seat:
-            raise RecordError(
-                f"seat {seat} is to {rnd.phase}, but the record has seat {event.get('seat')!r}"
-            )
-        if rnd.phase == DRAW:
-            source = event.get("draw")
-            if source not in (STOCK, DISCARD):
-                raise RecordError(f"seat {seat} is to draw, but the record has {brief(event)}")
-            return Draw(source)
-        if "played" not in event:
-            raise RecordError(f"seat {seat} is to play, but the record has {brief(event)}")
-        table = table_from_json(event["table"], "table") if "table" in event else rnd.state.table
-        discard = event.get("discard")
-        return Play(
-            table,
-            cards_from_json(event["played"], "played"),
-            None if discard is None else card_from_json(discard, "discard"),
-        )
-
-
-def _deal_from_json(data: Any, players: int) -> Deal:
-    if not isinstance(data, dict):
-        raise RecordError("deal: expected an object")
-    hands = data.get("hands")
-    if not isinstance(hands, list) or len(hands) != players:
-        raise RecordError(f"deal.hands: expected {players} hands")
-    discard = data.get("discard")
-    return Deal(
-        tuple(cards_from_json(hand, f"deal.hands[{i}]") for i, hand in enumerate(hands)),
-        None if discard is None else card_from_json(discard, "deal.discard"),
-        cards_from_json(data.get("stock"), "deal.stock"),
-    )
-
-
-#: Called before each play is replayed: (round, turn, seat, the position the referee judges
-#: the play in, the play). ``rami review --game`` collects the turns this way.
-PlayWatcher = Callable[[int, int, int, Position, Play], None]
 
 
 def replay(record: Any, label: str = "game", on_play: PlayWatcher | None = None) -> ReplaySummary:
@@ -197,8 +111,9 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
         if not isinstance(entry, dict):
             raise RecordError("a round is a JSON object", round=number)
         try:
-            first, dealt = _round_start(game, entry, number, first, active)
-            played = _replay_round(
+            seed = game.seed if game.seeded else None
+            first, dealt = round_start(game.rules, seed, entry, number, first, active)
+            played = replay_round(
                 game.rules,
                 game.options,
                 dealt,
@@ -207,7 +122,7 @@ def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> Repl
                 number,
                 totals,
                 entry,
-                game.seed if game.seeded else None,
+                seed,
                 on_play,
             )
         except RecordError as error:
@@ -291,152 +206,3 @@ def _read_header(record: Any) -> _Header:
         whole_number(record["game"], "game")
     seed: int | str = raw_seed if isinstance(raw_seed, int | str) else 0
     return _Header(rules, whole, options, seed, seeded)
-
-
-def _round_start(
-    game: _Header, entry: dict[str, Any], number: int, first: int | None, active: list[bool]
-) -> tuple[int, Deal]:
-    """A round's number, first seat, seats in play and deal, checked: the first seat and the
-    deal."""
-    check_fields(entry, ROUND_FIELDS, "the round")
-    if not same(entry["number"], number):
-        raise RecordError(
-            f"number: the round is number {number}, the record says {entry['number']!r}"
-        )
-    recorded_first = field_of(entry, "first", int)
-    if first is None:
-        first = recorded_first
-    elif number > 1:
-        first = round_first(first, active)
-    if recorded_first != first:
-        raise RecordError(
-            f"seat {recorded_first} plays first, but the first player "
-            f"moves one seat each round: seat {first} (decision 12)"
-        )
-    if not same(entry["active"], active):
-        raise RecordError(f"the seats in play are {active}, not {entry['active']!r}")
-    dealt = _deal_from_json(entry["deal"], len(active))
-    if not same(dealt.to_json(), entry["deal"]):
-        raise RecordError(
-            f"deal: not as rami writes it (cards in the contract's codes): {brief(entry['deal'])}"
-        )
-    if game.seeded and dealt != deal(game.rules, active, stream(game.seed, "deal", number)):
-        raise RecordError("the deal is not the one the seed gives")
-    return first, dealt
-
-
-def _replay_round(
-    rules: Ruleset,
-    options: GameOptions,
-    dealt: Deal,
-    first: int,
-    active: Sequence[bool],
-    number: int,
-    totals: Sequence[int],
-    entry: dict[str, Any],
-    seed: int | str | None,
-    on_play: PlayWatcher | None = None,
-) -> Round:
-    recorded = field_of(entry, "actions", list)
-    reshuffles = [event for event in recorded if isinstance(event, dict) and "reshuffle" in event]
-
-    seeded_stream = (
-        random_reshuffler(stream(seed, "reshuffle", number)) if seed is not None else None
-    )
-    given: list[list[Card]] = []
-
-    def seeded_reshuffles(cards: list[Card], count: int) -> list[Card]:
-        assert seeded_stream is not None
-        while len(given) < count:
-            given.append(seeded_stream(cards, len(given) + 1))
-        return given[count - 1]
-
-    def reshuffler(cards: list[Card], count: int) -> list[Card]:
-        if count > len(reshuffles):
-            raise RecordError(f"reshuffle {count} happens but is not recorded")
-        order = list(cards_from_json(reshuffles[count - 1].get("stock"), "reshuffle.stock"))
-        if seed is not None and order != seeded_reshuffles(cards, count):
-            raise RecordError(f"reshuffle {count} is not the one the seed gives")
-        return order
-
-    rnd = Round(
-        rules,
-        options,
-        dealt,
-        first=first,
-        active=active,
-        number=number,
-        scores=totals,
-        reshuffler=reshuffler,
-    )
-    script = RecordedActions(rnd, recorded)
-    checked = 0
-    while True:
-        checked = _compare(rnd, recorded, checked)
-        if rnd.over:
-            break
-        try:
-            action = script.action()
-            if on_play is not None and isinstance(action, Play):
-                on_play(
-                    number,
-                    rnd.turns + 1,
-                    rnd.to_move,
-                    judged_position(rnd.rules, rnd.position(), action),
-                    action,
-                )
-            rnd.apply(action)
-        except RecordError as error:
-            raise RecordError(
-                error.message, turn=rnd.turns + 1, action=len(rnd.events) + 1
-            ) from None
-        except IllegalActionError as error:
-            raise RecordError(
-                f"illegal: {'; '.join(error.problems)}",
-                turn=rnd.turns + 1,
-                action=len(rnd.events) + 1,
-            ) from None
-        except GameInternalError as error:
-            raise RecordError(str(error), turn=rnd.turns + 1, action=len(rnd.events) + 1) from None
-        except NotationError as error:
-            raise RecordError(
-                f"unreadable action: {error}", turn=rnd.turns + 1, action=len(rnd.events) + 1
-            ) from None
-    if len(recorded) > len(rnd.events):
-        raise RecordError(
-            f"the round is over after action {len(rnd.events)}, yet "
-            f"{len(recorded) - len(rnd.events)} more are recorded",
-            turn=rnd.turns,
-            action=len(rnd.events) + 1,
-        )
-    assert rnd.result is not None
-    end = entry["end"]
-    want = {
-        "reason": rnd.result.reason,
-        "winners": list(rnd.result.winners),
-        "rami_sec": rnd.result.rami_sec,
-    }
-    if not same(end, want):
-        raise RecordError(f"the round ends {want}, the record says {end}")
-    if not same(entry["scores"], list(rnd.result.scores)):
-        raise RecordError(
-            f"scores recorded {entry.get('scores')}, recomputed {list(rnd.result.scores)}"
-        )
-    hands = [[str(card) for card in hand] for hand in rnd.hands()]
-    if not same(entry["hands"], hands):
-        raise RecordError(f"the hands left at the end are {hands}, not {entry['hands']}")
-    return rnd
-
-
-def _compare(rnd: Round, recorded: list[Any], checked: int) -> int:
-    """The events the engine logged must be the recorded ones (drawn cards, tables...)."""
-    for at in range(checked, len(rnd.events)):
-        mine = rnd.events[at]
-        theirs = recorded[at] if at < len(recorded) else None
-        if not same(mine, theirs):
-            raise RecordError(
-                f"the engine gives {brief(mine)}, the record has {brief(theirs)}",
-                turn=rnd.turns,
-                action=at + 1,
-            )
-    return len(rnd.events)
