@@ -382,8 +382,17 @@
     document.body.classList.add("waiting");
     board().say(t("The bots are playing\u2026"));
     const table = game.view.table;
+    // The count of decisions seen and the log's length: a request sent again after a lost
+    // answer is not applied twice, and is answered with the game as the first one left it.
+    const sent = { ...body, decisions: game.decisions };
+    const url = `/games/${game.id}/${path}?since=${game.event_count}`;
     try {
-      const answer = await call(`/games/${game.id}/${path}`, body);
+      let answer;
+      try {
+        answer = await call(url, sent);
+      } catch (lost) {
+        answer = await call(url, sent); // once more: the network dropped the answer
+      }
       if (answer.ok) {
         show(answer.data, { table, events: answer.data.events });
       } else if (answer.data.problems && answer.data.problems.length) {
