@@ -10,6 +10,7 @@ import pytest
 
 from rami.game import GameOptions, Play, Round, View, deal
 from rami.game.deck import stream
+from rami.game.mixed import LADDERS
 from rami.rules import get_ruleset
 from rami.service import Settings, create_app
 from rami.service.testing import BackgroundServer, post_json
@@ -49,11 +50,17 @@ def test_bot_turn_plays_a_legal_turn(server: str, level: str) -> None:
     rnd.apply(played)  # the engine (and its referee) accept it
 
 
-def test_bot_turn_takes_a_target_elo_where_the_preset_has_a_ladder(server: str) -> None:
+def test_bot_turn_takes_a_target_elo_where_the_preset_has_a_ladder(
+    server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     chinois = _round("rami-chinois")
     status, action = post(server, {"view": chinois.view().to_json(), "level": "elo:700"})
     assert status == 200 and action["action"] == "play", action
-    status, body = post(server, {"view": _round("bfmania-30").view().to_json(), "level": "elo:700"})
+    held = {"view": _round("bfmania-30").view().to_json(), "level": "elo:700"}
+    status, action = post(server, held)
+    assert status == 200 and action == {"action": "draw", "source": "stock"}, action
+    monkeypatch.delitem(LADDERS, "bfmania-30")  # as if its ladder were not measured
+    status, body = post(server, held)
     assert status == 422 and body["field"] == "level" and "no measured ladder" in json.dumps(body)
     status, body = post(server, {"view": chinois.view().to_json(), "level": "grandmaster"})
     assert status == 422 and body["field"] == "level", body

@@ -16,6 +16,7 @@ import pytest
 
 from rami.cards import Card
 from rami.game import Claim, Draw, GameOptions, IllegalActionError, Play, make_bot, play_game
+from rami.game.mixed import LADDERS
 from rami.game.session import GameSession, NotAskedError
 from rami.game.state import View
 from rami.service import Settings, create_app
@@ -253,13 +254,15 @@ def test_bad_requests_are_json_errors(
         assert error["field"] == field
 
 
-def test_a_bot_asked_by_target_elo(url: str) -> None:
-    status, game = call(url, "/games", {"rules": "rami-chinois", "bots": ["elo:500"], "seed": 3})
-    assert status == 200, game
-    assert [p["level"] for p in game["players"]] == ["human", "elo:500"]
-    assert game["phase"] in ("draw", "play") and game["notes"] == []
-    # bfmania-30 has no measured ladder: refused at once, even where you play first (seed 0)
-    # and the bot would only have met it at its first turn.
+def test_a_bot_asked_by_target_elo(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for rules in ("rami-chinois", "bfmania-30"):
+        status, game = call(url, "/games", {"rules": rules, "bots": ["elo:500"], "seed": 3})
+        assert status == 200, game
+        assert [p["level"] for p in game["players"]] == ["human", "elo:500"]
+        assert game["phase"] in ("draw", "play") and game["notes"] == []
+    # A preset with no measured ladder (here bfmania-30's taken away) is refused at once, even
+    # where you play first (seed 0) and the bot would only have met it at its first turn.
+    monkeypatch.delitem(LADDERS, "bfmania-30")
     for seed in (0, 1):
         status, error = call(
             url, "/games", {"rules": "bfmania-30", "seed": seed, "bots": ["beginner", "elo:500"]}

@@ -1,6 +1,6 @@
-"""The measured ladders of the discard presets (docs/game.md): ``elo:N`` in bfmania-51 and rami-51
-resolves by the whole-game ladder (docs/game.md "Measured"), the presets with no ladder still
-refuse it, and every ladder is one a target Elo can be read from."""
+"""The measured ladders of the discard presets (docs/game.md): ``elo:N`` in bfmania-51, rami-51,
+Café Rummy and BFmania 30 resolves by the whole-game ladder (docs/game.md "Measured"), a preset
+with no ladder refuses it, and every ladder is one a target Elo can be read from."""
 
 from __future__ import annotations
 
@@ -19,10 +19,7 @@ from rami.game.state import View
 from rami.notation import parse_table
 from rami.rules import get_ruleset
 
-DISCARD_LADDERS = ("bfmania-51", "rami-51")
-WITHOUT_LADDER = tuple(
-    name for name in ("rami-fou", "cafe-rummy", "bfmania-30") if name not in LADDERS
-)
+DISCARD_LADDERS = ("bfmania-51", "rami-51", "bfmania-30")
 
 
 def points(rules: str) -> dict[float, float]:
@@ -117,8 +114,30 @@ def test_a_target_above_the_confirmed_bot_in_bfmania_51_mixes_the_expert_by_roun
     assert all(top.pick(replace(seen, round=number)) is top.expert for number in range(1, 11))
 
 
-@pytest.mark.parametrize("rules", WITHOUT_LADDER)
-def test_a_preset_without_a_ladder_still_refuses_a_target_elo(rules: str) -> None:
+def test_the_held_presets_ladders_are_their_measured_whole_game_points() -> None:
+    """Café Rummy and BFmania 30 (docs/game.md "Measured", whole games, the mean of seeds 1 and
+    2): the expert ends BFmania 30's ladder; in Café Rummy, where it stood +inf over the
+    confirmed bot in one seed, the ladder ends at the confirmed bot, and a target above it is
+    the confirmed bot (every turn its answer), never the expert."""
+    assert points("bfmania-30") == {0.0: 0.0, 0.1: 127.5, 0.5: 527.0, 1.0: 880.5, 2.0: 1216.0}
+    cafe = points("cafe-rummy")
+    assert cafe == {0.0: 0.0, 0.1: 161.5, 0.5: 710.0, 1.0: 1211.0}
+    for strength in (0.1, 0.5, 1.0):
+        assert strength_for("cafe-rummy", cafe[strength]) == pytest.approx(strength)
+    assert strength_for("cafe-rummy", 1211.0 + 1000) == 1.0
+    top = MixedBot(3, elo=5000, level="elo")
+    seen = _view("cafe-rummy")
+    assert all(
+        top.pick(replace(seen, round=n, turn=t)) is top.strong for n in (1, 2) for t in (0, 5)
+    )
+    assert strength_for("cafe-rummy", (161.5 + 710.0) / 2) == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize("rules", ["cafe-rummy", "bfmania-30"])
+def test_a_preset_without_a_ladder_still_refuses_a_target_elo(
+    rules: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delitem(LADDERS, rules)  # as if its ladder were not measured
     with pytest.raises(GameError, match=f"no measured ladder for {rules}"):
         check_level("elo:300", get_ruleset(rules))
     with pytest.raises(GameError, match=f"no measured ladder for {rules}"):

@@ -17,7 +17,7 @@ from rami.errors import SolverBugError
 from rami.game import View, fallback, make_bot
 from rami.game.discards import feeds, guarded_discard
 from rami.game.levels import bot_turn
-from rami.game.mixed import MixedBot
+from rami.game.mixed import LADDERS, MixedBot
 from rami.game.paired import FIXED, Match, play_pair, run_match
 from rami.game.presets import GameError, GameOptions
 from rami.game.sprt import ACCEPTED, INCONCLUSIVE, MIN_PAIRS, REJECTED, Sprt, elo, interval
@@ -202,12 +202,16 @@ def test_above_the_confirmed_bot_the_lot_is_drawn_once_a_round() -> None:
     assert 0 < sum(kinds) < len(kinds)
 
 
-def test_target_elo_levels_are_parsed_and_bad_ones_refused() -> None:
+def test_target_elo_levels_are_parsed_and_bad_ones_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     with pytest.raises(GameError, match="elo:N"):
         make_bot("elo:strong")
     with pytest.raises(GameError, match="finite"):
         make_bot("elo:inf")
     seen = view("cafe-rummy", "AS 2S 3S", "-", opened=(False, False))
+    assert bot_turn(seen, "elo:300") is not None  # Café Rummy's ladder is measured
+    monkeypatch.delitem(LADDERS, "cafe-rummy")  # a preset whose ladder is not
     with pytest.raises(GameError, match="no measured ladder for cafe-rummy"):
         bot_turn(seen, "elo:300")
 
@@ -264,13 +268,17 @@ def test_a_mixed_bot_draws_and_plays_a_turn_as_the_same_bot() -> None:
     assert picks == {True, False}
 
 
-def test_a_target_elo_without_a_ladder_is_refused_before_the_game_starts() -> None:
+def test_a_target_elo_without_a_ladder_is_refused_before_the_game_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A session, a match and the level check refuse elo:N where no ladder was measured,
     before any bot plays (the bot's first turn may come after the person's)."""
     from rami.game.levels import check_level
     from rami.game.paired import Match
     from rami.game.session import GameSession
 
+    assert GameSession("bfmania-30", ["elo:500"], 0).levels == ("elo:500",)
+    monkeypatch.delitem(LADDERS, "bfmania-30")  # as if its ladder were not measured
     with pytest.raises(GameError, match="no measured ladder for bfmania-30"):
         GameSession("bfmania-30", ["elo:500"], 0)
     with pytest.raises(GameError, match="no measured ladder for bfmania-30"):

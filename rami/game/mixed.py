@@ -95,6 +95,16 @@ LADDERS: dict[str, Sequence[tuple[float, float]]] = {
         (1.5, 566.0),
         (2.0, 698.0),
     ),
+    # Whole games, 30 pairs a step, the mean of seeds 1 and 2: novice +161.5 over the beginner
+    # (+176, +147), intermediate +548.5 over the novice (+585, +512), confirmed +501 over the
+    # intermediate (+417, +585). The expert stands +446 and +inf over the confirmed bot: no
+    # finite mean, so the ladder ends at the confirmed bot and the expert is asked by name.
+    "cafe-rummy": ((0.0, 0.0), (0.1, 161.5), (0.5, 710.0), (1.0, 1211.0)),
+    # Whole games, the mean of seeds 1 and 2: novice +127.5 over the beginner (+108, +147),
+    # intermediate +399.5 over the novice (+417, +382), confirmed +353.5 over the intermediate
+    # (+382, +325), 30 pairs a step; the expert +335.5 over the confirmed bot (+321, +350; 22
+    # and 17 pairs, the sequential test).
+    "bfmania-30": ((0.0, 0.0), (0.1, 127.5), (0.5, 527.0), (1.0, 880.5), (2.0, 1216.0)),
 }
 
 
