@@ -33,14 +33,13 @@ def verify(puzzle: Puzzle) -> list[str]:
 
 
 def _verify(puzzle: Puzzle) -> list[str]:
-    from rami.puzzles.difficulty import measure, tier_of
+    from rami.puzzles.difficulty import measure
     from rami.puzzles.evaluate import (
         Rejected,
         _check_position,
         check_needs_rearrangement,
         solutions_up_to,
         solve_goal,
-        superfluous_melds,
     )
     from rami.referee import validate_turn
 
@@ -92,6 +91,18 @@ def _verify(puzzle: Puzzle) -> list[str]:
             f"the fewest is {solution.cards_moved}"
         )
     metrics = measure(position, goal, puzzle.solution, played, solution.cards_moved)
+    evaluation = Evaluation(position, kind, goal, puzzle.solution, played, intended, metrics)
+    return problems + _record_problems(puzzle, evaluation)
+
+
+def _record_problems(puzzle: Puzzle, evaluation: Evaluation) -> list[str]:
+    """What the record says that the evaluation of its solution does not reproduce: the
+    metrics, tier and score, superfluous melds, the id and the themes."""
+    from rami.puzzles.difficulty import tier_of
+    from rami.puzzles.evaluate import superfluous_melds
+
+    problems: list[str] = []
+    position, record, metrics = puzzle.position, puzzle.record, evaluation.metrics
     if metrics != puzzle.metrics:
         changed = [
             f"{name} {getattr(puzzle.metrics, name)} -> {getattr(metrics, name)}"
@@ -105,7 +116,6 @@ def _verify(puzzle: Puzzle) -> list[str]:
             f"tier/score {difficulty.get('tier')}/{difficulty.get('score')} should be "
             f"{tier_of(metrics.score)}/{metrics.score}"
         )
-    evaluation = Evaluation(position, kind, goal, puzzle.solution, played, intended, metrics)
     extra = superfluous_melds(evaluation)
     if extra:
         problems.append(
