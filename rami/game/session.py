@@ -13,22 +13,22 @@ What leaves the session is what seat 0 sees: :meth:`GameSession.to_json` is the 
 player draws from the stock is never named; a reshuffle gives the new stock's size, never its
 order). Hands are shown only at the end of a round, when they are laid down to be counted.
 Each turn is told as moves (:mod:`rami.game.turn_text`), a bot's melds kept in the table's
-order (a meld keeps its number from turn to turn); the log's sentences are in the language
-asked (:mod:`rami.game.session_text`). :attr:`GameSession.journal` lists every action applied
-(the bots', the person's, ``{"action": "next"}`` for a round dealt), and ``GameSession(...,
-journal=...)`` replays it without asking the bots: the same game in any process (a bot's solve
-cut by the wall clock could answer otherwise).
+order (a meld keeps its number from turn to turn; :mod:`rami.game.session_log`); the log's
+sentences are in the language asked (:mod:`rami.game.session_text`).
+:attr:`GameSession.journal` lists every action applied (the bots', the person's, ``{"action":
+"next"}`` for a round dealt), and ``GameSession(..., journal=...)`` replays it without asking
+the bots: the same game in any process (a bot's solve cut by the wall clock could answer
+otherwise).
 """
 
 from __future__ import annotations
 
-import logging
 from collections import Counter, deque
 from collections.abc import Sequence
 from typing import Any
 
 from rami.cards import Card
-from rami.errors import NotationError, SolverBugError
+from rami.errors import NotationError
 from rami.game.actions import (
     DISCARD,
     SOURCES,
@@ -47,14 +47,12 @@ from rami.game.moves import arrange_like
 from rami.game.presets import GameError, GameOptions, game_rules
 from rami.game.rounds import Round
 from rami.game.scoring import game_after_round
-from rami.game.session_text import entry_text
+from rami.game.session_log import TableLog, entry_json
 from rami.game.state import CLAIM, DRAW, PLAY
-from rami.game.turn_text import in_table_order, move_texts, owners_after, took, turn_moves
+from rami.game.turn_text import in_table_order
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld
 from rami.rules import get_ruleset
-
-log = logging.getLogger(__name__)
 
 #: The person's seat.
 HUMAN = 0
@@ -114,7 +112,8 @@ class GameSession:
         self.first = first_seat(seed, count)
         self.number = 0
         #: What the table saw; keys starting with "_" stay in the session (to_json).
-        self.log: list[dict[str, Any]] = []
+        self._table_log = TableLog()
+        self.log = self._table_log.entries
         self.rounds: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None
         self.round_over = False
@@ -123,9 +122,6 @@ class GameSession:
         #: The person's answers applied so far (draws, claims, plays, next rounds).
         self.decisions = 0
         self._script: deque[dict[str, Any]] = deque(journal)
-        self._seen = 0  # events of the round already logged
-        self._table: tuple[Meld, ...] = ()  # the table as the last logged event left it
-        self._owners: list[int] = []  # who laid each of its melds
         self.round = self._deal()
         self._advance()
         if self._script:
@@ -141,10 +137,8 @@ class GameSession:
         if self.number > 1:
             self.first = round_first(self.first, self.active)
         dealt = deal(self.rules, self.active, stream(self.seed, "deal", self.number))
-        self._seen = 0
-        self._table, self._owners = (), []
         self.round_over = False
-        self.log.append({"kind": "deal", "round": self.number, "seat": self.first})
+        self._table_log.dealt(self.number, self.first)
         return Round(
             self.rules,
             self.options,
@@ -334,68 +328,11 @@ class GameSession:
     # ------------------------------------------------------------------ what seat 0 sees
 
     def _log_events(self) -> None:
-        rnd = self.round
-        for event in rnd.events[self._seen :]:
-            self.log.append(self._visible(event, rnd))
-        self._seen = len(rnd.events)
-
-    def _visible(self, event: dict[str, Any], rnd: Round) -> dict[str, Any]:
-        base = {"round": self.number}
-        if "reshuffle" in event:
-            return {**base, "kind": "reshuffle", "stock_size": len(event["stock"])}
-        seat = event["seat"]
-        if "claim" in event:
-            return {
-                **base,
-                "kind": "claim",
-                "seat": seat,
-                "card": event["claim"],
-                "penalty": event["penalty"] if seat == HUMAN else None,
-            }
-        if "draw" in event:
-            shown = seat == HUMAN or event["draw"] == DISCARD
-            return {
-                **base,
-                "kind": "draw",
-                "seat": seat,
-                "source": event["draw"],
-                "card": event["card"] if shown else None,
-            }
-        before, owners = self._table, self._owners
-        if "table" in event:
-            self._table = rnd.state.table
-            self._owners = owners_after(before, self._table, owners, seat)
-        played = [Card.parse(card) for card in event["played"]]
-        try:
-            moves = turn_moves(before, self._table, played)
-        except SolverBugError as error:  # a turn the move language cannot tell: said plainly
-            log.warning(
-                "round %d: the turn of seat %d not told as moves: %s", self.number, seat, error
-            )
-            moves = ()
-        left = sum(rnd.state.hands[seat].values()) if seat in rnd.state.hands else 0
-        return {
-            **base,
-            "kind": "play",
-            "seat": seat,
-            "played": event["played"],
-            "discard": event.get("discard"),
-            "table": event.get("table"),
-            "took": [] if seat == HUMAN else [str(card) for card in took(moves, owners, HUMAN)],
-            "hand_size": left,
-            "_moves": moves,
-        }
+        self._table_log.catch_up(self.round, self.number)
 
     def entry_json(self, entry: dict[str, Any], language: Language = ENGLISH) -> dict[str, Any]:
-        """A log entry as sent: its public fields, its ``text`` in ``language`` and, for a
-        turn, its ``moves`` (melds numbered as the table was before it)."""
-        sent = {key: value for key, value in entry.items() if not key.startswith("_")}
-        sent["text"] = entry_text(entry, self.names, language)
-        if entry["kind"] == "play":
-            sent["moves"] = move_texts(
-                entry["_moves"], entry["discard"], language, mine=entry["seat"] == HUMAN
-            )
-        return sent
+        """A log entry as sent (:func:`rami.game.session_log.entry_json`)."""
+        return entry_json(entry, self.names, language)
 
     def to_json(
         self, events_from: int | None = None, language: Language = ENGLISH
