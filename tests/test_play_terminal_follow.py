@@ -8,7 +8,7 @@ import re
 from typer.testing import CliRunner
 
 from rami.cli.main import app
-from rami.game.human import play_in_terminal
+from rami.game.human_game import play_in_terminal
 from rami.game.presets import GameOptions
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from rami.cli.main import app
 from rami.game.actions import GameInternalError
-from rami.game.human import play_in_terminal
+from rami.game.human_game import play_in_terminal
 
 
 def play(*args: str, stdin: str, env: dict[str, str] | None = None):
@@ -134,7 +134,7 @@ def test_ctrl_c_and_a_crash_keep_the_game(tmp_path: Path, monkeypatch) -> None:
     assert code == 130 and lines[-1].startswith("Interrupted. The game so far is kept in")
     assert len(actions(out)) == 5  # turn 1 of each, the person's second draw
 
-    import rami.game.human as human
+    import rami.game.human_game as human
     from rami.game.levels import make_bot
 
     class Failing:

@@ -33,7 +33,7 @@ from rami.game.state import View
 from rami.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from rami.game.human import kept_note, play_in_terminal
+    from rami.game.human_game import kept_note, play_in_terminal
     from rami.game.human_record import load_game
     from rami.game.paired import FIXED, SEQUENTIAL, Match, run_match
     from rami.game.record import MAX_RECORD_BYTES, RecordError, game_label, read_records
@@ -43,8 +43,8 @@ if TYPE_CHECKING:
 
 #: Public name -> (module of rami.game, attribute), loaded when first asked for.
 _WHERE = {
-    "kept_note": ("human", "kept_note"),
-    "play_in_terminal": ("human", "play_in_terminal"),
+    "kept_note": ("human_game", "kept_note"),
+    "play_in_terminal": ("human_game", "play_in_terminal"),
     "load_game": ("human_record", "load_game"),
     "FIXED": ("paired", "FIXED"),
     "SEQUENTIAL": ("paired", "SEQUENTIAL"),

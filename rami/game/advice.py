@@ -40,6 +40,7 @@ from rami.game.deck import derive_seed
 from rami.game.expert import ExpertBot
 from rami.game.presets import DrawRule, game_rules
 from rami.game.state import CLAIM, DRAW, View
+from rami.game.taking import can_follow, taking_problem, taking_reminder
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld, is_valid
 from rami.position import Position
@@ -367,57 +368,6 @@ def _why_discard(
     if not (outs or complete):
         return text("why dead", language, card=card)
     return text("why fewest", language, card=card)
-
-
-# ---------------------------------------------------------------------- taking the discard
-
-
-def taking_problem(view: View, language: Language = ENGLISH) -> str | None:
-    """Why the player may not take the top discard now, in plain words (None: they may). The
-    engine would accept the draw, but no turn the rules accept would follow it: a card taken
-    from the discard pile may not be discarded in the same turn, and where the preset asks it
-    (rami 51) it is laid in the same turn, in the opening for a player not yet opened
-    (docs/rules.md). Shared by every front end that lets a person draw."""
-    top = view.top_discard
-    if DISCARD not in view.draws or top is None:
-        return None
-    solution = _turn_with_top(view)
-    if solution is None:
-        return text("cannot follow", language, card=top)
-    if game_rules(view.rules).draw is DrawRule.LAID_ONLY and not laid_by_rule(
-        solution.position, Play(solution.table, solution.played, solution.discard), top
-    ):
-        return text("cannot lay" if view.is_opened else "cannot lay opening", language, card=top)
-    return None
-
-
-def can_follow(view: View) -> bool:
-    """Does some turn the rules accept follow taking the top discard? (A card taken from the
-    discard pile may not be discarded in the same turn: a hand of its copies alone could not
-    end the turn.)"""
-    return _turn_with_top(view) is not None
-
-
-def _turn_with_top(view: View) -> Solution | None:
-    """The solver's best turn with the top discard taken (None: no legal turn follows)."""
-    from rami.errors import IllegalTurnError
-
-    top = view.top_discard
-    assert top is not None
-    position = Position(view.table, (*view.hand, top), view.is_opened, view.rules, top)
-    try:
-        solution: Solution = timed_solve(position, min_moves=False)
-    except IllegalTurnError:
-        return None
-    return solution
-
-
-def taking_reminder(view: View, language: Language = ENGLISH) -> str | None:
-    """What a player who takes the top discard must do with it this turn (None: nothing)."""
-    top = view.top_discard
-    if top is None or game_rules(view.rules).draw is not DrawRule.LAID_ONLY:
-        return None
-    return text("must lay" if view.is_opened else "must lay opening", language, card=top)
 
 
 __all__ = ["Advice", "advise", "advised_action", "can_follow", "taking_problem", "taking_reminder"]

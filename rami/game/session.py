@@ -281,7 +281,7 @@ class GameSession:
                 [f"draw from 'stock' or 'discard', not {source!r}"], self.round.where
             )
         if source == DISCARD:  # a draw no turn the referee accepts would follow is refused
-            from rami.game.advice import taking_problem
+            from rami.game.taking import taking_problem
 
             problem = taking_problem(self.round.view())
             if problem is not None:
