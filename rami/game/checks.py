@@ -8,10 +8,13 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 
 from rami.cards import Card
 from rami.game.actions import Play
+from rami.game.deck import Deal
 from rami.game.presets import DrawRule, GameRules
+from rami.game.state import RoundState
 from rami.melds import Meld
 from rami.position import Position
 from rami.rules import Ruleset
@@ -90,3 +93,51 @@ def deck_difference(what: str, got: Counter[Card], want: Counter[Card]) -> str:
     if missing:
         parts.append("missing " + " ".join(str(c) for c in sorted(missing.elements())))
     return f"{what} is not the deck: {', '.join(parts)}"
+
+
+def deal_problems(
+    deal: Deal,
+    game: GameRules,
+    rules_name: str,
+    active: Sequence[bool],
+    deck: Counter[Card],
+    sizes: bool,
+) -> list[str]:
+    """What is wrong with a deal for the seats in play: the number of hands, each hand's size
+    (with ``sizes``; a seat out of the game is dealt nothing), the card turned to start the
+    discard pile, and the whole deck dealt."""
+    problems = []
+    players = len(active)
+    if len(deal.hands) != players:
+        problems.append(f"the deal has {len(deal.hands)} hands for {players} seats")
+    for seat, hand in enumerate(deal.hands):
+        want = game.deal if seat < players and active[seat] else 0
+        if len(hand) != want and (sizes or not want):
+            problems.append(f"seat {seat} is dealt {len(hand)} cards, not {want}")
+    if (deal.discard is not None) != game.first_discard:
+        problems.append(
+            f"{rules_name} {'turns' if game.first_discard else 'turns no'} card "
+            "to start the discard pile"
+        )
+    dealt = Counter(deal.stock)
+    for hand in deal.hands:
+        dealt.update(hand)
+    if deal.discard is not None:
+        dealt[deal.discard] += 1
+    if dealt != deck:
+        problems.append(deck_difference("the deal", dealt, deck))
+    return problems
+
+
+def lost_cards(state: RoundState, deck: Counter[Card]) -> str | None:
+    """How the cards of a round in play (stock, discard pile, hands, table) differ from the
+    deck (None: every card is accounted for)."""
+    counts = Counter(
+        chain(
+            state.stock,
+            state.discard,
+            *(hand.elements() for hand in state.hands.values()),
+            *(meld.cards for meld in state.table),
+        )
+    )
+    return None if counts == deck else deck_difference("the game", counts, deck)

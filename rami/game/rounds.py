@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from itertools import chain
 from typing import Any
 
 from rami.cards import Card
@@ -27,7 +26,14 @@ from rami.game.actions import (
     IllegalActionError,
     Play,
 )
-from rami.game.checks import deck_difference, engine_problems, judged_position, same_table
+from rami.game.checks import (
+    deal_problems,
+    deck_difference,
+    engine_problems,
+    judged_position,
+    lost_cards,
+    same_table,
+)
 from rami.game.deck import Deal, Reshuffler, make_deck, random_reshuffler
 from rami.game.presets import DrawRule, GameOptions, StockEmpty, game_rules
 from rami.game.scoring import BLOCKED, CAP, OUT, TURN_LIMIT, RoundResult, score_round
@@ -103,42 +109,17 @@ class Round:
     def _check_deal(self, sizes: bool) -> None:
         """The deal holds the whole deck; with ``sizes``, each hand the preset's deal size (a
         test may deal short hands to set up a known position)."""
-        problems = []
-        if len(self.deal.hands) != self.players:
-            problems.append(f"the deal has {len(self.deal.hands)} hands for {self.players} seats")
-        for seat, hand in enumerate(self.deal.hands):
-            want = self.game.deal if seat < self.players and self.active[seat] else 0
-            if len(hand) != want and (sizes or not want):
-                problems.append(f"seat {seat} is dealt {len(hand)} cards, not {want}")
-        if (self.deal.discard is not None) != self.game.first_discard:
-            problems.append(
-                f"{self.rules.name} {'turns' if self.game.first_discard else 'turns no'} card "
-                "to start the discard pile"
-            )
-        dealt = Counter(self.deal.stock)
-        for hand in self.deal.hands:
-            dealt.update(hand)
-        if self.deal.discard is not None:
-            dealt[self.deal.discard] += 1
-        if dealt != self.deck:
-            problems.append(deck_difference("the deal", dealt, self.deck))
+        problems = deal_problems(
+            self.deal, self.game, self.rules.name, self.active, self.deck, sizes
+        )
         if not 0 <= self.first < self.players or not self.active[self.first]:
             problems.append(f"seat {self.first} cannot play first")
         if problems:
             raise IllegalActionError(problems, f"round {self.number}, deal")
 
     def _check_cards(self) -> None:
-        state = self.state
-        counts = Counter(
-            chain(
-                state.stock,
-                state.discard,
-                *(hand.elements() for hand in state.hands.values()),
-                *(meld.cards for meld in state.table),
-            )
-        )
-        if counts != self.deck:
-            lost = deck_difference("the game", counts, self.deck)
+        lost = lost_cards(self.state, self.deck)
+        if lost:
             raise GameInternalError(f"{self.where}: cards not conserved: {lost}")
 
     # ------------------------------------------------------------------ turn flow
