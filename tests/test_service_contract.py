@@ -178,7 +178,7 @@ def test_the_library_json_has_no_key_the_models_lack() -> None:
         assert set(make_hint(solution, level).to_json()) == set(model.model_fields)
     puzzle = puzzle_record.shipped_pack()[0]
     public = puzzle_record.public_json(puzzle)
-    assert {"date", *public} == set(schemas.PuzzleOut.model_fields)
+    assert {"date", "theme_names", *public} == set(schemas.PuzzleOut.model_fields)
     assert set(public["goal"]) == set(schemas.GoalOut.model_fields)
     assert set(daily_json(date(2025, 1, 1), puzzle)) == set(schemas.PuzzleOut.model_fields)
     verdict = puzzle_answers.check_answer(puzzle, puzzle.solution)

@@ -20,6 +20,7 @@ from rami.game.actions import DISCARD
 from rami.game.human_text import cards_text, say
 from rami.game.presets import DEFAULT_MAX_ROUNDS, GameEnd, GameOptions, game_rules
 from rami.game.rounds import Round
+from rami.game.session_text import bot_names
 from rami.game.turn_text import bot_move_text, move_texts, turn_moves
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld
@@ -112,7 +113,9 @@ class Narrator:
         order: TableOrder,
         language: Language = ENGLISH,
     ) -> None:
-        self.names = list(names)
+        # The bots' levels in the player's words (P2 (confirmé)); the person keeps the name
+        # the sentences below are written for.
+        self.names = [names[0], *bot_names(names, language)]
         self.rules = rules
         self.options = options
         self.echo = echo

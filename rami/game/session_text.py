@@ -37,14 +37,20 @@ def person_name(language: Language) -> str:
 _LEVELS_FR = {"beginner": "débutant", "intermediate": "intermédiaire", "confirmed": "confirmé"}
 
 
-def _names(names: Sequence[str], language: Language) -> list[str]:
-    """The players' names in ``language``: "You" ("Vous"), and each bot with its level's
-    word ("P2 (beginner)", "P2 (débutant)")."""
+def bot_names(names: Sequence[str], language: Language) -> list[str]:
+    """The bots' names (``names`` less seat 0) with their levels' words in ``language``
+    ("P2 (beginner)", "P2 (débutant)"), as the page's level menu says them."""
     bots = list(names[1:])
     if language is FRENCH:
         for english, french in _LEVELS_FR.items():
             bots = [name.replace(f"({english})", f"({french})") for name in bots]
-    return [person_name(language), *bots]
+    return bots
+
+
+def _names(names: Sequence[str], language: Language) -> list[str]:
+    """The players' names in ``language``: "You" ("Vous"), and each bot with its level's
+    word."""
+    return [person_name(language), *bot_names(names, language)]
 
 
 def _cards(cards: Sequence[str], language: Language) -> str:

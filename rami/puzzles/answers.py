@@ -14,9 +14,11 @@ from typing import Any
 
 from rami.cards import Card
 from rami.errors import NotationError
+from rami.lang import ENGLISH, Language
 from rami.melds import Meld
 from rami.notation import meld_from_json, parse_table
-from rami.puzzles.record import Puzzle, _decoded, _plural
+from rami.puzzles.record import Puzzle, _decoded
+from rami.puzzles.words import points_reason, short_reason, solved_reason
 from rami.signature import signature
 
 
@@ -76,15 +78,19 @@ def read_answer(puzzle: Puzzle, text: str) -> Answer:
 
 
 def check_answer(
-    puzzle: Puzzle, table: Sequence[Meld], numbers: Sequence[int] | None = None
+    puzzle: Puzzle,
+    table: Sequence[Meld],
+    numbers: Sequence[int] | None = None,
+    language: Language = ENGLISH,
 ) -> AnswerVerdict:
     """Does this final table solve the puzzle, and is it the intended solution?
 
     Any legal final table that reaches the goal solves it; it is *intended* when its signature
     is the solution's. ``numbers`` (an answer given as moves) are the melds' numbers, which the
-    reasons then use.
+    reasons then use. The reasons are said in ``language`` (:mod:`rami.puzzles.words`); the
+    referee's, as everywhere, with their cards in the language's notation.
     """
-    verdict = _check_answer(puzzle, table)
+    verdict = _check_answer(puzzle, table, language)
     if numbers is not None and not verdict.legal:
         from rami.puzzles.moves import renumber_reasons
 
@@ -96,10 +102,15 @@ def check_answer(
             verdict.penalty_after,
             verdict.cards_played,
         )
+    if not verdict.legal and language is not ENGLISH:
+        from rami.cards import localize_cards
+
+        problems = tuple(localize_cards(reason, language) for reason in verdict.reasons)
+        verdict = AnswerVerdict(False, False, False, problems)
     return verdict
 
 
-def _check_answer(puzzle: Puzzle, table: Sequence[Meld]) -> AnswerVerdict:
+def _check_answer(puzzle: Puzzle, table: Sequence[Meld], language: Language) -> AnswerVerdict:
     from rami.referee import validate_turn
 
     position = puzzle.position
@@ -115,22 +126,10 @@ def _check_answer(puzzle: Puzzle, table: Sequence[Meld]) -> AnswerVerdict:
     count = len(played)
     if verdict.penalty_after > goal_penalty:
         if puzzle.kind == "empty-hand":
-            reason = (
-                f"legal, but it plays {count} of {_plural(len(position.hand), 'card')}: "
-                f"the goal is to play {'them all' if len(position.hand) > 1 else 'it'} "
-                f"(left: "
-                f"{' '.join(map(str, verdict.hand_after))})"
-            )
+            reason = short_reason(count, len(position.hand), verdict.hand_after, language)
         else:
-            reason = (
-                f"legal, but it leaves {_plural(verdict.penalty_after, 'point')} in "
-                f"hand: the best play leaves {goal_penalty}"
-            )
+            reason = points_reason(verdict.penalty_after, goal_penalty, language)
         return AnswerVerdict(False, False, True, (reason,), verdict.penalty_after, count)
     intended = signature(table, position.rules) == signature(puzzle.solution, position.rules)
-    reason = (
-        "solved: this is the intended solution"
-        if intended
-        else "solved, by another route than the intended solution (it still counts)"
-    )
+    reason = solved_reason(intended, language)
     return AnswerVerdict(True, intended, True, (reason,), verdict.penalty_after, count)

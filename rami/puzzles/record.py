@@ -42,6 +42,7 @@ from typing import Any
 from rami import __version__
 from rami.cards import Card
 from rami.errors import NotationError, shorten
+from rami.lang import ENGLISH, Language
 from rami.melds import Meld
 from rami.notation import (
     MAX_JSON_DEPTH,
@@ -87,18 +88,12 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def goal_text(kind: str, goal: dict[str, Any]) -> str:
+def goal_text(kind: str, goal: dict[str, Any], language: Language = ENGLISH) -> str:
     """The goal as a sentence (stored in each record as ``goal.text``, and made again for a
-    record without one)."""
-    if kind == "empty-hand":
-        played = goal["cards_played"]
-        if played == 1:
-            return "Play the only card of your hand."
-        return f"Play all {played} cards of your hand."
-    return (
-        f"Your hand cannot be emptied: shed as many points as you can "
-        f"(the best play leaves {_plural(goal['penalty_after'], 'point')} in hand)."
-    )
+    record without one, or in another language: :mod:`rami.puzzles.words`)."""
+    from rami.puzzles.words import goal_text as said
+
+    return said(kind, goal, language)
 
 
 def make_record(evaluation: Evaluation, *, seed: int, profile: str) -> dict[str, Any]:
@@ -295,10 +290,10 @@ def select(
 PUBLIC_GOAL = ("kind", "penalty_after", "cards_played", "shed", "text")
 
 
-def public_json(puzzle: Puzzle) -> dict[str, Any]:
+def public_json(puzzle: Puzzle, language: Language = ENGLISH) -> dict[str, Any]:
     """What a player is shown: the position and the goal, never the answer (no solution, no
     signature, no difficulty details, no generator seed). ``rating`` only where a record has
-    one."""
+    one. The goal's ``text`` in ``language`` (in English the record's own)."""
     data: dict[str, Any] = {
         "id": puzzle.id,
         "kind": puzzle.kind,
@@ -308,15 +303,16 @@ def public_json(puzzle: Puzzle) -> dict[str, Any]:
         "tier": puzzle.tier,
         "themes": list(puzzle.themes),
     }
-    if "text" not in data["goal"]:
-        data["goal"]["text"] = goal_text(puzzle.kind, puzzle.goal)
+    if "text" not in data["goal"] or language is not ENGLISH:
+        data["goal"]["text"] = goal_text(puzzle.kind, puzzle.goal, language)
     if "rating" in puzzle.record:
         data["rating"] = puzzle.record["rating"]
     return data
 
 
-def solution_moves(puzzle: Puzzle) -> list[dict[str, Any]]:
-    """The recorded solution as moves (as ``rami solve`` explains a turn), in order."""
+def solution_moves(puzzle: Puzzle, language: Language = ENGLISH) -> list[dict[str, Any]]:
+    """The recorded solution as moves (as ``rami solve`` explains a turn), in order, their
+    ``text`` in ``language``."""
     from rami.solver.explain import explain_moves
 
     before = puzzle.position.table
@@ -324,13 +320,14 @@ def solution_moves(puzzle: Puzzle) -> list[dict[str, Any]]:
     for meld in puzzle.solution:
         after.update(meld.cards)
     played = tuple(sorted((after - puzzle.position.table_cards).elements()))
-    return [move.to_json() for move in explain_moves(before, puzzle.solution, played)]
+    moves = explain_moves(before, puzzle.solution, played)
+    return [move.to_json(language) for move in moves]
 
 
-def solution_json(puzzle: Puzzle) -> dict[str, Any]:
+def solution_json(puzzle: Puzzle, language: Language = ENGLISH) -> dict[str, Any]:
     """The answer, for when it is asked for: the final table in meld-number order with each
     meld's number (the table's melds keep theirs, new melds are numbered on), the moves that
-    reach it, the signature and the difficulty details."""
+    reach it (their ``text`` in ``language``), the signature and the difficulty details."""
     from rami.solver.explain import meld_numbers
 
     numbers = meld_numbers(puzzle.position.table, puzzle.solution)
@@ -339,7 +336,7 @@ def solution_json(puzzle: Puzzle) -> dict[str, Any]:
         "id": puzzle.id,
         "solution": [meld_to_json(meld) for _, meld in ordered],
         "numbers": [number for number, _ in ordered],
-        "moves": solution_moves(puzzle),
+        "moves": solution_moves(puzzle, language),
         "signature": puzzle.record.get("signature")
         or signature(puzzle.solution, puzzle.position.rules).text(),
         "difficulty": dict(puzzle.record["difficulty"]),

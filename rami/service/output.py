@@ -42,12 +42,22 @@ def position_json(position: Position) -> dict[str, Any]:
     return data
 
 
-def daily_json(day: date, puzzle: Puzzle) -> dict[str, Any]:
-    """The daily puzzle: :func:`rami.puzzles.record.public_json` (the puzzle JSON contract of
-    docs/puzzles.md: no solution), its position's melds as objects, and its date."""
+def puzzle_json(puzzle: Puzzle, language: Language = ENGLISH) -> dict[str, Any]:
+    """:func:`rami.puzzles.record.public_json` (the puzzle JSON contract of docs/puzzles.md: no
+    solution), the goal's text in ``language``, with ``theme_names``: the themes as a player
+    reads them (in English the tags themselves, :func:`rami.puzzles.words.theme_name`)."""
     from rami.puzzles.record import public_json
+    from rami.puzzles.words import theme_name
 
-    data = {"date": day.isoformat(), **public_json(puzzle)}
+    data = public_json(puzzle, language)
+    data["theme_names"] = [theme_name(theme, language) for theme in puzzle.themes]
+    return data
+
+
+def daily_json(day: date, puzzle: Puzzle, language: Language = ENGLISH) -> dict[str, Any]:
+    """The daily puzzle: :func:`puzzle_json` in ``language``, its position's melds as objects,
+    and its date."""
+    data = {"date": day.isoformat(), **puzzle_json(puzzle, language)}
     data["position"] = position_json(puzzle.position)
     goal = data["goal"]
     data["goal"] = {

@@ -25,6 +25,8 @@ from rami.errors import NotationError
 from rami.lang import Language
 from rami.puzzles import record
 from rami.puzzles.themes import THEMES
+from rami.puzzles.words import theme_name, theme_sentence
+from rami.service.output import puzzle_json
 from rami.service.schemas import ErrorOut, _Out
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -73,11 +75,20 @@ PuzzleId = Annotated[
 ]
 
 
+#: The language of a puzzle's texts (its goal, its themes' names, the solution's moves).
+LangQuery = Annotated[
+    Language, Query(description="The language of the texts: en (the default) or fr")
+]
+
+
 class ThemeOut(_Out):
     """A theme of docs/puzzles.md, with how many puzzles of the pack have it."""
 
     name: str = Field(description="The theme (split-run, joker-swap, ...)")
-    description: str = Field(description="What the solution does, in one sentence")
+    title: str = Field(description="The theme as a player reads it, in the language asked")
+    description: str = Field(
+        description="What the solution does, in one sentence, in the language asked"
+    )
     count: int = Field(description="Puzzles of the pack with this theme")
 
 
@@ -119,15 +130,19 @@ async def card_svg(
     name: Annotated[str, PathParam(description="A card (7H, TH or 10H, QS...) or joker")],
     four_color: Annotated[bool, Query(description="Diamonds blue, clubs green")] = False,
     size: Annotated[int, Query(ge=16, le=400, description="Card width in pixels")] = CARD_SIZE,
+    lang: Annotated[
+        Language,
+        Query(description="The court's letters and the card's name: en (J Q K), fr (V D R)"),
+    ] = Language.EN,
 ) -> Response:
-    """One card drawn by :func:`rami.svg.card` (what the page shows)."""
+    """One card drawn by :func:`rami.svg.card` (what the page shows), in ``lang``."""
     from rami.svg import card
 
     if not _CARD_NAME.fullmatch(name):
         raise _error(404, f"no card {name!r}: give a card such as 7H, TH or QS, or joker", "name")
     text = "*" if name.lower() == "joker" else name.upper()
     return Response(
-        card(text, size=size, four_color=four_color),
+        card(text, size=size, four_color=four_color, language=lang),
         media_type="image/svg+xml",
         headers={"Cache-Control": CARD_CACHE},
     )
@@ -180,28 +195,39 @@ async def list_puzzles(
 
 
 @router.get("/puzzles/themes", tags=["puzzles"], response_model=list[ThemeOut], responses=_NO_PACK)
-async def list_themes(request: Request) -> list[dict[str, Any]]:
+async def list_themes(request: Request, lang: LangQuery = Language.EN) -> list[dict[str, Any]]:
     """Every theme, what it means, and how many puzzles of the pack have it."""
     puzzles = await _pack(request)
     counts = Counter(theme for puzzle in puzzles for theme in puzzle.themes)
     return [
-        {"name": name, "description": sentence, "count": counts[name]}
-        for name, (sentence, _) in THEMES.items()
+        {
+            "name": name,
+            "title": theme_name(name, lang),
+            "description": theme_sentence(name, lang),
+            "count": counts[name],
+        }
+        for name in THEMES
     ]
 
 
 @router.get("/puzzles/{puzzle_id}", tags=["puzzles"], responses=_BY_ID)
-async def get_puzzle(request: Request, puzzle_id: PuzzleId) -> dict[str, Any]:
-    """A puzzle of the pack: its position and goal, no solution (docs/puzzles.md)."""
-    return record.public_json(await _puzzle(request, puzzle_id))
+async def get_puzzle(
+    request: Request, puzzle_id: PuzzleId, lang: LangQuery = Language.EN
+) -> dict[str, Any]:
+    """A puzzle of the pack: its position and goal, no solution (docs/puzzles.md); the goal's
+    text and the themes' names in ``lang``."""
+    return puzzle_json(await _puzzle(request, puzzle_id), lang)
 
 
 @router.get("/puzzles/{puzzle_id}/solution", tags=["puzzles"], responses=_BY_ID)
-async def get_solution(request: Request, puzzle_id: PuzzleId) -> dict[str, Any]:
+async def get_solution(
+    request: Request, puzzle_id: PuzzleId, lang: LangQuery = Language.EN
+) -> dict[str, Any]:
     """The answer, when asked: the final table with its meld numbers, the moves that reach it
-    (what the page plays step by step), the signature and the difficulty details."""
+    (what the page plays step by step; their ``text`` in ``lang``), the signature and the
+    difficulty details."""
     puzzle = await _puzzle(request, puzzle_id)
-    return await asyncio.to_thread(record.solution_json, puzzle)
+    return await asyncio.to_thread(record.solution_json, puzzle, lang)
 
 
 @router.get("/puzzles/{puzzle_id}/hint", tags=["puzzles"], responses=_BY_ID)
@@ -214,9 +240,7 @@ async def get_hint(
             ge=1, le=3, description="1 what is achievable, 2 the first key move, 3 the whole turn"
         ),
     ] = 1,
-    lang: Annotated[
-        Literal["en", "fr"], Query(description="The language of the hint's text")
-    ] = "en",
+    lang: Annotated[Language, Query(description="The language of the hint's text")] = Language.EN,
 ) -> JSONResponse:
     """A hint for the puzzle's position, as ``rami hint PUZZLE-ID --level N --lang L`` gives
     it."""
@@ -228,7 +252,7 @@ async def get_hint(
     solution = await request.app.state.pool.run(  # in a solver process: it must pickle
         _solve, puzzle.position, time_limit, deadline=settings.deadline(time_limit)
     )
-    return JSONResponse({"id": puzzle.id, **make_hint(solution, level, Language(lang)).to_json()})
+    return JSONResponse({"id": puzzle.id, **make_hint(solution, level, lang).to_json()})
 
 
 def _solve(position: Any, time_limit: float) -> Any:

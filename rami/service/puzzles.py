@@ -16,11 +16,12 @@ import threading
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import FastAPI, Path, Request
+from fastapi import FastAPI, Path, Query, Request
 from pydantic import Field, StrictStr
 
 import rami.service.schemas as schemas
 from rami.errors import NotationError, UnreadableFileError
+from rami.lang import Language
 from rami.puzzles import answers, record
 from rami.service.errors import ApiError, log, notation_error
 from rami.service.inputs import MAX_CARDS, check_text_size, parse_melds_field
@@ -32,6 +33,9 @@ if TYPE_CHECKING:
     from rami.puzzles.record import Puzzle
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+LangQuery = Annotated[
+    Language, Query(description="The language of the goal and the themes' names: en or fr")
+]
 
 
 class CheckRequest(schemas._Body):
@@ -45,6 +49,9 @@ class CheckRequest(schemas._Body):
         default=None,
         description="Or the answer as moves, in the move language of `rami solve` ('split 1 "
         "after 6H; add 6H to 4'): one per line or separated by ';', or a list of moves",
+    )
+    lang: Language = Field(
+        default=Language.EN, description="The language of the verdict's reasons (en or fr)"
     )
 
 
@@ -158,19 +165,19 @@ def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) ->
         )
     }
 
-    async def daily_of(day: date, request: Request) -> dict[str, Any]:
+    async def daily_of(day: date, request: Request, language: Language) -> dict[str, Any]:
         puzzles = await asyncio.to_thread(pack.load)
         book = attempt_book(request)
         if book is None:
-            return daily_json(day, record.daily(day, puzzles))
-        return daily_json(day, await asyncio.to_thread(book.daily, day, puzzles))
+            return daily_json(day, record.daily(day, puzzles), language)
+        return daily_json(day, await asyncio.to_thread(book.daily, day, puzzles), language)
 
     @app.get("/puzzles/daily", response_model=schemas.PuzzleOut, tags=["puzzles"], responses=errors)
-    async def daily_today(request: Request) -> dict[str, Any]:
+    async def daily_today(request: Request, lang: LangQuery = Language.EN) -> dict[str, Any]:
         """Today's puzzle (the server's date), as ``rami puzzle daily --json`` without the
         solution; on a server with an attempts database, chosen by rating once players have
         rated enough (docs/puzzles.md, "The daily puzzle by rating")."""
-        return await daily_of(date.today(), request)
+        return await daily_of(date.today(), request, lang)
 
     @app.get(
         "/puzzles/daily/{date}",
@@ -181,10 +188,11 @@ def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) ->
     async def daily_on(
         day: Annotated[str, Path(alias="date", description="YYYY-MM-DD")],
         request: Request,
+        lang: LangQuery = Language.EN,
     ) -> dict[str, Any]:
         """The puzzle of a day (YYYY-MM-DD): every server without an attempts database gives
         the same one; a server with one, the puzzle it gave that day."""
-        return await daily_of(_day(day), request)
+        return await daily_of(_day(day), request, lang)
 
     @app.post(
         "/puzzles/check",
@@ -204,6 +212,11 @@ def install_puzzle_routes(app: FastAPI, settings: Settings, pool: SolverPool) ->
         if table is None:
             table, numbers = _moves(puzzle, request.moves)
         verdict = await pool.run(
-            answers.check_answer, puzzle, table, numbers, deadline=settings.deadline_slack
+            answers.check_answer,
+            puzzle,
+            table,
+            numbers,
+            request.lang,
+            deadline=settings.deadline_slack,
         )
         return {"id": puzzle.id, **verdict.to_json()}

@@ -328,6 +328,10 @@ class PuzzleOut(_Out):
     goal: GoalOut
     tier: str
     themes: list[str] = Field(description="What the solution does (split-run, ...)")
+    theme_names: list[str] = Field(
+        description="The themes as a player reads them, in the language asked (in English the "
+        "tags themselves)"
+    )
 
 
 class CheckOut(_Out):

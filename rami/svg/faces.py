@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
 from rami.cards import Card, Suit
+from rami.lang import ENGLISH, Language
 from rami.svg.style import (
-    _RANK_SHOWN,
     _STAR,
     _SUIT_PATHS,
     CARD_H,
@@ -58,7 +58,7 @@ def _star(parent: ET.Element, cx: float, cy: float, size: float, color: str) -> 
     _fill(path, color)
 
 
-def _corner(parent: ET.Element, card: Card, color: str) -> None:
+def _corner(parent: ET.Element, card: Card, color: str, shown: str) -> None:
     """The index in the top-left corner: rank over a small suit (JOKER written downwards)."""
     if card.is_joker:
         for index, letter in enumerate("JOKER"):
@@ -75,7 +75,6 @@ def _corner(parent: ET.Element, card: Card, color: str) -> None:
         _star(parent, 13, 100, 14, color)
         return
     assert card.suit is not None
-    shown = _RANK_SHOWN[card.rank]
     if len(shown) == 2:  # 10: narrower, and tucked into the same column
         text = _text(parent, 13, 29, shown, size=22, color=color, anchor="middle", bold=True)
         text.set("letter-spacing", "-2")
@@ -90,9 +89,9 @@ def _card_face(parent: ET.Element, card: Card, style: _Style) -> None:
     body = _sub(parent, "rect", x=0, y=0, width=CARD_W, height=CARD_H, rx=9, stroke_width=1.5)
     _fill(body, face)
     _fill(body, style["card border"], "stroke")
-    _corner(parent, card, color)
+    _corner(parent, card, color, style.rank(card))
     turned = _sub(parent, "g", transform=f"rotate(180 {CARD_W / 2:g} {CARD_H / 2:g})")
-    _corner(turned, card, color)
+    _corner(turned, card, color, style.rank(card))
     cx, cy = CARD_W / 2, CARD_H / 2
     if card.is_joker:
         _star(parent, cx, cy - 4, 56, color)
@@ -107,7 +106,7 @@ def _card_face(parent: ET.Element, card: Card, style: _Style) -> None:
             parent,
             cx,
             cy + 8,
-            _RANK_SHOWN[card.rank],
+            style.rank(card),
             size=46,
             color=color,
             anchor="middle",
@@ -160,7 +159,7 @@ def _card_group(
         data_card=str(card),
         data_mark=mark,
         data_place=place,
-        aria_label=card_name(card),
+        aria_label=card_name(card, style.language),
     )
     if shadow:
         _fill(
@@ -179,12 +178,16 @@ def card(
     colors: Mapping[str, str] | None = None,
     four_color: bool = False,
     marked: str | None = None,
+    language: Language = ENGLISH,
 ) -> SvgImage:
-    """One card. ``marked``: None, ``"played"`` (came from the hand) or ``"moved"``."""
+    """One card. ``marked``: None, ``"played"`` (came from the hand) or ``"moved"``;
+    ``language``: the letters of the jack, queen and king (in French V, D, R) and the card's
+    name for screen readers."""
     drawn = _as_card(card)
     mark = _check_mark(marked)
-    style = _style(colors, four_color)
+    style = _style(colors, four_color, language)
     pad = _MARK_OUT if mark else 1
-    svg = _root(CARD_W + 2 * pad, CARD_H + 2 * pad, size, label=card_name(drawn), desc=str(drawn))
+    label = card_name(drawn, language)
+    svg = _root(CARD_W + 2 * pad, CARD_H + 2 * pad, size, label=label, desc=drawn.text(language))
     _card_group(svg, drawn, pad, pad, style, mark=mark, shadow=False)
     return _image(svg)

@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rami.cards import Card, Suit
+from rami.cards import FRENCH_RANK_LETTERS, Card, Suit
+from rami.lang import ENGLISH, FRENCH, Language
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
@@ -67,6 +68,15 @@ _SUIT_NAMES = {
 }
 _RANK_SHOWN = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _RANK_NAMES = ("", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+#: In French (docs/notation.md, "French"): the letters V, D, R and the words the page says.
+_RANK_SHOWN_FR = ("", *FRENCH_RANK_LETTERS)
+_RANK_NAMES_FR = ("", "as", "2", "3", "4", "5", "6", "7", "8", "9", "10", "valet", "dame", "roi")
+_SUIT_NAMES_FR = {
+    Suit.SPADES: "pique",
+    Suit.HEARTS: "cœur",
+    Suit.DIAMONDS: "carreau",
+    Suit.CLUBS: "trèfle",
+}
 
 FONT_SANS = "'DejaVu Sans', Verdana, Arial, Helvetica, sans-serif"
 FONT_SERIF = "'DejaVu Serif', Georgia, 'Times New Roman', serif"
@@ -202,6 +212,11 @@ def _plural(count: int, word: str) -> str:
 class _Style:
     colors: Mapping[str, str]
     four_color: bool
+    language: Language = ENGLISH
+
+    def rank(self, card: Card) -> str:
+        """The rank as the corner and the court show it (in French V, D, R)."""
+        return (_RANK_SHOWN_FR if self.language is FRENCH else _RANK_SHOWN)[card.rank]
 
     def __getitem__(self, name: str) -> str:
         return self.colors[name]
@@ -216,13 +231,15 @@ class _Style:
         return self.colors["red" if suit in (Suit.HEARTS, Suit.DIAMONDS) else "black"]
 
 
-def _style(colors: Mapping[str, str] | None, four_color: bool) -> _Style:
+def _style(
+    colors: Mapping[str, str] | None, four_color: bool, language: Language = ENGLISH
+) -> _Style:
     unknown = sorted(set(colors or {}) - set(DEFAULT_COLORS))
     if unknown:
         raise ValueError(
             f"unknown colour name {unknown[0]!r}: the names are {', '.join(DEFAULT_COLORS)}"
         )
-    return _Style({**DEFAULT_COLORS, **(colors or {})}, four_color)
+    return _Style({**DEFAULT_COLORS, **(colors or {})}, four_color, language)
 
 
 def _root(width: float, height: float, size: int, *, label: str, desc: str) -> ET.Element:
@@ -249,11 +266,14 @@ def _image(svg: ET.Element) -> SvgImage:
     return SvgImage(ET.tostring(svg, encoding="unicode"))
 
 
-def card_name(card: Card) -> str:
-    """A card in words, for screen readers: ``7 of hearts``, ``queen of spades``, ``joker``."""
+def card_name(card: Card, language: Language = ENGLISH) -> str:
+    """A card in words, for screen readers: ``7 of hearts``, ``queen of spades``, ``joker``;
+    in French ``7 de cœur``, ``dame de pique``."""
     if card.is_joker:
         return "joker"
     assert card.suit is not None
+    if language is FRENCH:
+        return f"{_RANK_NAMES_FR[card.rank]} de {_SUIT_NAMES_FR[card.suit]}"
     return f"{_RANK_NAMES[card.rank]} of {_SUIT_NAMES[card.suit]}"
 
 

@@ -762,7 +762,7 @@
       const result = await api("/puzzles/check", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ id: puzzle.id, moves: moves.join("\n") }),
+        body: JSON.stringify({ id: puzzle.id, moves: moves.join("\n"), lang: T.lang() }),
       });
       showVerdict(result);
       noteCheck(result);
@@ -850,7 +850,7 @@
   async function showSolution() {
     if (!puzzle) return;
     try {
-      const answer = await api(`/puzzles/${puzzle.id}/solution`);
+      const answer = await api(`/puzzles/${puzzle.id}/solution?lang=${T.lang()}`);
       noteSolution();
       helped.solution = true;
       startReplay(answer.moves);
@@ -941,7 +941,8 @@
     $("goal").textContent = data.goal.text;
     const tags = $("tags");
     tags.replaceChildren();
-    const chips = [[t(data.tier), "tier"], ...data.themes.map((theme) => [theme, "theme"])];
+    const names = data.theme_names || data.themes; // as the server says them in the language asked
+    const chips = [[t(data.tier), "tier"], ...names.map((theme) => [theme, "theme"])];
     if (!data.themes.includes("no-joker")) chips.splice(1, 0, [t("with jokers"), "rules"]);
     const before = solvedBefore()[data.id];
     if (before) chips.push([t(before.solution ? "solution seen" : before.hints ? "solved with a hint" : "solved"),
@@ -1008,7 +1009,8 @@
     }
     say(t("Loading\u2026"));
     try {
-      show(await api(id ? `/puzzles/${encodeURIComponent(id)}` : "/puzzles/daily"));
+      const where = id ? `/puzzles/${encodeURIComponent(id)}` : "/puzzles/daily";
+      show(await api(`${where}?lang=${T.lang()}`));
       if (!id) window.history.replaceState(null, "", location.pathname);
     } catch (error) {
       say(error.message, "bad");
@@ -1043,21 +1045,37 @@
     await load(listing[(at + 1) % listing.length]);
   }
 
+  // The theme menu, its names and sentences in the page's language (again when it switches).
   async function loadThemes() {
     try {
-      const themes = await api("/puzzles/themes");
+      const themes = await api(`/puzzles/themes?lang=${T.lang()}`);
       const select = $("theme");
       for (const theme of themes) {
         if (!theme.count) continue;
-        const option = document.createElement("option");
-        option.value = theme.name;
-        option.textContent = `${theme.name} (${theme.count})`;
+        let option = [...select.options].find((each) => each.value === theme.name);
+        if (!option) {
+          option = document.createElement("option");
+          option.value = theme.name;
+          select.appendChild(option);
+        }
+        option.textContent = `${theme.title} (${theme.count})`;
         option.title = theme.description;
-        select.appendChild(option);
       }
     } catch (error) {
       say(error.message, "bad");
     }
+  }
+
+  // The puzzle's goal and themes again in the page's language (the date of a daily kept).
+  async function retell() {
+    const shown = puzzle;
+    try {
+      const texts = await api(`/puzzles/${encodeURIComponent(shown.id)}?lang=${T.lang()}`);
+      if (puzzle !== shown) return;
+      puzzle.goal = { ...puzzle.goal, text: texts.goal.text };
+      puzzle.theme_names = texts.theme_names;
+      if (mode === "puzzle") showHeading();
+    } catch (error) { /* the heading stays in the language it came in */ }
   }
 
   // ------------------------------------------------------------------ keyboard
@@ -1174,6 +1192,8 @@
   // The language switched: the board's words, the puzzle's heading, the menus' counts again.
   function relabel() {
     if (board) render();
+    loadThemes();
+    if (puzzle) retell();
     if (puzzle && mode === "puzzle") {
       showHeading();
       $("hint").textContent = t(hintLevel === 0 ? "Hint" : hintLevel < 3 ? "More hint" : "No more hints");

@@ -282,28 +282,11 @@ window.ramiText = (function () {
     return `${words.ranks[rank] || rank} ${words.of} ${words.suits[code.slice(-1)]}`;
   }
 
-  // A card's picture: the server's (rami.svg draws it in English); in French a jack, queen or
-  // king has its letters redrawn V, D, R and its name said in French (the picture is fetched
-  // once, its letters replaced, and kept as a blob URL).
-  const redrawn = new Map();
-
+  // A card's picture: the server's (rami.svg), in the page's language (in French a jack, queen
+  // or king shows V, D, R and the picture's name is French: GET /svg/cards/{card}.svg?lang=fr).
   function cardSrc(image, code) {
     const url = `/svg/cards/${code === "*" ? "joker" : code}.svg`;
-    const rank = code.slice(0, -1);
-    image.src = url;
-    if (lang !== "fr" || !"JQK".includes(rank) || rank.length !== 1) return;
-    if (!redrawn.has(code)) {
-      redrawn.set(code, fetch(url).then((response) => response.text()).then((svg) => {
-        const name = cardName(code);
-        const french = svg.split(`>${rank}</text>`).join(`>${FRENCH_RANKS[rank]}</text>`)
-          .replace(/aria-label="[^"]*"/g, `aria-label="${name}"`)
-          .replace(/<title>[^<]*<\/title>/, `<title>${name}</title>`);
-        return URL.createObjectURL(new Blob([french], { type: "image/svg+xml" }));
-      }).catch(() => url));
-    }
-    redrawn.get(code).then((src) => {
-      if (lang === "fr" && image.dataset.card === code) image.src = src;
-    });
+    image.src = lang === "fr" ? `${url}?lang=fr` : url;
   }
 
   // The static page: its text nodes, the elements marked data-t-html (markup inside, translated
