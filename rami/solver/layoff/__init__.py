@@ -62,7 +62,8 @@ from rami.rules import GoingOut, TableJoker
 from rami.solver.answer import build_solution, costliest_discard, no_legal_turn
 from rami.solver.cpsat import Clock, layoff_solver
 from rami.solver.explain import explain_moves, in_number_order
-from rami.solver.layoff.model import SWAPPING, TurnModel, type_at
+from rami.solver.layoff.model import TurnModel
+from rami.solver.layoff.parts import SWAPPING, type_at
 from rami.solver.layoff.read import Answer, read_answer
 from rami.solver.solution import Move, MoveKind, Objective, Solution
 

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from rami.cards import JOKER, NUM_TYPES, Card
 from rami.melds import Meld, MeldKind, stands_for
-from rami.solver.layoff.model import TurnModel, type_at
+from rami.solver.layoff.model import TurnModel
+from rami.solver.layoff.parts import type_at
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model

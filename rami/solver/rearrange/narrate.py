@@ -13,7 +13,7 @@ from rami.rules import TableJoker
 from rami.solver.answer import build_solution
 from rami.solver.explain import explain_moves, in_number_order
 from rami.solver.rearrange.slots import stood_for_types
-from rami.solver.rearrange.stages import Turn
+from rami.solver.rearrange.turn import Turn
 from rami.solver.solution import Move, MoveKind, Objective, Solution
 
 

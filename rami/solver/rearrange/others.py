@@ -31,7 +31,7 @@ from rami.solver.rearrange.model import StageModel
 from rami.solver.rearrange.narrate import finish
 from rami.solver.rearrange.objective import discard_weight, play_value, play_weights
 from rami.solver.rearrange.signed import SignedModel
-from rami.solver.rearrange.stages import Turn
+from rami.solver.rearrange.turn import Turn
 from rami.solver.solution import Objective, Solution
 
 

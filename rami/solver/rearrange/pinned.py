@@ -21,7 +21,8 @@ from rami.solver.rearrange.going_out import lay_in_place
 from rami.solver.rearrange.hints import hint_from_table, hint_solution
 from rami.solver.rearrange.model import StageModel
 from rami.solver.rearrange.objective import play_bounds
-from rami.solver.rearrange.stages import Turn, search
+from rami.solver.rearrange.stages import search
+from rami.solver.rearrange.turn import Turn
 from rami.solver.solution import Objective
 from rami.solver.templates import Template
 

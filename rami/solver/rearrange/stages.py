@@ -9,20 +9,18 @@ from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
-import rami.phrases as phrases
 from rami.cards import Card
 from rami.errors import SolverBugError
 from rami.matching import cards_kept, cards_moved
 from rami.melds import MIN_MELD, Meld
 from rami.position import Position
-from rami.solver.answer import costliest_discard, no_legal_turn, why_nothing
+from rami.solver.answer import no_legal_turn, why_nothing
 from rami.solver.cpsat import Clock, OutOfTime, stage_solver
-from rami.solver.glpkplay import SMALL_TABLE_CARDS, WALL_CAP_MS, glpk_for
+from rami.solver.glpkplay import SMALL_TABLE_CARDS
 from rami.solver.in_place import InPlace, lay_whole_hand, searches
-from rami.solver.playmodel import PlayBounds, PlayModel, PlayVariables, play_model_for
+from rami.solver.playmodel import PlayVariables, play_model_for
 from rami.solver.rearrange.decode import (
     decode,
-    decode_values,
     realize_relaxed,
     realize_table,
     table_pieces,
@@ -37,6 +35,8 @@ from rami.solver.rearrange.objective import (
     play_weights,
 )
 from rami.solver.rearrange.repair import one_move_table
+from rami.solver.rearrange.small_table import small_table_turn
+from rami.solver.rearrange.turn import Turn, nothing_in_time
 from rami.solver.solution import Objective
 
 #: From this many table cards on, max-play's stage 1 branches on its LP (see ``search``).
@@ -50,23 +50,6 @@ IN_PLACE_MAX_PLAY_TABLE_CARDS = 70
 #: build it (measured on 100-card tables; 57 ms at load 12): a solve is not started with less
 #: wall time left than this share of the last build, since it could only stop at once.
 SOLVE_LOAD_SHARE = 0.2
-
-
-@dataclass
-class Turn:
-    """A turn found by the search, before it is checked and explained."""
-
-    table: list[Meld]
-    played: Counter[Card]
-    discard: Card | None
-    proved: bool
-    bounds: dict[str, int]
-    #: The stage-1 objective (levels 1-2 folded, see play_weights), or None when no search ran.
-    play_value: int | None = None
-    #: Cards moved as stage 2 counted them (None: stage 2 did not run or did not prove it).
-    expected_moved: int | None = None
-    #: Set when nothing is played: why.
-    message: str | None = None
 
 
 def _in_place(position: Position, min_moves: bool) -> InPlace:
@@ -208,7 +191,7 @@ def _first_model(
     if position.table_size <= SMALL_TABLE_CARDS:
         # GLPK first (the CP-SAT model is written only where it gives no answer).
         clock.lap("build_ms")
-        small = _small_table(position, play, limits, weights, clock)
+        small = small_table_turn(position, play, limits, weights, clock)
         clock.lap("search_ms")
         if small is not None:
             return small
@@ -392,51 +375,3 @@ def _solve_keeper(
         keeping.bounds["cards_moved_at_least"] = max(0, bound)
         return True
     return False
-
-
-def _small_table(
-    position: Position,
-    play: PlayModel,
-    limits: PlayBounds,
-    weights: tuple[list[int], int],
-    clock: Clock,
-) -> Turn | None:
-    """Max-play on a small table, solved by GLPK (:mod:`rami.solver.glpkplay`): the proved
-    optimum's turn, or None where GLPK gave none CP-SAT should not be asked for."""
-    wall = clock.wall_left()
-    cap = None if wall is None else int(min(wall * 1000, WALL_CAP_MS))
-    found = glpk_for(play, position.rules.top_rank).solve(limits, weights, cap)
-    if found is None:
-        return None
-    decoded = decode_values(play.variables, found.values)
-    if not decoded.played:
-        return Turn(
-            list(position.table),
-            Counter(),
-            None,
-            True,
-            {},
-            found.objective,
-            message=why_nothing(position),
-        )
-    try:
-        table = realize_table(position, decoded, opening=False)
-    except SolverBugError:
-        return None  # the realisation failed on this table: CP-SAT's may not
-    return Turn(table, decoded.played, None, True, {}, found.objective)
-
-
-def nothing_in_time(position: Position) -> Turn:
-    """No turn found within the time limit: nothing played (and the costliest discard)."""
-    return Turn(
-        list(position.table),
-        Counter(),
-        fallback_discard(position),
-        False,
-        {},
-        message=phrases.NOTHING_IN_TIME.say(),
-    )
-
-
-def fallback_discard(position: Position) -> Card | None:
-    return costliest_discard(position) if position.rules.discard else None
