@@ -434,10 +434,10 @@ def test_the_page_in_french(browser: Any, server: str) -> None:
     set_pace(page, "fast")
     page.press("#game-start")
     view.wait_for_function("() => window.ramiGame.state() !== null")
-    # A king drawn with the French letter (the server's picture, its letters redrawn).
+    # A king drawn with the French letter (the server's picture, asked in French).
     king = f"#hand .card[data-card='{RUN[-1]}'] img"
     assert RUN[-1].startswith("K")
-    view.wait_for_function("s => document.querySelector(s)?.src.startsWith('blob:')", arg=king)
+    view.wait_for_function("s => document.querySelector(s)?.src.endsWith('?lang=fr')", arg=king)
     drawn = view.evaluate("s => fetch(document.querySelector(s).src).then(r => r.text())", king)
     assert ">R</text>" in drawn and ">K</text>" not in drawn and "roi de" in drawn
     assert view.is_visible("#end-turn")

@@ -180,7 +180,17 @@ window.ramiBots = (function () {
         : t("{cards} taken from meld {n}", { cards: T.cards(group.cards), n: group.from }));
     }
     window.ramiBoard.say(lines.join("\n"), "turn");
+    showTurn(true);
     if (pace() === "slow") run.timer = setTimeout(next, SLOW_MS);
+  }
+
+  // A bot's turn on the screen (style.css: on a short screen the messages then follow the
+  // table instead of lying over it, and are scrolled into view).
+  function showTurn(on) {
+    document.body.classList.toggle("bots-turn", on);
+    if (on && window.matchMedia("(max-height: 500px)").matches) {
+      $("status").scrollIntoView({ block: "end" });
+    }
   }
 
   function next() {
@@ -197,6 +207,7 @@ window.ramiBots = (function () {
     const done = run;
     clearTimeout(done.timer);
     run = null;
+    showTurn(false);
     done.hooks.addLog(done.steps.slice(done.logged).flat().concat(done.rest));
     window.ramiGame.settle(done.state);
   }
@@ -204,6 +215,7 @@ window.ramiBots = (function () {
   function stop() {
     if (run) clearTimeout(run.timer);
     run = null;
+    showTurn(false);
   }
 
   document.addEventListener("DOMContentLoaded", () => {
