@@ -149,3 +149,31 @@ def test_a_phone_on_its_side_shows_the_bots_turns_beside_the_table(
     finally:
         page.close()
     assert page.errors == [], page.errors
+
+
+def test_the_hint_laid_on_the_board_moves_the_table_s_copy(browser: Any, server: str) -> None:
+    """Two decks: the hand holds a TD and meld 1 another. The expert's advice (a whole game of
+    rami chinois, seed 11, turn 40) moves meld 1's 9D TD to meld 5 and lays only the 8C: the
+    board lays out the advised table with the table's TD, not the hand's (which the referee
+    refused: "run 8S 8D TD 8C mixes suits")."""
+    page = Page(browser, server, "desktop")
+    try:
+        view = page.page
+        page.open(EASY)
+        table = [["8D", "9D", "TD"], ["6D", "7D", "8D"], ["8S", "9S", "TS", "JS"]]
+        hand = ["TD", "8C", "QH"]
+        advised = [["8S", "8D", "8C"], ["6D", "7D", "8D", "9D", "TD"], ["9S", "TS", "JS"]]
+        laid = view.evaluate(
+            """([table, hand, advised]) => {
+                const board = window.ramiBoard;
+                board.setMode("game", () => true, true);
+                board.load({ table, hand }, null, [], []);
+                board.arrange(advised, null);
+                return { table: board.table(), hand: board.handSize() };
+            }""",
+            [table, hand, advised],
+        )
+        assert laid == {"table": advised, "hand": 2}, laid
+    finally:
+        page.close()
+    assert page.errors == [], page.errors

@@ -1259,16 +1259,29 @@
       board = newBoard(base);
       const pool = [...board.hand, ...board.melds.flatMap((meld) => meld.cards)];
       const used = new Set();
-      const take = (code, number) => {
-        const free = pool.filter((uid) => !used.has(uid) && cards[uid].code === code);
-        const uid = free.find((u) => cards[u].origin === number)
-          || free.find((u) => cards[u].origin === "hand") || free[0];
-        if (uid) used.add(uid);
-        return uid;
-      };
+      // Which copy of a card goes where (two decks: a card may lie in a meld and in the hand):
+      // a meld keeps its own copies first, then the table's other copies go where the table
+      // asks (a table card never stays behind in its old meld while the hand's copy is played),
+      // and only then the hand's.
+      const slots = table.map((codes) => codes.map(() => null));
+      const passes = [
+        (uid, number) => cards[uid].origin === number,
+        (uid) => cards[uid].origin !== "hand",
+        (uid) => cards[uid].origin === "hand",
+        () => true,
+      ];
+      for (const fits of passes) {
+        table.forEach((codes, index) => codes.forEach((code, at) => {
+          if (slots[index][at] !== null) return;
+          const uid = pool.find((u) => !used.has(u) && cards[u].code === code && fits(u, index + 1));
+          if (uid === undefined) return;
+          used.add(uid);
+          slots[index][at] = uid;
+        }));
+      }
       const melds = table.map((codes, index) => ({
         number: index + 1, original: index < originalCount(),
-        cards: codes.map((code) => take(code, index + 1)).filter(Boolean),
+        cards: slots[index].filter((uid) => uid !== null),
       }));
       for (const meld of board.melds) {
         if (meld.number > melds.length) melds.push({ number: meld.number, original: true, cards: [] });
