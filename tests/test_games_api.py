@@ -19,6 +19,7 @@ from rami.game import Claim, Draw, GameOptions, IllegalActionError, Play, make_b
 from rami.game.mixed import LADDERS
 from rami.game.session import GameSession, NotAskedError
 from rami.game.state import View
+from rami.lang import Language
 from rami.service import Settings, create_app
 from rami.service.game_store import GameStore
 from rami.service.testing import BackgroundServer, SchemaChecker
@@ -286,6 +287,12 @@ def test_the_levels_notes(url: str) -> None:
     assert status == 200, game
     assert game["notes"] == [note]  # once, though two experts are seated
     assert call(url, f"/games/{game['id']}")[1]["notes"] == [note]
+    # In French, the same note in French words.
+    french = level_note("expert", get_ruleset("rami-chinois"), Language.FR)
+    assert french and "garde ses combinaisons en main" in french
+    assert call(url, f"/games/{game['id']}?lang=fr")[1]["notes"] == [french]
+    status, dealt = call(url, "/games", {"bots": ["expert"], "seed": 3, "lang": "fr"})
+    assert status == 200 and dealt["notes"] == [french], dealt
     for rules, bots in (("bfmania-51", ["expert"]), ("rami-chinois", ["confirmed"])):
         status, game = call(url, "/games", {"rules": rules, "bots": bots, "seed": 3})
         assert status == 200 and game["notes"] == [], (rules, game)

@@ -15,6 +15,7 @@ from rami.game.expert import HOLD_WHILE_ABOVE, ExpertBot, holds_melds
 from rami.game.mixed import STRENGTHS, MixedBot, strength_for
 from rami.game.presets import GameError
 from rami.game.state import View
+from rami.lang import ENGLISH, FRENCH, Language
 from rami.rules import Ruleset
 
 LEVELS = ("beginner", "novice", "intermediate", "confirmed", "expert")
@@ -45,18 +46,30 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}")
 
 
-def level_note(level: str, rules: Ruleset) -> str | None:
-    """What a player choosing ``level`` should know in this preset (None: nothing): where
-    nothing is discarded, the expert opens with the fewest cards and keeps its melds in the
-    hand until it can go out in one turn (:mod:`rami.game.holdback`), so its table stays
-    small until the end; in Café Rummy and BFmania 30 it lays nothing until that turn
-    (:func:`rami.game.expert.holds_melds`)."""
+def level_note(level: str, rules: Ruleset, language: Language = ENGLISH) -> str | None:
+    """What a player choosing ``level`` should know in this preset (None: nothing), in
+    ``language``: where nothing is discarded, the expert opens with the fewest cards and keeps
+    its melds in the hand until it can go out in one turn (:mod:`rami.game.holdback`), so its
+    table stays small until the end; in Café Rummy and BFmania 30 it lays nothing until that
+    turn (:func:`rami.game.expert.holds_melds`)."""
+    french = language is FRENCH
     if level == "expert" and not rules.discard:
+        if french:
+            return (
+                f"en {rules.name}, l'expert ouvre avec le moins de cartes possible et garde ses "
+                "combinaisons en main jusqu'à pouvoir sortir en un seul tour"
+            )
         return (
             f"in {rules.name} the expert opens with as few cards as it can and keeps its "
             "melds in the hand until it can go out in one turn"
         )
     if level == "expert" and holds_melds(rules):
+        if french:
+            return (
+                f"en {rules.name}, l'expert garde ses combinaisons en main jusqu'à pouvoir "
+                f"sortir en un seul tour, sauf quand un joueur n'a plus que {HOLD_WHILE_ABOVE} "
+                "cartes ou moins"
+            )
         return (
             f"in {rules.name} the expert keeps its melds in the hand until it can go out "
             f"in one turn, unless a player is down to {HOLD_WHILE_ABOVE} cards or fewer"

@@ -88,7 +88,7 @@ def _store(request: Request) -> GameStore:
 def _out(
     game_id: str, session: GameSession, since: int | None = None, language: Language = Language.EN
 ) -> dict[str, Any]:
-    notes = (level_note(level, session.rules) for level in session.levels)
+    notes = (level_note(level, session.rules, language) for level in session.levels)
     return {
         "id": game_id,
         **session.to_json(since, language),

@@ -317,7 +317,10 @@
       result.className = "result";
       const winners = state.result.winners;
       const names = winners.map((seat) => playerName(state, seat)).join(t(" and "));
-      const reason = state.result.reason;
+      // Why the game ended (rami.game.scoring: target, elimination, rounds, max-rounds), in words.
+      const why = { "target": t("the target is reached"), "elimination": t("the others are eliminated"),
+        "rounds": t("the rounds agreed are played"), "max-rounds": t("the most rounds are played") };
+      const reason = why[state.result.reason] || state.result.reason;
       result.textContent = winners.length === 1 && winners[0] === 0 ? t("You win ({reason}).", { reason })
         : t(winners.length > 1 ? "{names} win ({reason})." : "{names} wins ({reason}).", { names, reason });
       box.appendChild(result);
