@@ -144,8 +144,15 @@ def test_a_phone_on_its_side_shows_the_bots_turns_beside_the_table(
             assert "(1 of 2)" in page.status() or "(2 of 2)" in page.status()
             page.press("#go-on")
         view.wait_for_function("() => !window.ramiBots.playing()")
-        # The bots' turns over: the hand and the messages stick above the action bar again.
+        # The bots' turns over: the hand and the messages stick above the action bar again,
+        # and your turn starts with the table's top on screen above them (the game found
+        # again by a reload, from the top of the page).
         assert view.evaluate("() => document.body.classList.contains('bots-turn')") is False
+        view.reload()
+        view.wait_for_function("() => window.ramiGame.state()?.phase === 'play'")
+        view.wait_for_selector("#hand .card")
+        table, dock = _box(page, "#table"), _box(page, ".dock")
+        assert 0 <= table["y"] < dock["y"] - 40, (table, dock)
     finally:
         page.close()
     assert page.errors == [], page.errors

@@ -185,6 +185,10 @@
     board().say(prompt(state), state.phase === "game-over" ? "good" : "");
     if (state.phase === "round-over" || state.phase === "game-over") {
       $("round-summary").scrollIntoView({ block: "nearest" });
+    } else if (state.phase === "play" && window.matchMedia("(max-height: 500px)").matches) {
+      // A phone on its side: the hand and the messages docked below leave the table little
+      // room; the turn starts with the table's top at the top of the screen.
+      $("table").scrollIntoView({ block: "start" });
     }
   }
 
