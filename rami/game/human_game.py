@@ -69,7 +69,8 @@ def play_in_terminal(
         for seat, level in enumerate(levels, 1)
     ]
     echo(f"{ruleset.title}: you against {', '.join(levels)} (seed {seed}). Type 'help'.")
-    for note in dict.fromkeys(filter(None, (level_note(level, ruleset) for level in levels))):
+    notes = (level_note(level, ruleset, language) for level in levels)
+    for note in dict.fromkeys(filter(None, notes)):
         echo(f"Note: {note}.")
     kept = kept_note(out)
     try:
@@ -87,8 +88,9 @@ def play_in_terminal(
         return _stopped(stop, echo, warn, kept, resume.live, resume_from)
     keeper.writing = True
     keeper.save(record)
+    shown = narrator.names  # the bots' levels in the player's words
     echo(
-        f"Game over: {winners_text(record, names)}. Totals: {totals_text(record, names)}."
+        f"Game over: {winners_text(record, shown)}. Totals: {totals_text(record, shown)}."
         + (f" The record is in {out}." if out else "")
     )
     return 0
