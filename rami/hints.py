@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rami.cards import format_cards
-from rami.lang import ENGLISH, FRENCH, Language
+from rami.lang import ENGLISH, Language
+from rami.phrasebook import say
 from rami.phrases import plural, word
 
 if TYPE_CHECKING:
@@ -38,14 +39,14 @@ class Hint:
 
 def _cards_or_none(cards: tuple[Any, ...], language: Language = ENGLISH) -> str:
     if not cards:
-        return "aucune" if language is FRENCH else "none"
+        return say("hint.none", language)
     return format_cards(cards, language)
 
 
 def heading(key: str, language: Language, count: int | str | None = None) -> str:
     """``Moves (3):``; in French ``Coups (3) :`` (a space before the colon)."""
     text = word(key, language) + (f" ({count})" if count is not None else "")
-    return text + (" :" if language is FRENCH else ":")
+    return say("hint.heading", language, text=text)
 
 
 def solution_lines(solution: Solution, language: Language = ENGLISH) -> list[str]:
@@ -104,25 +105,7 @@ def achievable(solution: Solution, language: Language = ENGLISH) -> Hint:
     played = solution.cards_played
     shed = solution.penalty_before - solution.penalty_after
     opens = solution.opened and not position.opened
-    if language is FRENCH:
-        text = _achievable_in_french(solution, in_hand, played, shed, opens)
-    elif played == 0:
-        text = (
-            "You cannot open this turn."
-            if not position.opened
-            else ("No card can be played this turn.")
-        )
-    else:
-        points = plural(shed, "point")
-        if not solution.hand and played == in_hand:
-            phrase = f"play all {played} cards" if played > 1 else "play your only card"
-        elif not solution.hand:
-            phrase = f"go out: play {plural(played, 'card')} and discard the last one"
-        elif solution.objective.value == "cards":
-            phrase = f"play {played} of {plural(in_hand, 'card')} (shedding {points})"
-        else:
-            phrase = f"shed {points} (play {played} of {plural(in_hand, 'card')})"
-        text = f"You can {'open and ' if opens else ''}{phrase}."
+    text = _achievable_text(solution, in_hand, played, shed, opens, language)
     data = {
         "can_open": opens,
         "cards_in_hand": in_hand,
@@ -136,26 +119,27 @@ def achievable(solution: Solution, language: Language = ENGLISH) -> Hint:
     return Hint(1, text, data)
 
 
-def _achievable_in_french(
-    solution: Solution, in_hand: int, played: int, shed: int, opens: bool
+def _achievable_text(
+    solution: Solution, in_hand: int, played: int, shed: int, opens: bool, language: Language
 ) -> str:
+    """Level 1's sentence: what the best turn achieves (``hint.*`` in the phrase book)."""
     if played == 0:
-        return (
-            "Vous ne pouvez pas ouvrir ce tour-ci."
-            if not solution.position.opened
-            else "Aucune carte ne peut être jouée ce tour-ci."
-        )
-    points = plural(shed, "point", FRENCH)
-    cards = plural(in_hand, "carte", FRENCH)
+        key = "hint.cannot-open" if not solution.position.opened else "hint.nothing-playable"
+        return say(key, language)
+    counts = {
+        "played": played,
+        "in_hand": plural(in_hand, "card", language, "carte"),
+        "points": plural(shed, "point", language),
+    }
     if not solution.hand and played == in_hand:
-        phrase = f"jouer vos {played} cartes" if played > 1 else "jouer votre seule carte"
+        phrase = say("hint.all-cards" if played > 1 else "hint.only-card", language, **counts)
     elif not solution.hand:
-        phrase = f"sortir : jouer {plural(played, 'carte', FRENCH)} et défausser la dernière"
+        phrase = say("hint.go-out", language, played=plural(played, "card", language, "carte"))
     elif solution.objective.value == "cards":
-        phrase = f"jouer {played} de vos {cards} (et vous défaire de {points})"
+        phrase = say("hint.by-cards", language, **counts)
     else:
-        phrase = f"vous défaire de {points} (jouer {played} de vos {cards})"
-    return f"Vous pouvez {'ouvrir et ' if opens else ''}{phrase}."
+        phrase = say("hint.by-points", language, **counts)
+    return say("hint.you-can-open" if opens else "hint.you-can", language, phrase=phrase)
 
 
 def key_move(solution: Solution) -> tuple[int, Move] | None:

@@ -1,5 +1,5 @@
-"""The phrase book: every sentence the solver says about a turn, in English and in French, and
-the fixed words of its report (:data:`WORDS`) and of the review's grades (:data:`GRADE_WORDS`).
+"""The solver's sentences about a turn, the fixed words of its report (:func:`word`) and the
+review's grades (:func:`grade_word`), said from the phrase book (:mod:`rami.phrasebook`).
 
 The solver writes its moves in English through :meth:`Phrase.say` (the contract's ``text``): the
 sentence is a :class:`Said`, which keeps the phrase's key and its fields, so a move
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from rami.cards import Card, localize_cards
 from rami.lang import ENGLISH, FRENCH, Language
+from rami.phrasebook import say, say_count, template
 
 if TYPE_CHECKING:
     from rami.position import Position
@@ -42,12 +43,17 @@ class Said(str):
 
 @dataclass(frozen=True)
 class Phrase:
+    """The solver's sentence ``key``, its English and French templates from the phrase book
+    (``solver.<key>``, :mod:`rami.phrasebook`)."""
+
     key: str
-    english: str
-    french: str
+    english: str = field(init=False)
+    french: str = field(init=False)
     pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "english", template(f"solver.{self.key}", ENGLISH))
+        object.__setattr__(self, "french", template(f"solver.{self.key}", FRENCH))
         parts = []
         for literal, name, _, _ in string.Formatter().parse(self.english):
             parts.append(re.escape(literal))
@@ -68,101 +74,24 @@ class Phrase:
         )
 
 
-LAY = Phrase(
-    "lay",
-    "lay {cards} from your hand as meld {target}",
-    "posez {cards} de votre main comme combinaison {target}",
-)
-ADD = Phrase(
-    "add",
-    "add {cards} from your hand to meld {target}",
-    "ajoutez {cards} de votre main à la combinaison {target}",
-)
-SPLIT = Phrase(
-    "split",
-    "split {run} (meld {source}) after {cut}: {piece} becomes meld {target}",
-    "coupez {run} (combinaison {source}) après {cut} : {piece} devient la combinaison {target}",
-)
-MOVE = Phrase(
-    "move",
-    "move {cards} from meld {source} to meld {target}",
-    "déplacez {cards} de la combinaison {source} vers la combinaison {target}",
-)
-SLIDE_JOKER = Phrase(
-    "slide_joker",
-    "in meld {target}, slide the joker to stand for {now} (not {was})",
-    "dans la combinaison {target}, faites glisser le joker pour qu'il remplace {now} (et non plus "
-    "{was})",
-)
-SLIDE_JOKERS = Phrase(
-    "slide_jokers",
-    "in meld {target}, slide the jokers to stand for {now} (not {was})",
-    "dans la combinaison {target}, faites glisser les jokers pour qu'ils remplacent {now} (et non "
-    "plus {was})",
-)
-REPLACE_JOKER = Phrase(
-    "replace_joker",
-    "put {card} from your hand in place of the joker in meld {target}",
-    "mettez {card} de votre main à la place du joker dans la combinaison {target}",
-)
-SWAP_TO_HAND = Phrase(
-    "swap_to_hand",
-    "put {card} in place of the joker in meld {target}: the joker goes to your hand",
-    "mettez {card} à la place du joker dans la combinaison {target} : le joker va dans votre main",
-)
-SWAP_AND_RELAY = Phrase(
-    "swap_and_relay",
-    "put {card} in place of the joker in meld {target}: lay the joker again this turn",
-    "mettez {card} à la place du joker dans la combinaison {target} : reposez le joker pendant ce "
-    "tour",
-)
-DISCARD = Phrase(
-    "discard",
-    "discard {card} to end your turn",
-    "défaussez {card} pour finir votre tour",
-)
-DISCARD_GOING_OUT = Phrase(
-    "discard_going_out",
-    "discard {card}: your hand is empty, you go out",
-    "défaussez {card} : votre main est vide, vous sortez",
-)
-EMPTY_HAND = Phrase(
-    "empty_hand",
-    "the hand is empty",
-    "la main est vide",
-)
-NO_PURE_RUN = Phrase(
-    "no_pure_run",
-    "no opening possible: the hand holds no pure run (3+ in a row, no joker)",
-    "pas d'ouverture possible : la main n'a pas de suite pure (3 cartes qui se suivent ou plus, "
-    "sans joker)",
-)
-NO_OPENING_POINTS = Phrase(
-    "no_opening_points",
-    "no opening possible: the hand cannot make {points} points of melds",
-    "pas d'ouverture possible : la main ne fait pas {points} points de combinaisons",
-)
-NO_OPENING_POINTS_PURE = Phrase(
-    "no_opening_points_pure",
-    "no opening possible: the hand cannot make {points} points of melds with a pure run",
-    "pas d'ouverture possible : la main ne fait pas {points} points de combinaisons avec une "
-    "suite pure",
-)
-NOT_OPENING = Phrase(
-    "not_opening",
-    "the hand could open but does not this turn",
-    "la main pourrait ouvrir mais n'ouvre pas ce tour-ci",
-)
-NOTHING_PLAYABLE = Phrase(
-    "nothing_playable",
-    "no card of the hand can be played",
-    "aucune carte de la main ne peut être jouée",
-)
-NOTHING_IN_TIME = Phrase(
-    "nothing_in_time",
-    "no play found within the time limit",
-    "aucun coup trouvé dans le temps imparti",
-)
+LAY = Phrase("lay")
+ADD = Phrase("add")
+SPLIT = Phrase("split")
+MOVE = Phrase("move")
+SLIDE_JOKER = Phrase("slide_joker")
+SLIDE_JOKERS = Phrase("slide_jokers")
+REPLACE_JOKER = Phrase("replace_joker")
+SWAP_TO_HAND = Phrase("swap_to_hand")
+SWAP_AND_RELAY = Phrase("swap_and_relay")
+DISCARD = Phrase("discard")
+DISCARD_GOING_OUT = Phrase("discard_going_out")
+EMPTY_HAND = Phrase("empty_hand")
+NO_PURE_RUN = Phrase("no_pure_run")
+NO_OPENING_POINTS = Phrase("no_opening_points")
+NO_OPENING_POINTS_PURE = Phrase("no_opening_points_pure")
+NOT_OPENING = Phrase("not_opening")
+NOTHING_PLAYABLE = Phrase("nothing_playable")
+NOTHING_IN_TIME = Phrase("nothing_in_time")
 
 PHRASES: tuple[Phrase, ...] = (
     LAY,
@@ -195,47 +124,14 @@ def say_in(key: str, fields: Sequence[tuple[str, object]], language: Language) -
     return BOOK[key].say(language, **dict(fields))
 
 
-#: The fixed words of ``rami solve``'s report and the hints: English, French.
-WORDS: dict[str, tuple[str, str]] = {
-    "status": ("Status", "Statut"),
-    "optimal": ("optimal", "optimal"),
-    "feasible": ("feasible", "non prouvé"),
-    "objective": ("objective", "objectif"),
-    "points": ("points", "points"),
-    "cards": ("cards", "cartes"),
-    "not minimised": ("cards moved not minimised", "cartes déplacées non minimisées"),
-    "not proved": (
-        "Not proved optimal: the time limit stopped the search.",
-        "Optimalité non prouvée : la limite de temps a arrêté la recherche.",
-    ),
-    "bounds": ("Proved bounds", "Bornes prouvées"),
-    "note": ("Note", "Note"),
-    "new table": ("New table", "Nouvelle table"),
-    "empty": ("(empty)", "(vide)"),
-    "played": ("Cards played", "Cartes jouées"),
-    "hand left": ("Hand left", "Main restante"),
-    "penalty": ("Penalty", "Pénalité"),
-    "opens": ("Opens this turn.", "Vous ouvrez ce tour-ci."),
-    "moved": ("Cards moved", "Cartes déplacées"),
-    "moves": ("Moves", "Coups"),
-    "no move": ("(none: nothing can be played)", "(aucun : rien ne peut être joué)"),
-    "key move": ("Key move", "Coup clé"),
-}
-
-#: The grades as a person reads them: English, French.
-GRADE_WORDS: dict[str, tuple[str, str]] = {
-    "best": ("best", "meilleur coup"),
-    "good": ("good", "bon coup"),
-    "inaccuracy": ("inaccuracy", "imprécision"),
-    "mistake": ("mistake", "erreur"),
-    "blunder": ("blunder", "gaffe"),
-}
-
-
 def word(key: str, language: Language = ENGLISH) -> str:
-    """One of the report's fixed words (:data:`WORDS`) in ``language``."""
-    english, french = WORDS[key]
-    return french if language is FRENCH else english
+    """One of the report's fixed words (``word.<key>`` in the phrase book) in ``language``."""
+    return template(f"word.{key}", language)
+
+
+def grade_word(grade: str, language: Language = ENGLISH) -> str:
+    """A review's grade (best, good, inaccuracy, mistake, blunder) as a person reads it."""
+    return template(f"grade.{grade}", language)
 
 
 def phrase_of(text: str) -> tuple[Phrase, dict[str, str]] | None:
@@ -295,44 +191,30 @@ def turn_note(
 ) -> str:
     """The one-line note on a turn: what was played, what is left, the discard; ``reason`` (an
     English sentence of the book) says why nothing is played."""
-    french = language is FRENCH
     total = len(position.hand)
-    cards = plural(total, "card", language, "carte")
-    laid = f"{plural(len(played), 'carte', language)} jouée{'s' if len(played) > 1 else ''}"
-    discard_text = discard.text(language) if discard is not None else ""
+    count = {
+        "played": say_count("note.played-count", len(played), language),
+        "total": say_count("note.total", total, language),
+    }
+    card = discard.text(language) if discard is not None else ""
     if not played:
         parts = [translate(reason or why_nothing(position), language)]
     elif not hand_after:
         if discard is not None or position.rules.discard:
-            if french:
-                how = (
-                    f"défausse {discard_text}"
-                    if discard is not None
-                    else ("la dernière carte posée")
-                )
-                return f"sortie : {laid} sur {total}, {how}"
-            how = f"discard {discard_text}" if discard is not None else "the last card laid"
-            return f"goes out: {len(played)} of {cards} played, {how}"
-        if french:
-            return "la seule carte jouée" if total == 1 else f"les {total} cartes jouées"
-        return "the only card played" if total == 1 else f"all {total} cards played"
+            key = "note.goes-out-discard" if discard is not None else "note.goes-out-laid"
+            return say(key, language, card=card, **count)
+        if total == 1:
+            return say("note.only-card", language)
+        return say("note.all-cards", language, total=total)
     else:
-        parts = [f"{laid} sur {total}" if french else f"{len(played)} of {cards} played"]
+        parts = [say("note.played", language, **count)]
     flat = position.rules.unopened_flat_penalty
     if not opened_after and flat is not None:
-        parts.append(
-            f"pas ouvert : forfait de {penalty_after}"
-            if french
-            else f"not opened: flat {penalty_after}"
-        )
+        parts.append(say("note.flat", language, penalty=penalty_after))
     elif played:
-        parts.append(
-            f"{plural(penalty_after, 'point', language)} restant{'s' if penalty_after > 1 else ''}"
-            if french
-            else f"{penalty_after} points left"
-        )
+        parts.append(say_count("note.left", penalty_after, language))
     if discard is not None:
-        parts.append(f"défausse {discard_text}" if french else f"discard {discard_text}")
+        parts.append(say("note.discard", language, card=card))
     return ", ".join(parts)
 
 
@@ -367,11 +249,10 @@ def _why_not_opening(position: Position) -> str:
 
 __all__ = [
     "BOOK",
-    "GRADE_WORDS",
     "PHRASES",
-    "WORDS",
     "Phrase",
     "Said",
+    "grade_word",
     "leading_phrase",
     "phrase_of",
     "plural",

@@ -47,28 +47,27 @@ def guarded(json_output: bool, work: Callable[[], T]) -> T:
 def top_lines(alternatives: Alternatives, language: Language = Language.EN) -> list[str]:
     """The answers as ``rami solve --top`` prints them: a header, then each answer's report."""
     from rami.hints import solution_lines
-    from rami.phrases import plural
+    from rami.phrasebook import say, say_count
 
-    french = language is Language.FR
-    header = "Réponses :" if french else "Answers:"
+    header = say("top.answers", language)
     lines = [f"{header} {alternatives.said(language)} ({alternatives.solve_ms:.1f} ms)"]
     count = len(alternatives.solutions)
     for rank, solution in enumerate(alternatives.solutions, start=1):
         lines.append("")
-        played = solution.cards_played
-        if french:
-            lines.append(
-                f"Réponse {rank} sur {count} : {plural(solution.penalty_after, 'point', language)}"
-                f" restant{'s' if solution.penalty_after > 1 else ''}, "
-                f"{plural(played, 'carte', language)} jouée{'s' if played > 1 else ''}, "
-                f"{solution.cards_moved} déplacée{'s' if solution.cards_moved > 1 else ''}"
+        left = say_count("top.left", solution.penalty_after, language)
+        played = say_count("top.played", solution.cards_played, language)
+        moved = say_count("top.moved", solution.cards_moved, language)
+        lines.append(
+            say(
+                "top.answer",
+                language,
+                rank=rank,
+                count=count,
+                left=left,
+                played=played,
+                moved=moved,
             )
-        else:
-            lines.append(
-                f"Answer {rank} of {count}: {solution.penalty_after} points left, "
-                f"{played} card{'' if played == 1 else 's'} played, "
-                f"{solution.cards_moved} moved"
-            )
+        )
         lines.extend(f"  {line}" for line in solution_lines(solution, language))
     return lines
 

@@ -12,38 +12,29 @@ from collections.abc import Sequence
 from typing import Any
 
 from rami.cards import localize_cards
-from rami.lang import FRENCH, Language
+from rami.lang import ENGLISH, FRENCH, Language
+from rami.phrasebook import BOOKS, say
+from rami.phrases import plural
 
 #: The person's seat.
 HUMAN = 0
 
-_REASONS = {
-    "out": ("a player went out", "un joueur est sorti"),
-    "stock": ("the stock ran out", "le talon est épuisé"),
-    "cap": ("the turn cap was reached", "le nombre maximal de tours est atteint"),
-    "blocked": ("nobody could play", "personne ne pouvait jouer"),
-    "turn-limit": (
-        "the engine's turn limit was reached",
-        "la limite de tours du moteur est atteinte",
-    ),
-}
-
 
 def person_name(language: Language) -> str:
-    return "Vous" if language is FRENCH else "You"
+    return say("log.you", language)
 
 
-#: The levels' words in French, as the page says them (a bot is "P2 (débutant)").
-_LEVELS_FR = {"beginner": "débutant", "intermediate": "intermédiaire", "confirmed": "confirmé"}
+#: The levels whose word differs in French, as the page says them (a bot is "P2 (débutant)").
+_LEVEL_WORDS = ("beginner", "intermediate", "confirmed")
 
 
 def bot_names(names: Sequence[str], language: Language) -> list[str]:
     """The bots' names (``names`` less seat 0) with their levels' words in ``language``
     ("P2 (beginner)", "P2 (débutant)"), as the page's level menu says them."""
     bots = list(names[1:])
-    if language is FRENCH:
-        for english, french in _LEVELS_FR.items():
-            bots = [name.replace(f"({english})", f"({french})") for name in bots]
+    for level in _LEVEL_WORDS:
+        said = say(f"level.{level}", language)
+        bots = [name.replace(f"({level})", f"({said})") for name in bots]
     return bots
 
 
@@ -57,53 +48,38 @@ def _cards(cards: Sequence[str], language: Language) -> str:
     return localize_cards(" ".join(cards), language)
 
 
-def _verb(seat: int, person: str, bot: str) -> str:
-    """The verb said of the person (``person``) or of a bot (``bot``)."""
-    return person if seat == HUMAN else bot
+def _who(seat: int) -> str:
+    """The key suffix of a sentence said of the person or of a bot (their verbs differ)."""
+    return "person" if seat == HUMAN else "bot"
+
+
+def _joined(seats: Sequence[int], who_all: Sequence[str], language: Language) -> str:
+    return say("log.and", language).join(who_all[seat] for seat in seats)
 
 
 def entry_text(entry: dict[str, Any], names: Sequence[str], language: Language) -> str:
     """The sentence of one log entry (as :class:`~rami.game.session.GameSession` logs it)."""
-    fr = language is FRENCH
     who_all = _names(names, language)
     kind = entry["kind"]
     if kind == "deal":
-        seat, number = entry["seat"], entry["round"]
-        if fr:
-            return (
-                f"Manche {number} : vous commencez."
-                if seat == HUMAN
-                else f"Manche {number} : {who_all[seat]} commence."
-            )
-        return f"Round {number}: {who_all[seat]} {_verb(seat, 'play', 'plays')} first."
+        seat = entry["seat"]
+        key = f"log.deal.{_who(seat)}"
+        return say(key, language, number=entry["round"], who=who_all[seat])
     if kind == "round-over":
         return _round_over(entry, who_all, language)
     if kind == "game-over":
         winners = entry["_winners"]
-        joined = (" et " if fr else " and ").join(who_all[seat] for seat in winners)
-        if fr:
-            verb = "gagnez" if HUMAN in winners else "gagnent" if len(winners) > 1 else "gagne"
-            return f"Fin de la partie : {joined} {verb}."
-        verb = "win" if winners == [HUMAN] or len(winners) > 1 else "wins"
-        return f"Game over: {joined} {verb}."
+        count = "person" if HUMAN in winners else "several" if len(winners) > 1 else "one"
+        joined = _joined(winners, who_all, language)
+        return say(f"log.game-over.{count}", language, winners=joined)
     if kind == "reshuffle":
-        size = entry["stock_size"]
-        if fr:
-            return (
-                f"La défausse (sauf sa carte du dessus) est mélangée en un nouveau talon de "
-                f"{size} cartes."
-            )
-        return f"The discard pile (less its top) is shuffled into a new stock of {size} cards."
+        return say("log.reshuffle", language, size=entry["stock_size"])
     seat = entry["seat"]
     who = who_all[seat]
     if kind == "claim":
         penalty = f" ({_cards([entry['penalty']], language)})" if entry["penalty"] else ""
         card = _cards([entry["card"]], language)
-        if fr:
-            verbs = ("réclamez", "prenez") if seat == HUMAN else ("réclame", "prend")
-            return f"{who} {verbs[0]} {card} et {verbs[1]} une carte de pénalité{penalty}."
-        verbs = ("claim", "take") if seat == HUMAN else ("claims", "takes")
-        return f"{who} {verbs[0]} {card} and {verbs[1]} a penalty card{penalty}."
+        return say(f"log.claim.{_who(seat)}", language, who=who, card=card, penalty=penalty)
     if kind == "draw":
         return _draw(entry, who, language)
     return _play(entry, who, language)
@@ -111,16 +87,9 @@ def entry_text(entry: dict[str, Any], names: Sequence[str], language: Language) 
 
 def _draw(entry: dict[str, Any], who: str, language: Language) -> str:
     seat, source, card = entry["seat"], entry["source"], entry["card"]
-    shown = _cards([card], language) if card else None
-    if language is FRENCH:
-        if source == "discard":
-            verb = _verb(seat, "prenez", "prend")
-            return f"{who} {verb} {shown} dans la défausse."
-        verb = _verb(seat, "piochez", "pioche")
-        return f"{who} {verb} {shown or 'une carte'}."
-    verb = _verb(seat, "draw", "draws")
-    pile = "the discard pile" if source == "discard" else "the stock"
-    return f"{who} {verb} {shown or 'a card'} from {pile}."
+    shown = _cards([card], language) if card else say("log.a-card", language)
+    pile = "discard" if source == "discard" else "stock"
+    return say(f"log.draw-{pile}.{_who(seat)}", language, who=who, card=shown)
 
 
 def _play(entry: dict[str, Any], who: str, language: Language) -> str:
@@ -130,40 +99,34 @@ def _play(entry: dict[str, Any], who: str, language: Language) -> str:
         entry["discard"],
         entry["hand_size"],
     )
-    if language is FRENCH:
-        text = (
-            f"{who} {_verb(seat, 'posez', 'pose')} {_cards(played, language)}"
-            if played
-            else f"{who} ne {_verb(seat, 'posez', 'pose')} rien"
-        )
-        if discard:
-            text += f", {_verb(seat, 'défaussez', 'défausse')} {_cards([discard], language)}"
-        if entry["table"] is not None and not played:
-            text += " (la table réarrangée)"
-        return f"{text} ({left} carte{'s' if left > 1 else ''} en main)."
-    verb = _verb(seat, "lay", "lays")
-    text = f"{who} {verb} {_cards(played, language)}" if played else f"{who} {verb} nothing"
+    if played:
+        text = say(f"log.lay.{_who(seat)}", language, who=who, cards=_cards(played, language))
+    else:
+        text = say(f"log.lay-nothing.{_who(seat)}", language, who=who)
     if discard:
-        text += f", {_verb(seat, 'discard', 'discards')} {discard}"
+        text += say(f"log.discard.{_who(seat)}", language, card=_cards([discard], language))
     if entry["table"] is not None and not played:
-        text += " (the table rearranged)"
-    return f"{text} ({left} card{'s' if left != 1 else ''} left)."
+        text += say("log.rearranged", language)
+    count = plural(left, say("log.card", ENGLISH), language, say("log.card", FRENCH))
+    return text + say("log.left", language, count=count)
 
 
 def _round_over(entry: dict[str, Any], who_all: Sequence[str], language: Language) -> str:
-    fr = language is FRENCH
     reason = entry["_reason"]
-    said = _REASONS.get(reason, (reason, reason))[1 if fr else 0]
-    winners = (" et " if fr else " and ").join(who_all[seat] for seat in entry["_winners"])
+    key = f"log.reason.{reason}"
+    said = say(key, language) if key in BOOKS[language] else reason
+    winners = _joined(entry["_winners"], who_all, language) or say("log.nobody", language)
     scores = ", ".join(
         f"{name} {score:+d}" for name, score in zip(who_all, entry["_scores"], strict=True)
     )
-    if fr:
-        return (
-            f"Fin de la manche {entry['round']} : {said} ; gagnée par "
-            f"{winners or 'personne'}. Scores : {scores}."
-        )
-    return f"Round {entry['round']} over: {said}; won by {winners or 'nobody'}. Scores {scores}."
+    return say(
+        "log.round-over",
+        language,
+        round=entry["round"],
+        reason=said,
+        winners=winners,
+        scores=scores,
+    )
 
 
 __all__ = ["entry_text", "person_name"]

@@ -13,16 +13,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rami.cards import Card, localize_cards
-from rami.lang import ENGLISH, FRENCH, Language
+from rami.lang import ENGLISH, Language
 from rami.melds import Meld
+from rami.phrasebook import say
 from rami.solver.solution import Move, MoveKind
 
 
 def bot_move_text(text: str, language: Language) -> str:
     """A move of the solver's language said of another player: not "from your hand"."""
-    if language is FRENCH:
-        return text.replace(" de votre main", "").replace("votre main", "sa main")
-    return text.replace(" from your hand", "").replace("your hand", "their hand")
+    return text.replace(say("turn.from-your-hand", language), "").replace(
+        say("turn.your-hand", language), say("turn.their-hand", language)
+    )
 
 
 def turn_moves(
@@ -45,7 +46,7 @@ def in_table_order(table: Sequence[Meld], before: Sequence[Meld]) -> tuple[Meld,
 
 def discard_text(card: str, language: Language) -> str:
     """The last line of a turn with a discard (``card`` in English notation)."""
-    return f"{'défaussez' if language is FRENCH else 'discard'} {localize_cards(card, language)}"
+    return say("turn.discard", language, card=localize_cards(card, language))
 
 
 def move_texts(

@@ -14,8 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rami.cards import JOKER, Card
+from rami.lang import ENGLISH
 from rami.matching import match_melds
 from rami.melds import Meld, MeldKind, joker_cards, run_start, stands_for
+from rami.phrasebook import say
 from rami.position import Position
 from rami.rules import Ruleset
 
@@ -291,26 +293,29 @@ def _best_score(turn: Turn) -> bool:
     return not _all_cards(turn)
 
 
-#: Theme -> (sentence, test), in the order themes are listed.
+#: Theme -> its test, in the order themes are listed.
+_TESTS: dict[str, Callable[[Turn], bool]] = {
+    "all-cards": _all_cards,
+    "best-score": _best_score,
+    "joker-swap": _joker_swap,
+    "joker-freed": _joker_freed,
+    "joker-from-hand": _joker_from_hand,
+    "no-joker": _no_joker,
+    "borrow-from-set": _borrow_from_set,
+    "borrow-from-run": _borrow_from_run,
+    "split-run": _split_run,
+    "merge-runs": _merge_runs,
+    "set-to-runs": _set_to_runs,
+    "run-to-sets": _run_to_sets,
+    "ace-high": _ace_high,
+    "long-run": _long_run,
+    "twin-cards": _twin_cards,
+}
+
+#: Theme -> (sentence, test), in the order themes are listed; the sentence in English from the
+#: phrase book (``theme.<tag>``, :mod:`rami.phrasebook`).
 THEMES: dict[str, tuple[str, Callable[[Turn], bool]]] = {
-    "all-cards": ("The hand is emptied: every card is played.", _all_cards),
-    "best-score": ("The hand cannot be emptied: shed the most points.", _best_score),
-    "joker-swap": ("A hand card takes a joker's place.", _joker_swap),
-    "joker-freed": ("A joker of the table leaves its meld.", _joker_freed),
-    "joker-from-hand": ("A joker is played from the hand.", _joker_from_hand),
-    "no-joker": ("No joker on the table or in the hand.", _no_joker),
-    "borrow-from-set": ("A card is taken from a set of four, which stays a set.", _borrow_from_set),
-    "borrow-from-run": (
-        "One or two end cards are taken from a run, which stays a run.",
-        _borrow_from_run,
-    ),
-    "split-run": ("A run is cut in two.", _split_run),
-    "merge-runs": ("Two runs of the table are joined into one.", _merge_runs),
-    "set-to-runs": ("A set is broken up: two or more of its cards go into runs.", _set_to_runs),
-    "run-to-sets": ("Two or more cards of a run go into sets.", _run_to_sets),
-    "ace-high": ("A run through Q-K-A (the ace above the king) is built or changed.", _ace_high),
-    "long-run": (f"A run of {LONG_RUN} cards or more is built or changed.", _long_run),
-    "twin-cards": ("Both copies of a card (two decks) are played.", _twin_cards),
+    tag: (say(f"theme.{tag}", ENGLISH, long=LONG_RUN), test) for tag, test in _TESTS.items()
 }
 
 

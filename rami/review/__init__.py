@@ -17,10 +17,11 @@ from typing import Any
 
 from rami.cards import Card, parse_cards
 from rami.errors import NotationError
-from rami.lang import ENGLISH, FRENCH, Language
+from rami.lang import ENGLISH, Language
 from rami.melds import Meld
 from rami.notation import parse_position_any
-from rami.phrases import GRADE_WORDS, plural
+from rami.phrasebook import say, say_count
+from rami.phrases import grade_word, plural, word
 from rami.position import EMPTY, Position, hand_penalty, parse_table
 from rami.referee import TurnVerdict, validate_turn
 from rami.solver.solution import Move, MoveKind, Objective, Solution, Status
@@ -104,57 +105,35 @@ class Review:
         return lost is not None and lost < 0
 
     def text_lines(self, language: Language = ENGLISH) -> list[str]:
-        """The review as a person reads it, in ``language``."""
-
-        def say(english: str, french: str) -> str:
-            return french if language is FRENCH else english
-
-        colon = say(":", " :")
+        """The review as a person reads it, in ``language`` (``review.*`` in the phrase book)."""
         if not self.legal:
             lines = [
-                say("Illegal turn:", "Tour illégal :"),
+                say("review.illegal", language),
                 *(f"  - {problem}" for problem in self.verdict.problems_in(language)),
             ]
         else:
-            lost = self.points_lost
-            grade = GRADE_WORDS[self.grade][language is FRENCH] if self.grade else ""
-            lines = [
-                f"{say('Grade', 'Appréciation')}{colon} {grade} "
-                f"({_points_lost_text(lost or 0, language)})"
-            ]
-            best, than = self.best, say("best", "meilleur")
+            grade = grade_word(self.grade, language) if self.grade else ""
+            lost = _points_lost_text(self.points_lost or 0, language)
+            lines = [say("review.grade", language, grade=grade, lost=lost)]
+            best = self.best
             for label, mine, theirs in (
-                (
-                    say("Penalty left", "Pénalité restante"),
-                    self.verdict.penalty_after,
-                    best.penalty_after,
-                ),
-                (say("Cards played", "Cartes jouées"), len(self.played), best.cards_played),
-                (
-                    say("Cards moved", "Cartes déplacées"),
-                    self.verdict.cards_moved,
-                    best.cards_moved,
-                ),
+                ("review.penalty-left", self.verdict.penalty_after, best.penalty_after),
+                ("review.cards-played", len(self.played), best.cards_played),
+                ("review.cards-moved", self.verdict.cards_moved, best.cards_moved),
             ):
-                lines.append(f"{label}{colon} {mine} ({than} {theirs})")
+                said = say(label, language)
+                lines.append(say("review.row", language, label=said, mine=mine, best=theirs))
         if self.missed is not None:
-            lines.append(f"{say('Missed', 'Manqué')}{colon} {self.missed.said(language)}")
+            lines.append(say("review.missed", language, move=self.missed.said(language)))
         if self.best.status is not Status.OPTIMAL:
-            lines.append(
-                say(
-                    "The best turn was not proved optimal within the time limit.",
-                    "Le meilleur tour n'a pas été prouvé optimal dans le temps imparti.",
-                )
-            )
+            lines.append(say("review.not-proved", language))
         moves = plural(len(self.best.moves), "move", language, "coup")
-        lines.append(f"{say('Best turn', 'Meilleur tour')} ({moves}){colon}")
+        lines.append(say("review.best-turn", language, moves=moves))
         lines.extend(
             f"  {number}. {move.said(language)}" for number, move in enumerate(self.best.moves, 1)
         )
         if not self.best.moves:
-            lines.append(
-                say("  (none: nothing can be played)", "  (aucun : rien ne peut être joué)")
-            )
+            lines.append(f"  {word('no move', language)}")
         return lines
 
     def to_json(self, language: Language = ENGLISH) -> dict[str, Any]:
@@ -181,17 +160,11 @@ class Review:
 
 
 def _points_lost_text(lost: int, language: Language = ENGLISH) -> str:
-    if language is FRENCH:
-        if lost < 0:
-            return f"{plural(-lost, 'point', language)} de mieux que le meilleur tour trouvé"
-        if lost == 0:
-            return "aucun point perdu"
-        return f"{plural(lost, 'point', language)} perdu{'s' if lost > 1 else ''}"
     if lost < 0:
-        return f"{-lost} point{'' if lost == -1 else 's'} better than the best found"
+        return say_count("review.better", -lost, language)
     if lost == 0:
-        return "no point lost"
-    return f"{lost} point{'' if lost == 1 else 's'} lost"
+        return say("review.no-loss", language)
+    return say_count("review.lost", lost, language)
 
 
 def _move_key(move: Move, old_melds: int) -> tuple[object, ...]:

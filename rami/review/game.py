@@ -15,8 +15,9 @@ from typing import Any
 
 from rami.errors import RamiError
 from rami.game.actions import Play
-from rami.lang import ENGLISH, FRENCH, Language
-from rami.phrases import GRADE_WORDS, plural
+from rami.lang import ENGLISH, Language
+from rami.phrasebook import say, say_count
+from rami.phrases import grade_word
 from rami.position import Position
 from rami.review import GRADE_NAMES, Review, review
 
@@ -97,55 +98,46 @@ class GameReview:
         }
 
     def text_lines(self, language: Language = ENGLISH) -> list[str]:
-        if language is FRENCH:
-            return self._french_lines()
-        lines = [f"{self.label}: {len(self.turns)} turns reviewed"]
+        """The game's review as a person reads it (``game-review.*`` in the phrase book)."""
+        reviewed = len(self.turns)
+        lines = [say_count("game-review.header", reviewed, language, label=self.label)]
         for turn in self.turns:
             data = turn.review
             lost = data.points_lost or 0
-            line = (
-                f"  round {turn.round}, turn {turn.turn}, seat {turn.seat}: {data.grade}"
-                f"{f' ({lost} points lost)' if lost > 0 else ''}"
+            grade = grade_word(data.grade, language) if data.grade else ""
+            line = say(
+                "game-review.turn",
+                language,
+                round=turn.round,
+                turn=turn.turn,
+                seat=turn.seat,
+                grade=grade,
             )
+            if lost > 0:
+                line += say_count("game-review.turn-lost", lost, language)
             if data.missed is not None and lost > 0:
-                line += f"; missed: {data.missed.text}"
+                line += say("game-review.missed", language, move=data.missed.said(language))
             lines.append(line)
         for player in self.players:
-            grades = ", ".join(f"{count} {name}" for name, count in player.grades.items() if count)
-            lines.append(
-                f"  seat {player.seat} ({player.name}): accuracy {player.accuracy:g}%, "
-                f"{player.points_lost} points lost over {len(player.turns)} turns"
-                f"{': ' + grades if grades else ''}"
-            )
+            lines.append(_player_line(player, language))
         return lines
 
-    def _french_lines(self) -> list[str]:
-        lines = [
-            f"{self.label} : {plural(len(self.turns), 'tour', FRENCH)} "
-            f"revu{'s' if len(self.turns) > 1 else ''}"
-        ]
-        for turn in self.turns:
-            data = turn.review
-            lost = data.points_lost or 0
-            grade = GRADE_WORDS[data.grade][1] if data.grade else ""
-            line = f"  manche {turn.round}, tour {turn.turn}, place {turn.seat} : {grade}"
-            if lost > 0:
-                line += f" ({plural(lost, 'point', FRENCH)} perdu{'s' if lost > 1 else ''})"
-            if data.missed is not None and lost > 0:
-                line += f" ; manqué : {data.missed.said(FRENCH)}"
-            lines.append(line)
-        for player in self.players:
-            grades = ", ".join(
-                f"{count} {GRADE_WORDS[name][1]}" for name, count in player.grades.items() if count
-            )
-            lines.append(
-                f"  place {player.seat} ({player.name}) : précision {player.accuracy:g} %, "
-                f"{plural(player.points_lost, 'point', FRENCH)} perdu"
-                f"{'s' if player.points_lost > 1 else ''} en "
-                f"{plural(len(player.turns), 'tour', FRENCH)}"
-                f"{' : ' + grades if grades else ''}"
-            )
-        return lines
+
+def _player_line(player: PlayerReview, language: Language) -> str:
+    """A player's accuracy, points lost and grades over the game."""
+    grades = ", ".join(
+        f"{count} {grade_word(name, language)}" for name, count in player.grades.items() if count
+    )
+    return say(
+        "game-review.player",
+        language,
+        seat=player.seat,
+        name=player.name,
+        accuracy=f"{player.accuracy:g}",
+        lost=say_count("game-review.player-lost", player.points_lost, language),
+        turns=say_count("game-review.turns", len(player.turns), language),
+        grades=say("game-review.grades", language, grades=grades) if grades else "",
+    )
 
 
 def _name(player: Any, seat: int) -> str:

@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rami.errors import UnsupportedError
-from rami.lang import ENGLISH, FRENCH, Language
+from rami.lang import ENGLISH, Language
+from rami.phrasebook import say, say_count
 from rami.position import Position
 from rami.signature import Signature, answer_signature
 from rami.solver.answer import build_solution, costliest_discard, why_nothing
@@ -50,18 +51,18 @@ class Alternatives:
         return self.said()
 
     def said(self, language: Language = ENGLISH) -> str:
-        """How many answers were found and why not more, in ``language``."""
-        found = len(self.solutions)
-        if language is FRENCH:
-            return _said_in_french(found, self.top, self.exhausted, self.stopped)
+        """How many answers were found and why not more, in ``language`` (``top.*`` in the
+        phrase book)."""
+        found, top = len(self.solutions), self.top
         if self.exhausted:
-            return (
-                f"only {found} distinct answer{'' if found == 1 else 's'} exist"
-                f"{'' if found == 1 else ', all listed'} (asked for {self.top})"
-            )
+            if found <= 1:
+                return say(("top.exhausted-none", "top.exhausted-one")[found], language, top=top)
+            return say("top.exhausted-many", language, found=found, top=top)
         if self.stopped:
-            return f"{found} of {self.top} answers found before the time limit"
-        return f"the {found} best answer{'' if found == 1 else 's'}"
+            return say_count("top.stopped", found, language, top=top)
+        if found == 1:
+            return say("top.best.one", language)
+        return say("top.best.many", language, count=found)
 
     def to_json(self, language: Language = ENGLISH) -> dict[str, Any]:
         """Cards in the contract's codes; the texts meant for people in ``language``."""
@@ -79,17 +80,6 @@ class Alternatives:
                 )
             ],
         }
-
-
-def _said_in_french(found: int, top: int, exhausted: bool, stopped: bool) -> str:
-    many = "s" if found > 1 else ""
-    if exhausted:
-        if found <= 1:
-            return f"{'une seule' if found else 'aucune'} réponse distincte ({top} demandées)"
-        return f"seulement {found} réponses distinctes existent, toutes listées ({top} demandées)"
-    if stopped:
-        return f"{found} réponse{many} sur {top} trouvée{many} avant la limite de temps"
-    return "la meilleure réponse" if found == 1 else f"les {found} meilleures réponses"
 
 
 def rank_key(solution: Solution) -> tuple[int, ...]:
