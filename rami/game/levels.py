@@ -15,7 +15,8 @@ from rami.game.expert import HOLD_WHILE_ABOVE, ExpertBot, holds_melds
 from rami.game.mixed import STRENGTHS, MixedBot, strength_for
 from rami.game.presets import GameError
 from rami.game.state import View
-from rami.lang import ENGLISH, FRENCH, Language
+from rami.lang import ENGLISH, Language
+from rami.phrasebook import say
 from rami.rules import Ruleset
 
 LEVELS = ("beginner", "novice", "intermediate", "confirmed", "expert")
@@ -52,28 +53,10 @@ def level_note(level: str, rules: Ruleset, language: Language = ENGLISH) -> str 
     its melds in the hand until it can go out in one turn (:mod:`rami.game.holdback`), so its
     table stays small until the end; in Café Rummy and BFmania 30 it lays nothing until that
     turn (:func:`rami.game.expert.holds_melds`)."""
-    french = language is FRENCH
     if level == "expert" and not rules.discard:
-        if french:
-            return (
-                f"en {rules.name}, l'expert ouvre avec le moins de cartes possible et garde ses "
-                "combinaisons en main jusqu'à pouvoir sortir en un seul tour"
-            )
-        return (
-            f"in {rules.name} the expert opens with as few cards as it can and keeps its "
-            "melds in the hand until it can go out in one turn"
-        )
+        return say("level-note.holds-back", language, rules=rules.name)
     if level == "expert" and holds_melds(rules):
-        if french:
-            return (
-                f"en {rules.name}, l'expert garde ses combinaisons en main jusqu'à pouvoir "
-                f"sortir en un seul tour, sauf quand un joueur n'a plus que {HOLD_WHILE_ABOVE} "
-                "cartes ou moins"
-            )
-        return (
-            f"in {rules.name} the expert keeps its melds in the hand until it can go out "
-            f"in one turn, unless a player is down to {HOLD_WHILE_ABOVE} cards or fewer"
-        )
+        return say("level-note.holds-melds", language, rules=rules.name, cards=HOLD_WHILE_ABOVE)
     return None
 
 

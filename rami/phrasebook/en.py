@@ -291,4 +291,13 @@ BOOK: dict[str, str] = {
     "hint.by-points": "shed {points} (play {played} of {in_hand})",
     "hint.you-can": "You can {phrase}.",
     "hint.you-can-open": "You can open and {phrase}.",
+    # What a player choosing a level should know in a preset (rami.game.levels).
+    "level-note.holds-back": (
+        "in {rules} the expert opens with as few cards as it can and keeps its melds in the "
+        "hand until it can go out in one turn"
+    ),
+    "level-note.holds-melds": (
+        "in {rules} the expert keeps its melds in the hand until it can go out in one turn, "
+        "unless a player is down to {cards} cards or fewer"
+    ),
 }

@@ -332,4 +332,13 @@ BOOK: dict[str, str] = {
     "hint.by-points": "vous défaire de {points} (jouer {played} de vos {in_hand})",
     "hint.you-can": "Vous pouvez {phrase}.",
     "hint.you-can-open": "Vous pouvez ouvrir et {phrase}.",
+    # What a player choosing a level should know in a preset (rami.game.levels).
+    "level-note.holds-back": (
+        "en {rules}, l'expert ouvre avec le moins de cartes possible et garde ses combinaisons "
+        "en main jusqu'à pouvoir sortir en un seul tour"
+    ),
+    "level-note.holds-melds": (
+        "en {rules}, l'expert garde ses combinaisons en main jusqu'à pouvoir sortir en un seul "
+        "tour, sauf quand un joueur n'a plus que {cards} cartes ou moins"
+    ),
 }
