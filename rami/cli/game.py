@@ -119,7 +119,7 @@ def simulate(
     """Play bots against each other; write the records and print wins, scores and Elo."""
     from rami.cli.scale import RetryLog, executor_for
     from rami.game import Simulation, run_simulation, summary_lines
-    from rami.scale.progress import Progress
+    from rami.scale import Progress
 
     path = Path(out)
     if path.exists() and not force:

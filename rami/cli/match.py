@@ -90,7 +90,7 @@ def match(
 ) -> None:
     """Play CANDIDATE against BASELINE on paired deals; say whether it is stronger."""
     from rami.game import FIXED, SEQUENTIAL, Match, run_match
-    from rami.scale.progress import Progress
+    from rami.scale import Progress
 
     try:
         game = Match(

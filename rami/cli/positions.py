@@ -219,7 +219,7 @@ def _solve_batch(
 ) -> None:
     from rami.cli.batch import solve_line, solve_task
     from rami.cli.scale import RetryLog, executor_for
-    from rami.scale.progress import Progress
+    from rami.scale import Progress
 
     with reporting_errors():
         lines = list(batch_lines(path))

@@ -25,7 +25,7 @@ from rami.cli.puzzle_common import (
     reporting,
     solving,
 )
-from rami.scale.progress import Progress
+from rami.scale import Progress
 
 if TYPE_CHECKING:
     from rami.puzzles import Puzzle

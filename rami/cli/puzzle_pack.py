@@ -26,10 +26,10 @@ from rami.cli.puzzle_common import (
     reporting,
 )
 from rami.cli.scale import RayOpt, RetryLog, executor_for
-from rami.scale.progress import Progress
+from rami.scale import Progress
 
 if TYPE_CHECKING:
-    from rami.scale.executor import Executor
+    from rami.scale import Executor
 
 
 def _check_out(out: Path, force: bool) -> None:

@@ -11,8 +11,7 @@ from rami.cli.output import fail
 from rami.errors import RamiError
 
 if TYPE_CHECKING:
-    from rami.scale.executor import Executor
-    from rami.scale.progress import Progress
+    from rami.scale import Executor, Progress
 
 RayOpt = Annotated[
     str | None,
@@ -31,10 +30,10 @@ def make_executor(workers: int = 1, ray: str | None = None) -> Executor:
     """The executor ``--workers K`` / ``--ray auto|ADDRESS`` ask for (Ray, and its package,
     load only when ``ray`` is given; ClusterUnavailableError when it cannot)."""
     if ray is None:
-        from rami.scale.executor import LocalExecutor  # (multiprocessing: loaded when used)
+        from rami.scale import LocalExecutor  # (multiprocessing: loaded when used)
 
         return LocalExecutor(workers)
-    from rami.scale.ray_cluster import RayExecutor
+    from rami.scale import RayExecutor
 
     return RayExecutor.connect(ray)
 
@@ -58,7 +57,7 @@ class RetryLog:
         self.retries: list[dict[str, object]] = []
 
     def __call__(self, number: int, attempt: int, reason: str) -> None:
-        from rami.scale.executor import RETRIES
+        from rami.scale import RETRIES
 
         self.retries.append({self.what: number, "attempt": attempt, "reason": reason})
         text = f"{self.what} {number}: task failed ({reason}); sent again ({attempt} of {RETRIES})"
