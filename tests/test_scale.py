@@ -251,3 +251,66 @@ def test_ray_not_installed_is_a_clear_error(tmp_path):
         text=True,
     )
     assert result.returncode == 0, result.stderr
+
+
+#: A process that spawns a pool of two workers busy for two minutes, prints its pid and waits.
+_POOL_OWNER = """
+import time
+from rami.scale.executor import spawned_pool
+pool = spawned_pool(2)
+busy = [pool.submit(time.sleep, 120) for _ in range(2)]
+print("started", flush=True)
+time.sleep(120)
+"""
+
+
+def _children(parent: int) -> set[int]:
+    """The live (not zombie) processes whose parent is ``parent``, read from /proc."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent and fields[0] != "Z":
+            found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal")
+def test_pool_workers_die_with_the_process_that_spawned_them():
+    """A command killed with kill -9 (no cleanup at all) leaves no worker computing on."""
+    import time
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    owner = subprocess.Popen(
+        [sys.executable, "-c", _POOL_OWNER], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert owner.stdout is not None and owner.stdout.readline().strip() == "started"
+        workers: set[int] = set()
+        for _ in range(600):  # the two workers start (spawned: a fresh interpreter each)
+            workers = _children(owner.pid) - {owner.pid}
+            if len(workers) >= 2:
+                break
+            time.sleep(0.1)
+        assert len(workers) >= 2, workers
+    finally:
+        owner.kill()
+        owner.wait()
+        if owner.stdout is not None:
+            owner.stdout.close()
+    for _ in range(300):
+        if not any(_alive(pid) for pid in workers):
+            break
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in workers), workers

@@ -10,7 +10,6 @@ and the game number as plain data in, the outcome as plain data out.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -26,7 +25,7 @@ from rami.game.levels import LEVELS, is_level, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GameError, GameOptions, game_rules
 from rami.rules import get_ruleset
-from rami.scale.executor import Executor, LocalExecutor, RetryListener
+from rami.scale.executor import Executor, LocalExecutor, RetryListener, spawned_pool
 
 
 @dataclass(frozen=True)
@@ -143,8 +142,9 @@ def play_task(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` spawned processes (spawned: no state copied from the parent)."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    """A pool of ``workers`` spawned processes that die with this one
+    (:func:`rami.scale.executor.spawned_pool`)."""
+    return spawned_pool(workers)
 
 
 def run(

@@ -17,6 +17,9 @@ are out at once, and closing the iterator cancels the rest.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
+import sys
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
@@ -121,6 +124,32 @@ class Executor:
         self.close()
 
 
+def die_with_parent(parent: int) -> None:
+    """A pool worker's first step: on Linux, ask the kernel to kill it when the process that
+    spawned it dies, however it dies (``kill -9`` included), so that no worker goes on
+    computing for a command that is gone; a parent already gone ends it at once."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def spawned_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` spawned processes (spawned: nothing of this process's state is
+    copied into them) that die with this process (:func:`die_with_parent`). Made by the thread
+    that uses it: on Linux a worker dies with the thread that spawned it."""
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
 class LocalExecutor(Executor):
     """This machine: one worker runs the tasks in this process; K workers are a pool of K
     spawned processes (spawned: nothing of this process's state is copied into them)."""
@@ -134,9 +163,7 @@ class LocalExecutor(Executor):
     @property
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
-            )
+            self._pool = spawned_pool(self.workers)
             self._own = True
         return self._pool
 
