@@ -276,3 +276,65 @@ def test_taking_a_discard_no_turn_could_follow_is_said_in_plain_words() -> None:
     assert taking_problem(fine) is None
     assert taking_reminder(fine) == "you must lay TH this turn"
     assert taking_reminder(view("bfmania-51", "KS", phase="draw", pile="TH", draws=BOTH)) is None
+
+
+def _same_turn(one: Play, other: Play) -> bool:
+    """The same turn: the same cards played, discard and melds (in any order)."""
+    melds = sorted(sorted(map(str, meld.cards)) for meld in one.table)
+    return (
+        sorted(one.played) == sorted(other.played)
+        and one.discard == other.discard
+        and melds == sorted(sorted(map(str, meld.cards)) for meld in other.table)
+    )
+
+
+def test_an_opened_player_is_told_to_hold_as_the_expert_does() -> None:
+    """Rami chinois, opened, the stock far from out: the solver's whole turn would lay 7H 8H 9H,
+    the expert keeps it for the turn it goes out; the advice is the expert's, in words."""
+    seen = view("rami-chinois", "7H 8H 9H KS 2C", "3D 4D 5D", opened=True)
+    assert solve(seen.position()).cards_played == 3  # what the solver alone would lay
+    advice = advise(seen)
+    assert advice.text.startswith("Lay nothing this turn: keep your melds in your hand")
+    assert advice.moves == () and advice.table == seen.table
+    action = advised_action(seen, advice)
+    assert isinstance(action, Play) and action.played == ()
+    assert _same_turn(action, ExpertBot().act(seen))
+    assert validate_turn(seen.position(), action.table, action.played, action.discard).legal
+    assert advise(seen, level=1).text == advice.text
+    assert advise(seen, language=FRENCH).text.startswith("Ne posez rien ce tour-ci")
+
+
+def test_an_unopened_player_is_told_to_open_with_the_fewest_cards() -> None:
+    seen = view("rami-chinois", "7H 8H 9H TH 4C 4D 4S KS", "-")
+    full = solve(seen.position())
+    advice = advise(seen)
+    action = advised_action(seen, advice)
+    assert isinstance(action, Play) and 0 < len(action.played) < full.cards_played
+    assert advice.text.startswith("Open with the fewest cards: lay ")
+    assert _same_turn(action, ExpertBot().act(seen))
+    assert validate_turn(seen.position(), action.table, action.played, action.discard).legal
+
+
+def test_a_turn_that_goes_out_is_advised_whole() -> None:
+    seen = view("rami-chinois", "7H 8H 9H", "3D 4D 5D", opened=True)
+    advice = advise(seen)
+    action = advised_action(seen, advice)
+    assert isinstance(action, Play) and sorted(action.played) == sorted(seen.hand)
+    assert "Lay nothing" not in advice.text
+
+
+def test_near_the_end_of_the_stock_the_whole_turn_is_advised() -> None:
+    seen = view("rami-chinois", "7H 8H 9H KS 2C", "3D 4D 5D", opened=True, stock=1)
+    action = advised_action(seen, advise(seen))
+    assert isinstance(action, Play) and len(action.played) == 3
+
+
+def test_cafe_rummy_holds_its_melds_and_discards_as_the_expert_does() -> None:
+    seen = view("cafe-rummy", "7H 8H 9H KS 2C QD", "-", opened=False)
+    advice = advise(seen)
+    action = advised_action(seen, advice)
+    expert = ExpertBot().act(seen)
+    assert isinstance(action, Play) and _same_turn(action, expert)
+    assert action.played == () and action.discard is not None
+    assert advice.text.startswith(f"Lay nothing and discard {action.discard}")
+    assert advice.moves[-1] == f"discard {action.discard} to end your turn"

@@ -5,8 +5,12 @@
 - at the draw, whether to take the top discard or draw from the stock, and why (what taking it
   lays; or why not: it makes no meld, it cannot be laid this turn, it gains nothing);
 - at a claim (rami fou), claim or pass, and why;
-- at the play, the best turn (the solver's, fewest table cards moved among the best turns) and,
-  where the preset discards, the card to let go and why.
+- at the play, the expert's plan where it holds back (:mod:`rami.game.holdback`: open with
+  the fewest cards, then lay nothing until the turn that goes out;
+  :func:`rami.game.expert.holds_to_go_out`: lay nothing and discard), said as such, else the
+  best turn (the solver's, fewest table cards moved among the best turns); where the preset
+  discards, the card to let go and why. Once the player has moved table cards this turn, the
+  turn they started is finished instead of held.
 
 The draw, the claim and the card to discard are the expert bot's decisions
 (:class:`rami.game.expert.ExpertBot`), seeded from the view, so the same view gets the same
@@ -28,7 +32,8 @@ from typing import Any
 from rami.cards import Card
 from rami.errors import RamiError, SolverBugError
 from rami.game.actions import DISCARD, STOCK, Claim, Draw, Play
-from rami.game.advice_text import moves_count, text
+from rami.game.advice_discard import discard_move, why_discard
+from rami.game.advice_text import cards_name, moves_count, text
 from rami.game.bots import (
     SOLVER_TIME_LIMIT,
     could_use,
@@ -37,7 +42,8 @@ from rami.game.bots import (
     timed_solve,
 )
 from rami.game.deck import derive_seed
-from rami.game.expert import ExpertBot
+from rami.game.expert import ExpertBot, holds_to_go_out
+from rami.game.holdback import held_play, holds_back
 from rami.game.presets import DrawRule, game_rules
 from rami.game.state import CLAIM, DRAW, View
 from rami.game.taking import can_follow, taking_problem, taking_reminder
@@ -269,7 +275,7 @@ def _play(
             text("jokers only", language, card=stuck.discard),
             table=stuck.table,
             discard=stuck.discard,
-            moves=(_discard_move(stuck.discard, view.hand[1:], language),),
+            moves=(discard_move(stuck.discard, view.hand[1:], language),),
         )
     note = ""
     seen = view
@@ -301,8 +307,15 @@ def _turn(
         raise
     except RamiError:
         return None
-    play = bot.keeping_useful_cards(
-        seen, Play(solution.table, solution.played, solution.discard), solution.hand
+    # The expert's plan where it holds back; once the player has moved table cards this turn,
+    # the turn they started is finished instead.
+    held = _held(seen, bot, position, solution) if seen.table == start.table else None
+    play = (
+        held[0]
+        if held is not None
+        else bot.keeping_useful_cards(
+            seen, Play(solution.table, solution.played, solution.discard), solution.hand
+        )
     )
     left = Counter(solution.hand)
     if solution.discard is not None:
@@ -313,61 +326,54 @@ def _turn(
     assert isinstance(whole, Play)
     if not validate_turn(start.position(), whole.table, whole.played, whole.discard).legal:
         return None
+    plan = None if held is None else _plan_text(held, language)
     if level < 3:
-        return Advice(PHASE_PLAY, make_hint(solution, level, language).text)
+        return Advice(PHASE_PLAY, plan or make_hint(solution, level, language).text)
     after = tuple(in_number_order(seen.table, play.table))
     moves = [
         move.said(language) for move in explain_moves(seen.table, after, tuple(sorted(play.played)))
     ]
-    lines = []
+    lines = [] if plan is None else [plan]
     if play.discard is not None:
-        moves.append(_discard_move(play.discard, tuple((+left).elements()), language))
-    if not play.played:
+        moves.append(discard_move(play.discard, tuple((+left).elements()), language))
+    if not play.played and plan is None:
         lines.append(make_hint(solution, 1, language).text)
     if moves:
         lines.append(text("best turn", language, count=moves_count(len(moves), language)))
         width = len(str(len(moves)))
         lines.extend(f"  {n:>{width}}. {move}" for n, move in enumerate(moves, start=1))
     if play.discard is not None:
-        lines.append(_why_discard(seen, bot, play.discard, left, language))
+        lines.append(why_discard(seen, bot, play.discard, left, language))
     return Advice(
         PHASE_PLAY, "\n".join(lines), table=after, discard=play.discard, moves=tuple(moves)
     )
 
 
-def _discard_move(card: Card, hand_after: Sequence[Card], language: Language) -> str:
-    import rami.phrases as phrases
+def _held(
+    view: View, bot: _Adviser, position: Position, solution: Solution
+) -> tuple[Play, str] | None:
+    """The expert's plan where it holds back instead of laying the solver's whole turn
+    (:mod:`rami.game.holdback`: open small, then lay nothing until the turn that goes out;
+    :func:`rami.game.expert.holds_to_go_out`: lay nothing, discard), with the key of its
+    sentence; None where the expert lays the solver's turn."""
+    if holds_back(view, solution):
+        play = held_play(view, solution)
+        return play, "open small" if play.played else "hold"
+    if holds_to_go_out(view, solution):
+        discarding = bot.held_discarding(view, position, solution)
+        if discarding is not None:
+            return discarding, "hold discard"
+    return None
 
-    said = phrases.DISCARD if hand_after else phrases.DISCARD_GOING_OUT
-    return said.say(language, card=str(card))
 
-
-def _why_discard(
-    view: View, bot: _Adviser, card: Card, left: Counter[Card], language: Language
-) -> str:
-    """Why ``card`` is the one to let go (``left``: the hand after the discard)."""
-    from rami.game.expert import _outs
-    from rami.game.greedy import allowed_discards, is_useful
-
-    before = Counter(left)
-    before[card] += 1
-    if not +left:
-        return text("why out", language, card=card)
-    taken = view.position().taken_discard
-    allowed = allowed_discards(before, view.rules, taken)
-    if len(set(allowed)) == 1:
-        return text("why only", language, card=card)
-    choice = bot.choose_discard(before, view, taken)
-    if choice is not None and choice != card:
-        return text("why guarded", language, card=card, other=choice)
-    if not is_useful(card, before):
-        return text("why alone", language, card=card)
-    outs, complete = (
-        _outs(card, before, view.unseen(), view.rules) if not card.is_joker else (1, True)
-    )
-    if not (outs or complete):
-        return text("why dead", language, card=card)
-    return text("why fewest", language, card=card)
+def _plan_text(held: tuple[Play, str], language: Language) -> str:
+    play, key = held
+    if key == "open small":
+        return text(key, language, cards=cards_name(sorted(play.played), language))
+    if key == "hold discard":
+        assert play.discard is not None
+        return text(key, language, card=play.discard)
+    return text(key, language)
 
 
 __all__ = ["Advice", "advise", "advised_action", "can_follow", "taking_problem", "taking_reminder"]

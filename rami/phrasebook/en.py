@@ -129,6 +129,19 @@ BOOK: dict[str, str] = {
     ),
     "advice.must lay": "you must lay {card} this turn",
     "advice.must lay opening": "you must lay {card} this turn, in your opening",
+    "advice.hold": (
+        "Lay nothing this turn: keep your melds in your hand until you can go out in one turn. "
+        "Laid now, they give the others cards to rearrange; kept, they can all go down in the "
+        "turn you go out."
+    ),
+    "advice.open small": (
+        "Open with the fewest cards: lay {cards} and keep your other melds in your hand until "
+        "you can go out in one turn (laid now, they give the others cards to rearrange)."
+    ),
+    "advice.hold discard": (
+        "Lay nothing and discard {card}: keep your melds in your hand until you can go out in "
+        "one turn (laid now, they give the others cards to lay off and jokers to take)."
+    ),
     "advice.a-joker": "a joker",
     # The puzzles' goal and the verdicts on an answer (rami.puzzles.words).
     "puzzle.goal-one": "Play the only card of your hand.",

@@ -158,6 +158,21 @@ BOOK: dict[str, str] = {
     ),
     "advice.must lay": "vous devez poser {card} ce tour-ci",
     "advice.must lay opening": "vous devez poser {card} ce tour-ci, dans votre ouverture",
+    "advice.hold": (
+        "Ne posez rien ce tour-ci : gardez vos combinaisons en main jusqu'à pouvoir sortir en "
+        "un seul tour. Posées maintenant, elles donnent aux autres des cartes à réarranger ; "
+        "gardées, elles pourront toutes être posées au tour où vous sortez."
+    ),
+    "advice.open small": (
+        "Ouvrez avec le moins de cartes : posez {cards} et gardez vos autres combinaisons en "
+        "main jusqu'à pouvoir sortir en un seul tour (posées maintenant, elles donnent aux "
+        "autres des cartes à réarranger)."
+    ),
+    "advice.hold discard": (
+        "Ne posez rien et défaussez {card} : gardez vos combinaisons en main jusqu'à pouvoir "
+        "sortir en un seul tour (posées maintenant, elles donnent aux autres des cartes à "
+        "ajouter et des jokers à prendre)."
+    ),
     "advice.a-joker": "un joker",
     # The puzzles' goal and the verdicts on an answer (rami.puzzles.words).
     "puzzle.goal-one": "Jouez la seule carte de votre main.",
