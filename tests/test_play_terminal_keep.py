@@ -227,11 +227,11 @@ def test_french_cards_shown_and_read(how: str) -> None:
     )
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "Your hand (14): 7♠ 8♠ 8♠ 2♥ 3♥ R♥ A♦ 2♦ V♦ A♣ 5♣ 7♣ * *" in out
+    assert "Votre main (14) : 7♠ 8♠ 8♠ 2♥ 3♥ R♥ A♦ 2♦ V♦ A♣ 5♣ 7♣ * *" in out
     assert "your hand does not hold 9♠" in out
     assert "your hand does not hold A♥" in out  # AC is the ace of hearts in French
-    assert "laid 2♥ 3♥ * as meld 1" in out
-    assert "added 8♠ to meld 1" in out
+    assert "posé 2♥ 3♥ * comme combinaison 1" in out
+    assert "ajouté 8♠ à la combinaison 1" in out
     assert "it reads as English notation" in out  # KS: not a French card
 
 

@@ -27,6 +27,7 @@ from rami.game.advice_text import card_name
 from rami.game.human_hint import PLAY_HINT, hint_text, hinted_action, is_play_hint
 from rami.game.human_tell import TableOrder
 from rami.game.human_text import (
+    apply_move,
     card_text,
     cards_text,
     english_line,
@@ -35,30 +36,19 @@ from rami.game.human_text import (
     not_now,
     refusal,
     say,
+    sources_text,
     table_text,
 )
 from rami.game.moves import Command, MoveError, WorkTable, parse_command
 from rami.game.state import CLAIM, DRAW, View
 from rami.game.taking import can_follow, taking_problem, taking_reminder
 from rami.lang import ENGLISH, Language
+from rami.phrasebook import say as phrase
+from rami.phrasebook import template
 
-HELP = """Commands:
-  draw stock | draw discard     take a card (where the rules let you choose); short: stock, pile
-  lay 7H 8H 9H                  lay a new meld from your hand
-  add 8C to 3                   add hand cards to meld 3
-  move 5C from 3 to 5           move table cards from meld 3 to meld 5 (a new number: new meld)
-  split 1 after 6H              cut meld 1 after 6H; the rest becomes a new meld
-  swap 5H in 3                  put 5H in place of the joker of meld 3
-  discard 2S                    end your turn with this discard
-  done                          end your turn (presets without a discard, or going out)
-  undo                          take back your last move this turn
-  hint [1|2|3]                  a hint at the draw, at a claim or for your turn, from the
-                                moves made so far (3: the whole turn, as moves)
-  play hint | ph                do what the hint says (the referee judges the turn)
-  table | hand                  show the table, your hand
-  claim | pass                  (rami fou) take the last discard out of turn, or not
-  quit                          leave the game (with --out, 'rami play --resume FILE' goes on)
-  help | ?                      this list (at a terminal: arrows edit the line, up/down recall)"""
+#: The commands as ``help`` lists them in English (the phrase book's ``play.help``, said in the
+#: player's language).
+HELP = template("play.help", ENGLISH)
 
 
 class QuitGame(Exception):
@@ -95,22 +85,26 @@ class TerminalPlayer:
                 raise QuitGame
             if is_play_hint(line):
                 return Command(PLAY_HINT)
+            if not line.strip():
+                self.echo(f"  {phrase('play.empty', self.language)}")
+                continue
             try:
-                command = parse_command(english_line(expand(line, view), self.language))
+                typed = expand(line, view, self.language)
+                command = parse_command(english_line(typed, self.language))
             except MoveError as error:
                 self.echo(f"  {say(str(error), self.language)}")
                 continue
             if command.verb == "quit":
                 raise QuitGame
             if command.verb == "help":
-                self.echo(HELP)
+                self.echo(template("play.help", self.language))
                 continue
             return command
 
     def refused(self, error: IllegalActionError) -> None:
-        self.echo("Refused by the referee:")
+        self.echo(phrase("play.refused", self.language))
         self.echo(f"  - {refusal(error.problems, self.language)}")
-        self.echo("Fix the turn (undo, more moves) and submit it again.")
+        self.echo(phrase("play.fix", self.language))
 
     def act(self, view: View) -> Action:
         if view.phase == DRAW:
@@ -136,9 +130,10 @@ class TerminalPlayer:
 
     def _draw(self, view: View) -> Action:
         self._show(view)
-        self.echo(f"Top of the discard pile: {self.card(view.top_discard)}")
+        self.echo(phrase("play.top", self.language, card=self.card(view.top_discard)))
+        sources = sources_text(view, self.language)
         while True:
-            command = self.ask(f"Draw from {' or '.join(view.draws)}? ", view)
+            command = self.ask(phrase("play.ask-draw", self.language, sources=sources), view)
             if command.verb == PLAY_HINT:
                 action = hinted_action(view, self.echo, self.language)
                 if not isinstance(action, Draw):
@@ -160,11 +155,8 @@ class TerminalPlayer:
     def _claim(self, view: View) -> Action:
         self._show(view)  # the hand, before the question
         while True:
-            command = self.ask(
-                f"Claim {self.card(view.claim_card)} (and a penalty card from "
-                "the stock)? claim / pass ",
-                view,
-            )
+            asked = phrase("play.ask-claim", self.language, card=self.card(view.claim_card))
+            command = self.ask(asked, view)
             if command.verb == PLAY_HINT:
                 action = hinted_action(view, self.echo, self.language)
                 if isinstance(action, Claim):
@@ -180,30 +172,19 @@ class TerminalPlayer:
             self.work = WorkTable.start(view.rules, self.order.arrange(view.table), view.hand)
             self.turn_key = key
             if view.drawn is not None:
-                self.echo(
-                    f"You {'claim' if view.claimed else 'draw'} "
-                    f"{card_name(view.taken_discard or view.drawn, self.language)}"
-                    + (
-                        f" and the penalty card {card_name(view.drawn, self.language)}"
-                        if view.claimed
-                        else ""
-                    )
-                    + (
-                        ""
-                        if view.taken_discard is None or view.claimed
-                        else " from the discard pile"
-                    )
-                )
+                self.echo(self._taken(view))
             self._show(view, self.work)
         work = self.work
         rules = view.rules
+        language = self.language
         while True:
-            command = self.ask("Your move? ", view)
+            command = self.ask(phrase("play.ask-move", self.language), view)
             verb = command.verb
             if self._asked_anywhere(command, view):
                 continue
             if verb == "undo":
-                self.echo("  undone" if work.undo() else "  nothing to undo this turn")
+                said = phrase("play.undone" if work.undo() else "play.nothing-to-undo", language)
+                self.echo(f"  {said}")
                 self._show(view, work)
             elif verb == PLAY_HINT:
                 action = hinted_action(view, self.echo, self.language, work)
@@ -211,23 +192,34 @@ class TerminalPlayer:
                     return action
             elif verb == "discard":
                 if not rules.discard:
-                    self.echo(f"  {rules.name} has no discard: type 'done'")
+                    self.echo(f"  {phrase('play.no-discard', language, rules=rules.name)}")
                     continue
                 return Play(work.table(), work.played(), command.cards[0])
             elif verb == "done":
                 if rules.discard and work.hand_cards():
-                    self.echo("  end your turn with 'discard CARD'")
+                    self.echo(f"  {phrase('play.end-with-discard', language)}")
                     continue
                 return Play(work.table(), work.played(), None)
             elif verb in ("lay", "add", "move", "split", "swap"):
                 try:
-                    self.echo(f"  {say(work.apply(command), self.language)}")
+                    self.echo(f"  {apply_move(work, command, language)}")
                 except MoveError as error:
                     self.echo(f"  {say(str(error), self.language)}")
                     continue
                 self._show(view, work)
             else:
                 self.echo(f"  {not_now(verb, view, self.language)}")
+
+    def _taken(self, view: View) -> str:
+        """The card the person took at the start of the turn (and the penalty card)."""
+        language = self.language
+        assert view.drawn is not None
+        card = card_name(view.taken_discard or view.drawn, language)
+        if view.claimed:
+            penalty = card_name(view.drawn, language)
+            return phrase("play.you-claim", language, card=card, penalty=penalty)
+        key = "play.you-draw" if view.taken_discard is None else "play.you-take"
+        return phrase(key, language, card=card)
 
 
 def _can_follow(view: View) -> bool:

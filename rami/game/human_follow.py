@@ -14,6 +14,7 @@ from typing import Any
 from rami.game.human_record import Keeper, Resume
 from rami.game.human_tell import Narrator
 from rami.game.rounds import Round
+from rami.phrasebook import say_count
 
 
 @dataclass
@@ -53,8 +54,12 @@ class Followers:
     def resumed(self) -> None:
         """The recorded actions are all played again: the game goes on live."""
         self.echo(
-            f"Game resumed from {self.resume_from}: {self.resume.replayed} recorded "
-            "actions played again through the referee."
+            say_count(
+                "play.resumed",
+                self.resume.replayed,
+                self.narrator.language,
+                path=self.resume_from,
+            )
         )
         if self.narrator.rnd is not None and not self.narrator.rnd.over:
             self.narrator.header(self.narrator.rnd)

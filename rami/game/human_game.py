@@ -22,6 +22,8 @@ from rami.game.levels import check_level, level_note, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GameError, GameOptions, game_rules
 from rami.lang import ENGLISH, Language
+from rami.phrasebook import BOOKS, say_count
+from rami.phrasebook import say as phrase
 from rami.rules import Ruleset, get_ruleset
 
 
@@ -61,18 +63,20 @@ def play_in_terminal(
     human = TerminalPlayer(reader, echo, language, order)
     narrator = Narrator(names, ruleset, options, echo, order, language)
     if stdin.isatty():
-        narrator.pause = lambda number: _pause(reader, number)
+        narrator.pause = lambda number: _pause(reader, number, language)
 
     follow = Followers(narrator, keeper, resume, echo, resume_from)
     players = [Seat(human, resume, follow.watch)] + [
         Seat(make_bot(level, seed + seat), resume, follow.watch)
         for seat, level in enumerate(levels, 1)
     ]
-    echo(f"{ruleset.title}: you against {', '.join(levels)} (seed {seed}). Type 'help'.")
+    against = ", ".join(level_word(level, language) for level in levels)
+    title = rules_title(ruleset, language)
+    echo(phrase("play.welcome", language, title=title, levels=against, seed=seed))
     notes = (level_note(level, ruleset, language) for level in levels)
     for note in dict.fromkeys(filter(None, notes)):
-        echo(f"Note: {note}.")
-    kept = kept_note(out)
+        echo(phrase("play.note", language, note=note))
+    kept = kept_note(out, language)
     try:
         record = play_game(
             ruleset,
@@ -85,15 +89,32 @@ def play_in_terminal(
             round_listener=follow.round_done,
         )
     except (QuitGame, KeyboardInterrupt, GameInternalError) as stop:
-        return _stopped(stop, echo, warn, kept, resume.live, resume_from)
+        return _stopped(stop, echo, warn, kept, resume.live, resume_from, language)
     keeper.writing = True
     keeper.save(record)
-    shown = narrator.names  # the bots' levels in the player's words
+    shown = narrator.names  # the person and the bots' levels in the player's words
     echo(
-        f"Game over: {winners_text(record, shown)}. Totals: {totals_text(record, shown)}."
-        + (f" The record is in {out}." if out else "")
+        phrase(
+            "play.game-over",
+            language,
+            winners=winners_text(record, shown, language),
+            totals=totals_text(record, shown, language),
+            record=phrase("play.record-in", language, out=out) if out else "",
+        )
     )
     return 0
+
+
+def rules_title(ruleset: Ruleset, language: Language = ENGLISH) -> str:
+    """The preset's title in ``language`` (most are the game's own name in both)."""
+    key = f"play.title.{ruleset.name}"
+    return phrase(key, language) if key in BOOKS[language] else ruleset.title
+
+
+def level_word(level: str, language: Language = ENGLISH) -> str:
+    """A bot's level in the player's words (``confirmed``, ``confirmé``)."""
+    key = f"level.{level}"
+    return phrase(key, language) if key in BOOKS[language] else level
 
 
 def _seat_names(ruleset: Ruleset, levels: tuple[str, ...]) -> list[str]:
@@ -118,14 +139,15 @@ def _stopped(
     kept: str,
     live: bool,
     resume_from: str,
+    language: Language = ENGLISH,
 ) -> int:
     """A game that stopped before its end: quit (0), interrupted, or an internal error (1);
     an error in the recorded actions of a resumed game is a :class:`ResumeError`."""
     if isinstance(stop, QuitGame):
-        echo("Game abandoned." + kept)
+        echo(phrase("play.abandoned", language, kept=kept))
         return 0
     if isinstance(stop, KeyboardInterrupt):
-        echo("Interrupted." + kept)
+        echo(phrase("play.interrupted", language, kept=kept))
         return EXIT_INTERRUPTED
     if not live:  # a recorded bot action the referee refuses
         raise ResumeError(f"{resume_from} does not continue: {stop}") from None
@@ -133,20 +155,16 @@ def _stopped(
     return 1
 
 
-def _pause(read: Callable[[str], str | None], number: int) -> None:
+def _pause(read: Callable[[str], str | None], number: int, language: Language) -> None:
     """Between rounds at a terminal: the person says when to deal the next one."""
-    line = read(f"Press Enter to deal round {number} (or type quit). ")
+    line = read(phrase("play.pause", language, number=number))
     if line is None or line.strip().lower() == "quit":
         raise QuitGame
 
 
-def kept_note(out: str | None) -> str:
+def kept_note(out: str | None, language: Language = ENGLISH) -> str:
     """Where a game left before its end is kept (nothing without ``--out``)."""
-    return (
-        f" The game so far is kept in {out}: 'rami play --resume {out}' goes on with it."
-        if out
-        else ""
-    )
+    return phrase("play.kept", language, out=out) if out else ""
 
 
 def terminal_reader(stdin: IO[str], echo: Callable[[str], None]) -> Callable[[str], str | None]:
@@ -177,17 +195,20 @@ def terminal_reader(stdin: IO[str], echo: Callable[[str], None]) -> Callable[[st
     return read
 
 
-def winners_text(record: dict[str, Any], names: list[str]) -> str:
-    winners = [names[seat] for seat in record["winners"]]
-    verb = "win" if winners == ["You"] or len(winners) > 1 else "wins"
-    return f"{' and '.join(winners)} {verb}" + (" (a draw)" if record.get("draw") else "")
+def winners_text(record: dict[str, Any], names: list[str], language: Language = ENGLISH) -> str:
+    """Who won (``names[0]`` is the person, spoken to)."""
+    seats = record["winners"]
+    key = "play.win.you" if 0 in seats else "play.win.several" if len(seats) > 1 else "play.win.one"
+    winners = phrase("log.and", language).join(names[seat] for seat in seats)
+    tie = phrase("play.tie", language) if record.get("draw") else ""
+    return phrase(key, language, winners=winners) + tie
 
 
-def totals_text(record: dict[str, Any], names: list[str]) -> str:
+def totals_text(record: dict[str, Any], names: list[str], language: Language = ENGLISH) -> str:
     return ", ".join(
-        f"{name} {total} point{'s' if total != 1 else ''}"
+        f"{name} {say_count('play.points', total, language)}"
         for name, total in zip(names, record["totals"], strict=True)
     )
 
 
-__all__ = ["kept_note", "play_in_terminal", "terminal_reader"]
+__all__ = ["kept_note", "level_word", "play_in_terminal", "rules_title", "terminal_reader"]

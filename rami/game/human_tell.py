@@ -24,15 +24,9 @@ from rami.game.session_text import bot_names
 from rami.game.turn_text import bot_move_text, move_texts, turn_moves
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld
+from rami.phrasebook import BOOKS, say_count
+from rami.phrasebook import say as phrase
 from rami.rules import Ruleset
-
-_ROUND_ENDS = {
-    "out": "a player went out",
-    "stock": "the stock ran out",
-    "cap": "the turn cap was reached",
-    "blocked": "nobody could play",
-    "turn-limit": "the engine's turn limit was reached",
-}
 
 
 class TableOrder:
@@ -55,36 +49,46 @@ class TableOrder:
         return self.melds
 
 
-def points(total: int) -> str:
-    return f"{total} point{'s' if total != 1 else ''}"
+def points(total: int, language: Language = ENGLISH) -> str:
+    return say_count("play.points", total, language)
 
 
-def totals_line(names: Sequence[str], totals: Sequence[int], active: Sequence[bool]) -> str:
+def totals_line(
+    names: Sequence[str],
+    totals: Sequence[int],
+    active: Sequence[bool],
+    language: Language = ENGLISH,
+) -> str:
     return ", ".join(
-        f"{name} {points(total)}"
+        f"{name} {points(total, language)}"
         for name, total, playing in zip(names, totals, active, strict=True)
         if playing
     )
 
 
-def game_end_text(rules: Ruleset, options: GameOptions, number: int) -> str:
+def game_end_text(
+    rules: Ruleset, options: GameOptions, number: int, language: Language = ENGLISH
+) -> str:
     """What ends the game, as the table agreed it."""
     game = game_rules(rules)
-    target = options.target
+    reached = points(options.target or 0, language)
     if game.end is GameEnd.ROUNDS:
-        text = f"round {number} of {options.rounds}; the highest total wins"
+        text = phrase("play.end.rounds", language, number=number, rounds=options.rounds)
     elif game.end is GameEnd.REACHER_LOSES:
-        text = f"whoever reaches {points(target or 0)} loses; the lowest total wins"
+        text = phrase("play.end.reacher-loses", language, points=reached)
     elif game.end is GameEnd.ELIMINATION:
-        text = f"whoever reaches {points(target or 0)} is out; the last player left wins"
+        text = phrase("play.end.elimination", language, points=reached)
     else:
-        text = (
-            f"the game ends with the round in which a player reaches {points(target or 0)}; "
-            "the lowest total wins"
-        )
+        text = phrase("play.end.target", language, points=reached)
     if game.end is not GameEnd.ROUNDS and options.max_rounds != DEFAULT_MAX_ROUNDS:
-        text += f"; {options.max_rounds} rounds at most"
+        text += say_count("play.end.max-rounds", options.max_rounds, language)
     return text
+
+
+def round_end_text(reason: str, language: Language = ENGLISH) -> str:
+    """Why a round ended, in ``language`` (an unknown reason as the record says it)."""
+    key = f"log.reason.{reason}"
+    return phrase(key, language) if key in BOOKS[language] else reason
 
 
 def turn_lines(
@@ -113,9 +117,9 @@ class Narrator:
         order: TableOrder,
         language: Language = ENGLISH,
     ) -> None:
-        # The bots' levels in the player's words (P2 (confirmé)); the person keeps the name
-        # the sentences below are written for.
-        self.names = [names[0], *bot_names(names, language)]
+        # The person as the sentences below speak to them ("You", "Vous"), and the bots'
+        # levels in the player's words (P2 (confirmé)).
+        self.names = [phrase("log.you", language), *bot_names(names, language)]
         self.rules = rules
         self.options = options
         self.echo = echo
@@ -149,74 +153,98 @@ class Narrator:
         self.order.follow(rnd.state.table)
 
     def header(self, rnd: Round) -> None:
-        first = self.names[rnd.first]
+        language = self.language
         self.echo(
-            f"=== Round {rnd.number}: {first} {'play' if rnd.first == 0 else 'plays'} "
-            f"first. Totals: {totals_line(self.names, rnd.totals, rnd.active)}; "
-            f"{game_end_text(self.rules, self.options, rnd.number)}. ==="
+            phrase(
+                "play.header.person" if rnd.first == 0 else "play.header.bot",
+                language,
+                number=rnd.number,
+                first=self.names[rnd.first],
+                totals=totals_line(self.names, rnd.totals, rnd.active, language),
+                end=game_end_text(self.rules, self.options, rnd.number, language),
+            )
         )
 
     def event_lines(self, event: dict[str, Any], rnd: Round) -> list[str]:
         language = self.language
         if "reshuffle" in event:
-            return [
-                f"The discard pile (less its top) is shuffled into a new stock of "
-                f"{len(event['stock'])} cards."
-            ]
+            return [phrase("log.reshuffle", language, size=len(event["stock"]))]
         seat = event["seat"]
         who = self.names[seat]
         if "claim" in event:
             if seat == 0:
                 return []  # told when the person's turn starts
-            return [f"{who} claims {say(event['claim'], language)} and takes a penalty card."]
+            card = say(event["claim"], language)
+            return [phrase("log.claim.bot", language, who=who, card=card, penalty="")]
         if "draw" in event:
             if seat == 0:
                 return []  # told when the person's turn starts
-            card = f" {say(event['card'], language)}" if event["draw"] == DISCARD else ""
-            return [
-                f"{who} draws{card} from the {event['draw']}"
-                f"{' pile' if event['draw'] == DISCARD else ''}."
-            ]
+            if event["draw"] == DISCARD:
+                card = say(event["card"], language)
+                return [phrase("log.draw-discard.bot", language, who=who, card=card)]
+            return [phrase("play.draw-stock", language, who=who)]
         before = self.order.melds
         after = self.order.follow(rnd.state.table)
         if seat == 0:
-            return ["Turn accepted by the referee."]
-        left = sum(rnd.state.hands[seat].values()) if seat in rnd.state.hands else 0
-        cards_left = f"({left} card{'s' if left != 1 else ''} left)"
+            return [phrase("play.accepted", language)]
+        count = sum(rnd.state.hands[seat].values()) if seat in rnd.state.hands else 0
+        left = say_count("play.left", count, language)
         played = [Card.parse(card) for card in event["played"]]
         discard = event.get("discard")
         if "table" not in event:
-            text = f"{who} lays nothing" + (
-                f", discards {say(discard, language)}" if discard else ""
-            )
-            return [f"{text} {cards_left}."]
+            if not discard:
+                return [phrase("play.lays-nothing", language, who=who, left=left)]
+            card = say(discard, language)
+            return [phrase("play.lays-nothing-discards", language, who=who, card=card, left=left)]
         lines = turn_lines(before, after, played, discard, language)
-        heading = (
-            f"{who} plays {cards_text(played, language)}"
-            if played
-            else f"{who} rearranges the table"
-        )
-        return [f"{heading} {cards_left}, moves ({len(lines)}):", *lines]
+        fields = {"who": who, "left": left, "count": len(lines)}
+        if played:
+            heading = phrase("play.plays", language, cards=cards_text(played, language), **fields)
+        else:
+            heading = phrase("play.rearranges", language, **fields)
+        return [heading, *lines]
 
     def round_over(self, entry: dict[str, Any]) -> None:
+        language = self.language
         end = entry["end"]
-        winners = " and ".join(self.names[seat] for seat in end["winners"]) or "nobody"
-        why = _ROUND_ENDS.get(end["reason"], end["reason"])
+        winners = phrase("log.and", language).join(self.names[seat] for seat in end["winners"])
+        winners = winners or phrase("log.nobody", language)
         self.echo(
-            f"=== Round {entry['number']} over: {why}"
-            f"{'' if end['reason'] != 'out' else f' ({winners})'}"
-            f"{' (rami sec)' if end.get('rami_sec') else ''}. ==="
+            phrase(
+                "play.round-over",
+                language,
+                number=entry["number"],
+                why=round_end_text(end["reason"], language),
+                winners="" if end["reason"] != "out" else f" ({winners})",
+                sec=" (rami sec)" if end.get("rami_sec") else "",
+            )
         )
         for seat, name in enumerate(self.names):
             if entry["active"][seat]:
-                hand = cards_text(map(Card.parse, entry["hands"][seat]), self.language)
+                hand = cards_text(map(Card.parse, entry["hands"][seat]), language)
+                score, total = f"{entry['scores'][seat]:+d}", entry["totals"][seat]
                 self.echo(
-                    f"  {name}: {hand or '-'} -> {entry['scores'][seat]:+d} "
-                    f"(total {entry['totals'][seat]})"
+                    phrase(
+                        "play.round-hand",
+                        language,
+                        name=name,
+                        hand=hand or "-",
+                        score=score,
+                        total=total,
+                    )
                 )
         for seat in entry["eliminated"]:
-            self.echo(f"  {self.names[seat]} {'are' if seat == 0 else 'is'} out of the game.")
-        self.echo(f"Totals: {totals_line(self.names, entry['totals'], entry['active'])}.")
+            key = "play.out.person" if seat == 0 else "play.out.bot"
+            self.echo(phrase(key, language, who=self.names[seat]))
+        totals = totals_line(self.names, entry["totals"], entry["active"], language)
+        self.echo(phrase("play.totals", language, totals=totals))
 
 
-__all__ = ["Narrator", "TableOrder", "bot_move_text", "game_end_text", "turn_lines"]
+__all__ = [
+    "Narrator",
+    "TableOrder",
+    "bot_move_text",
+    "game_end_text",
+    "round_end_text",
+    "turn_lines",
+]

@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from rami.cards import Card, localize_cards, parse_cards
+from rami.cards import Card, format_cards, localize_cards, parse_cards
 from rami.errors import NotationError
-from rami.game.moves import MoveError, WorkTable
+from rami.game.moves import Command, MoveError, WorkTable
 from rami.game.state import CLAIM, DRAW, View
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld
+from rami.moves import Move, MoveKind
+from rami.phrasebook import say as phrase
+from rami.phrasebook import say_count
 
 #: Words of the command language, never cards.
 _WORDS = frozenset(
@@ -94,7 +97,7 @@ SHORT_WORDS = {"stock": "draw stock", "pile": "draw discard", "?": "help"}
 TURN_VERBS = frozenset({"lay", "add", "move", "split", "swap", "discard", "done", "undo"})
 
 
-def expand(line: str, view: View | None = None) -> str:
+def expand(line: str, view: View | None = None, language: Language = ENGLISH) -> str:
     """A short word as its command: ``stock`` is ``draw stock``, ``pile`` ``draw discard``,
     ``?`` ``help``, and ``draw`` alone the draw where there is one place to draw from."""
     word = " ".join(line.split()).lower()
@@ -103,42 +106,45 @@ def expand(line: str, view: View | None = None) -> str:
             return f"draw {view.draws[0]}"
         if view.phase != DRAW:
             return "draw stock"  # answered: not now
-        raise MoveError(f"draw from where? {' or '.join(f'draw {s}' for s in view.draws)}")
+        choices = phrase("play.or", language).join(f"draw {source}" for source in view.draws)
+        raise MoveError(phrase("play.draw-where", language, choices=choices))
     return SHORT_WORDS.get(word, line)
+
+
+def sources_text(view: View, language: Language) -> str:
+    """The places ``view`` lets the player draw from, in ``language`` (``stock or discard``)."""
+    return phrase("play.or", language).join(
+        phrase(f"play.source.{source}", language) for source in view.draws
+    )
 
 
 def not_now(verb: str, view: View, language: Language = ENGLISH) -> str:
     """Why a command understood is not one the game asks for now, and what it asks."""
-    draws = " or ".join(f"'draw {source}'" for source in view.draws) or "'draw stock'"
+    draws = phrase("play.or", language).join(f"'draw {source}'" for source in view.draws)
+    draws = draws or "'draw stock'"
+    rules = view.rules.name
     if view.phase == DRAW:
         if verb == "draw":
-            return (
-                f"{view.rules.name} lets you draw from the {' or '.join(view.draws)} only: {draws}"
-            )
+            sources = sources_text(view, language)
+            return phrase("play.draw-only", language, rules=rules, sources=sources, draws=draws)
         if verb in ("claim", "pass"):
-            return f"there is no claim to answer now: your turn starts with a draw ({draws})"
+            return phrase("play.no-claim-draw", language, draws=draws)
         if verb in TURN_VERBS:
-            return f"you draw first ({draws}), then play your moves"
+            return phrase("play.draw-first", language, draws=draws)
     elif view.phase == CLAIM:
         card = card_text(view.claim_card, language)
-        return (
-            f"{card} has just been discarded: answer 'claim' (take it, and a penalty card) "
-            "or 'pass' first"
-        )
+        return phrase("play.answer-claim", language, card=card)
     else:
-        end = "then 'discard CARD'" if view.rules.discard else "then 'done'"
+        end = phrase("play.then-discard" if view.rules.discard else "play.then-done", language)
         if verb == "draw" and view.drawn is None:
-            return (
-                f"{view.rules.name} has no draw: play your moves, {end} (a turn that lays "
-                "nothing draws a card)"
-            )
+            return phrase("play.no-draw", language, rules=rules, end=end)
         if verb == "draw":
             taken = card_text(view.taken_discard or view.drawn, language)
-            where = " from the discard pile" if view.taken_discard is not None else ""
-            return f"you have drawn already this turn ({taken}{where}): play your moves, {end}"
+            where = "" if view.taken_discard is None else phrase("play.from-pile", language)
+            return phrase("play.drawn-already", language, card=taken, where=where, end=end)
         if verb in ("claim", "pass"):
-            return f"there is no claim to answer now: it is your turn to play ({end})"
-    return f"'{verb}' is not asked now; type 'help'"
+            return phrase("play.no-claim-play", language, end=end)
+    return phrase("play.not-asked", language, verb=verb)
 
 
 #: The rules' decision numbers in the referee's sentences (docs/rules.md keeps them).
@@ -152,21 +158,19 @@ def refusal(problems: Sequence[str], language: Language = ENGLISH) -> str:
     meld of the table changed before the opening is the move the player made, before what the
     opening lacks), without the rules' decision numbers."""
     if not problems:
-        return "the referee refused the turn"
+        return phrase("play.referee-refused", language)
     changed = next((problem for problem in problems if _CHANGED.fullmatch(problem)), None)
     if changed is not None:
         match = _CHANGED.fullmatch(changed)
         assert match is not None
-        then = (
-            "lay your opening melds from your hand first, then add to the table"
+        then = phrase(
+            "play.open-then-add"
             if "once the opening melds are down" in changed
-            else "your opening lays new melds from your hand only"
-        )
-        return say(
-            f"meld {match.group(1)} ({match.group(2)}) changed, but you have not opened "
-            f"yet: {then}",
+            else "play.open-from-hand",
             language,
         )
+        meld = say(match.group(2), language)
+        return phrase("play.changed", language, number=match.group(1), meld=meld, then=then)
     return say(_DECISIONS.sub("", problems[0]), language)
 
 
@@ -194,35 +198,78 @@ def table_text(
         else list(enumerate(view.table if table is None else table, start=1))
     )
     if not melds:
-        return "Table: (empty)"
-    return "Table:\n" + "\n".join(f"  {number}. {meld.text(language)}" for number, meld in melds)
+        return phrase("play.table-empty", language)
+    lines = (f"  {number}. {meld.text(language)}" for number, meld in melds)
+    return "\n".join((phrase("play.table", language), *lines))
 
 
 def hand_text(view: View, work: WorkTable | None = None, language: Language = ENGLISH) -> str:
     hand = work.hand_cards() if work is not None else view.hand
+    opened = phrase("play.opened", language)
     others = ", ".join(
-        f"P{seat + 1}: {size} cards{' (opened)' if view.opened[seat] else ''}"
+        say_count(
+            "play.other",
+            size,
+            language,
+            seat=f"P{seat + 1}",
+            opened=opened if view.opened[seat] else "",
+        )
         for seat, size in enumerate(view.hand_sizes)
         if seat != view.seat and view.active[seat]
     )
-    return (
-        f"Your hand ({len(hand)}): {cards_text(hand, language) or '-'}"
-        f"{' (opened)' if view.is_opened else ''}\n"
-        f"Others: {others}; stock {view.stock_size}; discard pile top "
-        f"{card_text(view.top_discard, language)}"
+    mine = phrase(
+        "play.hand",
+        language,
+        count=len(hand),
+        cards=cards_text(hand, language) or "-",
+        opened=opened if view.is_opened else "",
     )
+    top = card_text(view.top_discard, language)
+    rest = phrase("play.others", language, others=others, stock=view.stock_size, top=top)
+    return f"{mine}\n{rest}"
+
+
+def apply_move(work: WorkTable, command: Command, language: Language = ENGLISH) -> str:
+    """Do one move of the turn on ``work`` (as :meth:`WorkTable.apply` does, ``undo`` taking it
+    back) and say what was done in ``language``; MoveError when it cannot be done."""
+    layout, done = work.layout.apply(command.move())
+    work.history.append(work.layout)
+    work.layout = layout
+    return move_done(done, work, language)
+
+
+def move_done(move: Move, work: WorkTable, language: Language = ENGLISH) -> str:
+    """What a move did, as the table tells it back."""
+    cards = format_cards(move.cards, language)
+    fields = {"cards": cards, "source": move.source, "target": move.target}
+    if move.kind is MoveKind.LAY:
+        return phrase("play.laid", language, **fields)
+    if move.kind is MoveKind.ADD:
+        return phrase("play.added", language, **fields)
+    if move.kind is MoveKind.MOVE:
+        return phrase("play.moved", language, **fields)
+    if move.kind is MoveKind.SPLIT:
+        card = card_text(move.after, language)
+        return phrase("play.split", language, card=card, **fields)
+    if move.kind is MoveKind.SHIFT:
+        return phrase("play.shifted", language, **fields)
+    relay = "" if work.rules.table_joker.name == "SWAP_TO_HAND" else phrase("play.relay", language)
+    return phrase("play.swapped", language, relay=relay, **fields)
 
 
 __all__ = [
     "SHORT_WORDS",
+    "apply_move",
     "card_text",
     "cards_text",
     "english_line",
     "expand",
     "hand_text",
     "line_editing",
+    "move_done",
     "not_now",
     "refusal",
     "say",
+    "sources_text",
     "table_text",
 ]

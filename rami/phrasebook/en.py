@@ -4,6 +4,8 @@ the same fields)."""
 
 from __future__ import annotations
 
+from rami.phrasebook.en_play import BOOK as PLAY
+
 BOOK: dict[str, str] = {
     # The solver's sentences about a turn: its moves and its notes (rami.phrases).
     "solver.lay": "lay {cards} from your hand as meld {target}",
@@ -314,3 +316,6 @@ BOOK: dict[str, str] = {
         "unless a player is down to {cards} cards or fewer"
     ),
 }
+
+# What rami play's terminal says to the person (rami.game.human*), kept apart.
+BOOK.update(PLAY)

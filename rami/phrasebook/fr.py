@@ -4,6 +4,8 @@ the same fields)."""
 
 from __future__ import annotations
 
+from rami.phrasebook.fr_play import BOOK as PLAY
+
 BOOK: dict[str, str] = {
     # The solver's sentences about a turn: its moves and its notes (rami.phrases).
     "solver.lay": "posez {cards} de votre main comme combinaison {target}",
@@ -357,3 +359,6 @@ BOOK: dict[str, str] = {
         "tour, sauf quand un joueur n'a plus que {cards} cartes ou moins"
     ),
 }
+
+# What rami play's terminal says to the person (rami.game.human*), kept apart.
+BOOK.update(PLAY)
