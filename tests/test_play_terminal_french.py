@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -119,3 +120,26 @@ def test_the_expert_s_note_in_french() -> None:
     assert "Note : en rami-chinois, l'expert ouvre avec le moins de cartes possible" in out
     english = play("--vs", "expert", "--seed", "3", stdin="quit\ny\n")
     assert "Note: in rami-chinois the expert opens with as few cards as it can" in english
+
+
+def test_a_refused_turn_and_a_resumed_game_in_french(tmp_path: Path) -> None:
+    """The refusal's framing in French around the referee's reason (English words, French
+    cards); a game kept, and resumed, said in French."""
+    kept = tmp_path / "game.jsonl"
+    game = ("--vs", "beginner", "--seed", "3", "--lang", "fr")
+    out = play(*game, "--out", str(kept), stdin="lay 2C 3C *\ndone\nundo\ndone\nquit\n")
+    lines = out.splitlines()
+    refused = lines.index("Refusé par l'arbitre :")
+    assert lines[refused + 1].startswith("  - opening needs a pure run")
+    assert (
+        lines[refused + 2] == "Corrigez le tour (undo, d'autres coups) et soumettez-le à nouveau."
+    )
+    assert "  posé 2♥ 3♥ * comme combinaison 1" in lines
+    assert lines[-1] == (
+        f"Partie abandonnée. La partie jusqu'ici est gardée dans {kept} : "
+        f"'rami play --resume {kept}' la reprend."
+    )
+    again = play("--resume", str(kept), "--lang", "fr", stdin="quit\n").splitlines()
+    assert again[1] == (
+        f"Partie reprise de {kept} : 5 actions enregistrées rejouées devant l'arbitre."
+    )
