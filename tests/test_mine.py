@@ -149,9 +149,10 @@ def test_every_shipped_mined_puzzle_reverifies(puzzle):
     assert verify(puzzle) == []
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("puzzle", mined_pack(), ids=lambda puzzle: puzzle.id)
 def test_every_shipped_mined_puzzle_comes_from_its_game(puzzle):
+    """Its stored source game replays clean through today's engine and referee and reaches the
+    puzzle's whole position at the recorded turn (rami.puzzles.mine_sources)."""
     _game, turn = source_game(puzzle.record)
     assert format_position(turn.position) == puzzle.record["source"]["position"]
 

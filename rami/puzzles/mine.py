@@ -16,8 +16,10 @@ whose ``source`` says where it was played, as a lichess puzzle links to its game
                "game": i, "game_seed": ..., "round": 2, "turn": 37, "seat": 1,
                "position": "<the whole table and hand of that turn, text notation>"}
 
-The record is not stored (a whole game is tens of kilobytes): :func:`source_game` plays it
-again, and ``rami simulate --seed S --games i+1`` writes it as its line ``i + 1``.
+A new pack's records are not stored (a whole game is tens of kilobytes): :func:`source_game`
+plays the game again, as ``rami simulate --seed S --games i+1`` writes it as its line ``i + 1``,
+with the bots of the commit that mined it. The shipped pack's games, mined with earlier bots,
+are kept as records (:mod:`rami.puzzles.mine_sources`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from rami.game.state import PLAY, View
 from rami.notation import format_position
 from rami.position import Position
 from rami.puzzles.evaluate import Rejected
+from rami.puzzles.mine_sources import stored_turn
 
 PROFILE = "mined"
 #: The largest hand a mined puzzle keeps by default: the generator's largest (an expert draw's
@@ -222,8 +225,9 @@ def mine(
 
 
 def source_game(record: dict[str, Any]) -> tuple[dict[str, Any], Turn]:
-    """The game a mined puzzle comes from, played again, and the turn it was taken at
-    (RamiError when the record has no usable source)."""
+    """The game a mined puzzle comes from and the turn it was taken at: the stored record for
+    the shipped pack's games (:mod:`rami.puzzles.mine_sources`, replayed clean), else the game
+    played again (RamiError when the record has no usable source)."""
     from rami.errors import NotationError
     from rami.game.presets import GameOptions
 
@@ -240,7 +244,11 @@ def source_game(record: dict[str, Any]) -> tuple[dict[str, Any], Turn]:
         index, at = source["game"], (source["round"], source["turn"], source["seat"])
     except (KeyError, TypeError) as error:
         raise NotationError(f"puzzle {record.get('id')}: no usable source ({error})") from None
-    game, turns = played_turns(simulation, index)
+    stored = stored_turn(simulation.rules, source.get("game_seed"), at)
+    game, position = stored if stored is not None else ({}, None)
+    if position is not None and format_position(position) == source.get("position"):
+        return game, Turn(*at, position)  # the shipped pack's games, as its bots played them
+    game, turns = played_turns(simulation, index)  # a game mined with today's bots
     for turn in turns:
         if (turn.round, turn.turn, turn.seat) == at:
             return game, turn
