@@ -27,7 +27,6 @@ from rami.game.advice_text import card_name
 from rami.game.human_hint import PLAY_HINT, hint_text, hinted_action, is_play_hint
 from rami.game.human_tell import TableOrder
 from rami.game.human_text import (
-    apply_move,
     card_text,
     cards_text,
     english_line,
@@ -202,7 +201,7 @@ class TerminalPlayer:
                 return Play(work.table(), work.played(), None)
             elif verb in ("lay", "add", "move", "split", "swap"):
                 try:
-                    self.echo(f"  {apply_move(work, command, language)}")
+                    self.echo(f"  {work.apply(command, language)}")
                 except MoveError as error:
                     self.echo(f"  {say(str(error), self.language)}")
                     continue

@@ -11,13 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from rami.cards import Card, format_cards, localize_cards, parse_cards
+from rami.cards import Card, localize_cards, parse_cards
 from rami.errors import NotationError
-from rami.game.moves import Command, MoveError, WorkTable
+from rami.game.moves import MoveError, WorkTable
 from rami.game.state import CLAIM, DRAW, View
 from rami.lang import ENGLISH, Language
 from rami.melds import Meld
-from rami.moves import Move, MoveKind
 from rami.phrasebook import say as phrase
 from rami.phrasebook import say_count
 
@@ -229,44 +228,14 @@ def hand_text(view: View, work: WorkTable | None = None, language: Language = EN
     return f"{mine}\n{rest}"
 
 
-def apply_move(work: WorkTable, command: Command, language: Language = ENGLISH) -> str:
-    """Do one move of the turn on ``work`` (as :meth:`WorkTable.apply` does, ``undo`` taking it
-    back) and say what was done in ``language``; MoveError when it cannot be done."""
-    layout, done = work.layout.apply(command.move())
-    work.history.append(work.layout)
-    work.layout = layout
-    return move_done(done, work, language)
-
-
-def move_done(move: Move, work: WorkTable, language: Language = ENGLISH) -> str:
-    """What a move did, as the table tells it back."""
-    cards = format_cards(move.cards, language)
-    fields = {"cards": cards, "source": move.source, "target": move.target}
-    if move.kind is MoveKind.LAY:
-        return phrase("play.laid", language, **fields)
-    if move.kind is MoveKind.ADD:
-        return phrase("play.added", language, **fields)
-    if move.kind is MoveKind.MOVE:
-        return phrase("play.moved", language, **fields)
-    if move.kind is MoveKind.SPLIT:
-        card = card_text(move.after, language)
-        return phrase("play.split", language, card=card, **fields)
-    if move.kind is MoveKind.SHIFT:
-        return phrase("play.shifted", language, **fields)
-    relay = "" if work.rules.table_joker.name == "SWAP_TO_HAND" else phrase("play.relay", language)
-    return phrase("play.swapped", language, relay=relay, **fields)
-
-
 __all__ = [
     "SHORT_WORDS",
-    "apply_move",
     "card_text",
     "cards_text",
     "english_line",
     "expand",
     "hand_text",
     "line_editing",
-    "move_done",
     "not_now",
     "refusal",
     "say",

@@ -27,8 +27,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rami.cards import Card, format_cards
+from rami.lang import ENGLISH, Language
 from rami.melds import Meld
 from rami.moves import Layout, Move, MoveError, MoveKind, arrange_like, read_move
+from rami.phrasebook import say
 from rami.rules import Ruleset
 
 _TABLE_VERBS = {
@@ -118,13 +120,14 @@ class WorkTable:
 
     # -------------------------------------------------------------- moves
 
-    def apply(self, command: Command | Move) -> str:
-        """Do one move; returns a line saying what was done, or raises MoveError."""
+    def apply(self, command: Command | Move, language: Language = ENGLISH) -> str:
+        """Do one move; returns a line saying what was done in ``language``, or raises
+        MoveError."""
         move = command.move() if isinstance(command, Command) else command
         layout, done = self.layout.apply(move)
         self.history.append(self.layout)
         self.layout = layout
-        return _done(done, self.rules)
+        return _done(done, self.rules, language)
 
     def undo(self) -> bool:
         if not self.history:
@@ -150,25 +153,27 @@ class WorkTable:
         return self.layout.hand
 
 
-def _done(move: Move, rules: Ruleset) -> str:
-    """What was done, as the table tells it back."""
-    cards = format_cards(move.cards)
-    if move.kind is MoveKind.LAY:
-        return f"laid {cards} as meld {move.target}"
-    if move.kind is MoveKind.ADD:
-        return f"added {cards} to meld {move.target}"
-    if move.kind is MoveKind.MOVE:
-        return f"moved {cards} from meld {move.source} to meld {move.target}"
+def _done(move: Move, rules: Ruleset, language: Language = ENGLISH) -> str:
+    """What was done, as the table tells it back, in ``language`` (``play.*`` in the phrase
+    book)."""
+    fields = {
+        "cards": format_cards(move.cards, language),
+        "source": move.source,
+        "target": move.target,
+    }
     if move.kind is MoveKind.SPLIT:
-        return f"split meld {move.source} after {move.after}: {cards} is meld {move.target}"
-    if move.kind is MoveKind.SHIFT:
-        return f"meld {move.target}: the jokers stand where they fit"
-    relay = (
-        "" if rules.table_joker.name == "SWAP_TO_HAND" else (" and must be laid again this turn")
-    )
-    return (
-        f"put {cards} in place of the joker in meld {move.target}; the joker is in your hand{relay}"
-    )
+        after = "-" if move.after is None else move.after.text(language)
+        return say("play.split", language, card=after, **fields)
+    key = {
+        MoveKind.LAY: "play.laid",
+        MoveKind.ADD: "play.added",
+        MoveKind.MOVE: "play.moved",
+        MoveKind.SHIFT: "play.shifted",
+    }.get(move.kind)
+    if key is not None:
+        return say(key, language, **fields)
+    relay = "" if rules.table_joker.name == "SWAP_TO_HAND" else say("play.relay", language)
+    return say("play.swapped", language, relay=relay, **fields)
 
 
 __all__ = ["Command", "MoveError", "WorkTable", "arrange_like", "parse_command"]
