@@ -266,6 +266,7 @@ def play(
     """Play a game against bots in the terminal (type 'help' at your turn)."""
     from rami.cli import interrupt
     from rami.game import kept_note, load_game, play_in_terminal
+    from rami.phrasebook import say
 
     saved = None
     try:
@@ -300,10 +301,10 @@ def play(
                 f"{out} exists: use --resume {out} to go on with its game, or "
                 "--force to overwrite it"
             )
-        kept = kept_note(out)
         # Ctrl-C, even during a bot's solve: say where the game is kept and exit 130 (the
-        # record was written after the last action).
-        with interrupt.solving(lambda: typer.echo("\nInterrupted." + kept)):
+        # record was written after the last action), in the game's language.
+        stopped = "\n" + say("play.interrupted", lang, kept=kept_note(out, lang))
+        with interrupt.solving(lambda: typer.echo(stopped)):
             code = play_in_terminal(
                 game_rules,
                 levels,
