@@ -4,8 +4,9 @@
 templates the same fields (``tests/test_phrasebook.py``). The rooms say their texts from these
 books: the solver's moves and notes (:mod:`rami.phrases`), the report's words and the review's
 grades, the advice at a game's decisions (:mod:`rami.game.advice_text`), the game log
-(:mod:`rami.game.session_text`), the puzzles' goal, verdicts and themes
-(:mod:`rami.puzzles.words`). A text is always said from its key and fields in the language
+(:mod:`rami.game.session_text`), ``rami play``'s every line (``play.*``, kept apart in
+``en_play.py`` and ``fr_play.py`` and merged into each book), the puzzles' goal, verdicts and
+themes (:mod:`rami.puzzles.words`), the reviews, the hints and the levels' notes. A text is always said from its key and fields in the language
 asked, never translated back from English; how a field is written (a card in the language's
 notation, a count with its plural) is the room's business.
 """
