@@ -6,9 +6,10 @@ books: the solver's moves and notes (:mod:`rami.phrases`), the report's words an
 grades, the advice at a game's decisions (:mod:`rami.game.advice_text`), the game log
 (:mod:`rami.game.session_text`), ``rami play``'s every line (``play.*``, kept apart in
 ``en_play.py`` and ``fr_play.py`` and merged into each book), the puzzles' goal, verdicts and
-themes (:mod:`rami.puzzles.words`), the reviews, the hints and the levels' notes. A text is always said from its key and fields in the language
-asked, never translated back from English; how a field is written (a card in the language's
-notation, a count with its plural) is the room's business.
+themes (:mod:`rami.puzzles.words`), the reviews, the hints and the levels' notes. A text is
+always said from its key and fields in the language asked, never translated back from English;
+how a field is written (a card in the language's notation, a count with its plural) is the
+room's business.
 """
 
 from __future__ import annotations
