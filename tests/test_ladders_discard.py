@@ -1,6 +1,7 @@
-"""The measured ladders of the discard presets (docs/game.md): ``elo:N`` in bfmania-51, rami-51,
-Café Rummy and BFmania 30 resolves by the whole-game ladder (docs/game.md "Measured"), a preset
-with no ladder refuses it, and every ladder is one a target Elo can be read from."""
+"""The measured ladders of the discard presets (docs/game.md): ``elo:N`` in bfmania-51,
+rami-51, Café Rummy, BFmania 30 and rami fou resolves by the whole-game ladder (docs/game.md
+"Measured"), a preset with no ladder refuses it, and every ladder is one a target Elo can be
+read from."""
 
 from __future__ import annotations
 
@@ -131,6 +132,22 @@ def test_the_held_presets_ladders_are_their_measured_whole_game_points() -> None
         top.pick(replace(seen, round=n, turn=t)) is top.strong for n in (1, 2) for t in (0, 5)
     )
     assert strength_for("cafe-rummy", (161.5 + 710.0) / 2) == pytest.approx(0.3)
+
+
+def test_the_rami_fou_ladder_is_its_measured_whole_game_points() -> None:
+    """Rami fou (docs/game.md "Measured", whole games, the mean of seeds 1 and 2): beginner,
+    novice, intermediate and confirmed; a target above the confirmed bot is the confirmed bot,
+    the expert's step being measured in one seed only."""
+    fou = points("rami-fou")
+    assert fou == {0.0: 0.0, 0.1: 101.5, 0.5: 286.5, 1.0: 455.0}
+    for level in ("novice", "intermediate"):
+        strength = named_strength(level, "rami-fou")
+        assert strength_for("rami-fou", fou[strength]) == pytest.approx(strength)
+    assert strength_for("rami-fou", (286.5 + 455.0) / 2) == pytest.approx(0.75)
+    assert strength_for("rami-fou", 2000) == 1.0
+    check_level("elo:300", get_ruleset("rami-fou"))
+    bot = MixedBot(5, elo=300, level="elo")
+    assert 0.5 < bot.share(_view("rami-fou")) < 0.6
 
 
 @pytest.mark.parametrize("rules", ["cafe-rummy", "bfmania-30"])

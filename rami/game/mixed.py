@@ -105,6 +105,11 @@ LADDERS: dict[str, Sequence[tuple[float, float]]] = {
     # (+382, +325), 30 pairs a step; the expert +335.5 over the confirmed bot (+321, +350; 22
     # and 17 pairs, the sequential test).
     "bfmania-30": ((0.0, 0.0), (0.1, 127.5), (0.5, 527.0), (1.0, 880.5), (2.0, 1216.0)),
+    # Whole games, 30 pairs a step, the mean of seeds 1 and 2: novice +101.5 over the beginner
+    # (+95, +108), intermediate +185 over the novice (+147, +223), confirmed +168.5 over the
+    # intermediate (+176, +161). The expert's whole-game step was measured in seed 1 only: the
+    # ladder ends at the confirmed bot and the expert is asked by name.
+    "rami-fou": ((0.0, 0.0), (0.1, 101.5), (0.5, 286.5), (1.0, 455.0)),
 }
 
 
