@@ -139,14 +139,15 @@ def test_the_rami_fou_ladder_is_its_measured_whole_game_points() -> None:
     novice, intermediate and confirmed; a target above the confirmed bot is the confirmed bot,
     the expert's step being measured in one seed only."""
     fou = points("rami-fou")
-    assert fou == {0.0: 0.0, 0.1: 101.5, 0.5: 286.5, 1.0: 455.0}
+    assert fou == {0.0: 0.0, 0.1: 101.5, 0.15: 133.5, 0.5: 287.5, 1.0: 456.0}
+    assert named_strength("novice", "rami-fou") == 0.15
     for level in ("novice", "intermediate"):
         strength = named_strength(level, "rami-fou")
         assert strength_for("rami-fou", fou[strength]) == pytest.approx(strength)
-    assert strength_for("rami-fou", (286.5 + 455.0) / 2) == pytest.approx(0.75)
+    assert strength_for("rami-fou", (fou[0.5] + fou[1.0]) / 2) == pytest.approx(0.75)
     assert strength_for("rami-fou", 2000) == 1.0
     check_level("elo:300", get_ruleset("rami-fou"))
-    bot = MixedBot(5, elo=300, level="elo")
+    bot = MixedBot(5, elo=fou[0.5] + 10, level="elo")
     assert 0.5 < bot.share(_view("rami-fou")) < 0.6
 
 

@@ -42,6 +42,9 @@ PRESET_STRENGTHS: dict[str, dict[str, float]] = {
     # (+67, +111); at 0.4 it stands +121 over it (+123, +119) and the intermediate +240 over
     # the novice (+210, +269), 100 pairs a step, seeds 1 and 2.
     "rummikub": {"intermediate": 0.4},
+    # rami fou, whole games: a tenth stood +95 and +108 over the beginner (seeds 1 and 2); 0.15
+    # stands +120 and +147 over it, and the intermediate +147 and +161 over that novice.
+    "rami-fou": {"novice": 0.15},
 }
 
 #: Measured Elo (beginner at 0) by strength, per preset: (strength, Elo) in strength order.
@@ -105,11 +108,12 @@ LADDERS: dict[str, Sequence[tuple[float, float]]] = {
     # (+382, +325), 30 pairs a step; the expert +335.5 over the confirmed bot (+321, +350; 22
     # and 17 pairs, the sequential test).
     "bfmania-30": ((0.0, 0.0), (0.1, 127.5), (0.5, 527.0), (1.0, 880.5), (2.0, 1216.0)),
-    # Whole games, 30 pairs a step, the mean of seeds 1 and 2: novice +101.5 over the beginner
-    # (+95, +108), intermediate +185 over the novice (+147, +223), confirmed +168.5 over the
+    # Whole games, 30 pairs a step, the mean of seeds 1 and 2: strength 0.1 +101.5 over the
+    # beginner (+95, +108), the novice (0.15, PRESET_STRENGTHS) +133.5 over it (+120, +147), the
+    # intermediate +154 over the novice (+147, +161), confirmed +168.5 over the
     # intermediate (+176, +161). The expert's whole-game step was measured in seed 1 only: the
     # ladder ends at the confirmed bot and the expert is asked by name.
-    "rami-fou": ((0.0, 0.0), (0.1, 101.5), (0.5, 286.5), (1.0, 455.0)),
+    "rami-fou": ((0.0, 0.0), (0.1, 101.5), (0.15, 133.5), (0.5, 287.5), (1.0, 456.0)),
 }
 
 
