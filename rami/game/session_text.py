@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from rami.cards import localize_cards
-from rami.lang import ENGLISH, FRENCH, Language
-from rami.phrasebook import BOOKS, say
-from rami.phrases import plural
+from rami.lang import Language
+from rami.phrasebook import BOOKS, say, say_count
 
 #: The person's seat.
 HUMAN = 0
@@ -107,8 +106,7 @@ def _play(entry: dict[str, Any], who: str, language: Language) -> str:
         text += say(f"log.discard.{_who(seat)}", language, card=_cards([discard], language))
     if entry["table"] is not None and not played:
         text += say("log.rearranged", language)
-    count = plural(left, say("log.card", ENGLISH), language, say("log.card", FRENCH))
-    return text + say("log.left", language, count=count)
+    return text + say_count("log.left", left, language)
 
 
 def _round_over(entry: dict[str, Any], who_all: Sequence[str], language: Language) -> str:

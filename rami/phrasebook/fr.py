@@ -257,8 +257,8 @@ BOOK: dict[str, str] = {
     "log.discard.person": ", défaussez {card}",
     "log.discard.bot": ", défausse {card}",
     "log.rearranged": " (la table réarrangée)",
-    "log.left": " ({count} en main).",
-    "log.card": "carte",
+    "log.left.one": " ({count} carte en main).",
+    "log.left.many": " ({count} cartes en main).",
     "log.round-over": (
         "Fin de la manche {round} : {reason} ; gagnée par {winners}. Scores : {scores}."
     ),
