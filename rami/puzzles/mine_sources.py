@@ -43,20 +43,25 @@ def stored_turn(
     rules: str, game_seed: int, at: tuple[int, int, int]
 ) -> tuple[dict[str, Any], Position | None] | None:
     """The stored game of ``rules`` and seed ``game_seed``, replayed clean, and the position of
-    its turn
-    ``at`` (round, turn within the round from 1, seat); None when no game of that seed is
-    stored, a None position when the game has no such turn. A stored game that does not
+    its turn ``at`` (round, turn within the round from 1, seat); None when no game of that seed
+    is stored, a None position when the game has no such turn. A stored game that does not
     replay raises :class:`rami.game.record.RecordError`."""
-    from rami.game.record import replay
-
     game = stored_games().get((rules, game_seed))
     if game is None:
         return None
-    found: list[Position] = []
+    return game, _replayed_turns(rules, game_seed).get(at)
+
+
+@cache
+def _replayed_turns(rules: str, game_seed: int) -> dict[tuple[int, int, int], Position]:
+    """Every play's position in the stored game, by (round, turn, seat), from one replay (a game
+    several puzzles come from is replayed once)."""
+    from rami.game.record import replay
+
+    turns: dict[tuple[int, int, int], Position] = {}
 
     def watch(number: int, turn: int, seat: int, position: Position, _play: Play) -> None:
-        if (number, turn, seat) == at:
-            found.append(position)
+        turns[(number, turn, seat)] = position
 
-    replay(game, f"source game {game_seed}", watch)
-    return game, found[0] if found else None
+    replay(stored_games()[(rules, game_seed)], f"source game {game_seed}", watch)
+    return turns
