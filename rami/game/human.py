@@ -40,7 +40,7 @@ from rami.game.human_text import (
 )
 from rami.game.moves import Command, MoveError, WorkTable, parse_command
 from rami.game.state import CLAIM, DRAW, View
-from rami.game.taking import can_follow, taking_problem, taking_reminder
+from rami.game.taking import taking_problem, taking_reminder
 from rami.lang import ENGLISH, Language
 from rami.phrasebook import say as phrase
 from rami.phrasebook import template
@@ -219,12 +219,6 @@ class TerminalPlayer:
             return phrase("play.you-claim", language, card=card, penalty=penalty)
         key = "play.you-draw" if view.taken_discard is None else "play.you-take"
         return phrase(key, language, card=card)
-
-
-def _can_follow(view: View) -> bool:
-    """Does some legal turn follow taking the top discard? (The name other modules import;
-    :func:`rami.game.taking.taking_problem` says why not, in plain words.)"""
-    return can_follow(view)
 
 
 __all__ = ["HELP", "QuitGame", "TerminalPlayer"]
