@@ -63,8 +63,8 @@ class NewGameRequest(BaseModel):
         min_length=1,
         max_length=5,
         description="One level per bot; you are seat 0, the bots 1, 2... "
-        "A level is named, or a target Elo elo:N (only for "
-        "a preset whose levels were measured: else a 422)",
+        "A level is named, or a target Elo elo:N on the preset's measured ladder "
+        "(docs/game.md, Levels)",
     )
     seed: int | None = Field(
         default=None,

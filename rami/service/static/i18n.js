@@ -47,8 +47,8 @@ window.ramiText = (function () {
     "random": "au hasard",
     "e.g. 500": "p. ex. 500",
     "Deal": "Distribuer",
-    "A target Elo counts from the beginner (0); only the rules whose levels were measured offer it.":
-      "Un Elo vis\u00e9 compte \u00e0 partir du d\u00e9butant (0) ; seules les r\u00e8gles dont les niveaux ont \u00e9t\u00e9 mesur\u00e9s le proposent.",
+    "A target Elo counts from the beginner (0) on the rules' measured ladder; above its top the bot plays the top level.":
+      "Un Elo vis\u00e9 compte \u00e0 partir du d\u00e9butant (0) sur l\u2019\u00e9chelle mesur\u00e9e de ces r\u00e8gles ; au-del\u00e0 de son sommet, le robot joue le niveau du sommet.",
     "The other players and the piles": "Les autres joueurs et les piles",
     "Draw from the stock": "Piocher dans le talon",
     "Take the top of the discard pile": "Prendre la carte du dessus de la d\u00e9fausse",
