@@ -4,8 +4,10 @@ discard, the solver's best turn, told in plain words in English and French."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
+from support.views import seat_view
 
 from rami.cards import Card, parse_cards
 from rami.errors import SolverBugError
@@ -18,38 +20,12 @@ from rami.lang import FRENCH
 from rami.melds import Meld
 from rami.notation import parse_table
 from rami.referee import validate_turn
-from rami.rules import get_ruleset
 from rami.solver.api import solve
 
 
-def view(
-    rules: str,
-    hand: str,
-    table: str = "-",
-    *,
-    phase: str = "play",
-    opened: bool = False,
-    pile: str = "",
-    draws: tuple[str, ...] = (),
-    claim: str | None = None,
-    stock: int = 40,
-) -> View:
-    return View(
-        rules=get_ruleset(rules),
-        seat=0,
-        phase=phase,
-        hand=parse_cards(hand),
-        table=parse_table(table),
-        discard_pile=parse_cards(pile),
-        stock_size=stock,
-        hand_sizes=(len(parse_cards(hand)), 12),
-        opened=(opened, True),
-        active=(True, True),
-        known=((), ()),
-        scores=(0, 0),
-        draws=draws,
-        claim_card=None if claim is None else Card.parse(claim),
-    )
+def view(rules: str, hand: str, table: str = "-", **given: Any) -> View:
+    """Seat 0's view, the other seat opened (tests/support/views.py)."""
+    return seat_view(rules, hand, table, **given)
 
 
 BOTH = ("stock", "discard")

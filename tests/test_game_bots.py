@@ -3,42 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
+
+from support.views import seat_view
 
 from rami.cards import Card, parse_cards
 from rami.game import Draw, Play, View, bot_turn, make_bot
 from rami.game.expert import ExpertBot
-from rami.notation import parse_table
 from rami.referee import validate_turn
-from rami.rules import get_ruleset
 
 
-def view(
-    rules: str,
-    hand: str,
-    table: str = "-",
-    *,
-    phase: str = "play",
-    opened: bool = False,
-    pile: str = "",
-    draws: tuple[str, ...] = (),
-    taken: str | None = None,
-) -> View:
-    return View(
-        rules=get_ruleset(rules),
-        seat=0,
-        phase=phase,
-        hand=parse_cards(hand),
-        table=parse_table(table),
-        discard_pile=parse_cards(pile),
-        stock_size=40,
-        hand_sizes=(len(parse_cards(hand)), 12),
-        opened=(opened, False),
-        active=(True, True),
-        known=((), ()),
-        scores=(0, 0),
-        draws=draws,
-        taken_discard=Card.parse(taken) if taken else None,
-    )
+def view(rules: str, hand: str, table: str = "-", **given: Any) -> View:
+    """Seat 0's view, the other seat not yet opened (tests/support/views.py)."""
+    return seat_view(rules, hand, table, other_opened=False, **given)
 
 
 def legal(seen: View, play: Play) -> bool:

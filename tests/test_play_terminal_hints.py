@@ -4,8 +4,10 @@ made), ``play hint``, and the messages a player reads in plain words."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from support.views import seat_view
 from typer.testing import CliRunner
 
 from rami.cards import Card, parse_cards
@@ -22,35 +24,9 @@ from rami.rules import get_ruleset
 BOTH = ("stock", "discard")
 
 
-def view(
-    rules: str,
-    hand: str,
-    table: str = "-",
-    *,
-    phase: str = "play",
-    opened: bool = False,
-    pile: str = "",
-    draws: tuple[str, ...] = (),
-    claim: str | None = None,
-    drawn: str | None = None,
-) -> View:
-    return View(
-        rules=get_ruleset(rules),
-        seat=0,
-        phase=phase,
-        hand=parse_cards(hand),
-        table=parse_table(table),
-        discard_pile=parse_cards(pile),
-        stock_size=40,
-        hand_sizes=(len(parse_cards(hand)), 12),
-        opened=(opened, True),
-        active=(True, True),
-        known=((), ()),
-        scores=(0, 0),
-        draws=draws,
-        claim_card=None if claim is None else Card.parse(claim),
-        drawn=None if drawn is None else Card.parse(drawn),
-    )
+def view(rules: str, hand: str, table: str = "-", **given: Any) -> View:
+    """Seat 0's view, the other seat opened (tests/support/views.py)."""
+    return seat_view(rules, hand, table, **given)
 
 
 def person(*typed: str) -> tuple[TerminalPlayer, list[str]]:
