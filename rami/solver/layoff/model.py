@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from rami.cards import JOKER, NUM_TYPES, Card
@@ -192,39 +193,39 @@ class TurnModel:
     def _new_runs(self, *, pure: bool) -> None:
         model, rules, h = self.model, self.rules, self.h
         for suit in range(4):
-            for low in range(1, rules.top_rank - MIN_MELD + 2):
-                for high in range(low + MIN_MELD - 1, min(rules.top_rank, low + MAX_RUN - 1) + 1):
-                    places = tuple(range(low, high + 1))
-                    avail = {p: min(h[type_at(suit, p)], 2) for p in places}
-                    size = len(places)
-                    missing = sum(1 for p in places if not avail[p])
-                    if pure:
-                        most = 0 if missing else min(avail.values())
-                    else:
-                        least = least_real(rules, size)
-                        most = self._copies_within_reach(sum(avail.values()), least, missing)
-                    if most <= 0:
-                        continue
-                    tag = f"{'v' if pure else 'r'}{suit}_{low}_{high}"
-                    copies = model.new_int_var(0, most, tag)
-                    held = {p: count for p, count in avail.items() if count}
-                    if pure:
-                        real: dict[int, Any] = dict.fromkeys(held, copies)
-                        for p in held:
-                            self.uses[type_at(suit, p)].append(copies)
-                    else:
-                        real = self._real_counts(
-                            tag,
-                            {type_at(suit, p): (p, count) for p, count in held.items()},
-                            copies,
-                            most,
-                            size,
-                            least,
-                        )
-                    points = sum(rules.opening_value(p) for p in places)
-                    self.windows.append(
-                        Window(MeldKind.RUN, suit, places, size, copies, real, points, pure)
+            # Copies of each place's card held, at most 2 (index 0 unused).
+            counts = [0] + [min(h[type_at(suit, p)], 2) for p in range(1, rules.top_rank + 1)]
+            most_missing = 0 if pure else self.joker_budget
+            for low, high, total, missing in _run_windows(counts, rules.top_rank, most_missing):
+                size = high - low + 1
+                if pure:
+                    most = 0 if missing else min(counts[low : high + 1])
+                else:
+                    least = least_real(rules, size)
+                    most = self._copies_within_reach(total, least, missing)
+                if most <= 0:
+                    continue
+                places = tuple(range(low, high + 1))
+                tag = f"{'v' if pure else 'r'}{suit}_{low}_{high}"
+                copies = model.new_int_var(0, most, tag)
+                held = {p: counts[p] for p in places if counts[p]}
+                if pure:
+                    real: dict[int, Any] = dict.fromkeys(held, copies)
+                    for p in held:
+                        self.uses[type_at(suit, p)].append(copies)
+                else:
+                    real = self._real_counts(
+                        tag,
+                        {type_at(suit, p): (p, count) for p, count in held.items()},
+                        copies,
+                        most,
+                        size,
+                        least,
                     )
+                points = sum(rules.opening_value(p) for p in places)
+                self.windows.append(
+                    Window(MeldKind.RUN, suit, places, size, copies, real, points, pure)
+                )
 
     def _new_sets(self) -> None:
         model, rules, h = self.model, self.rules, self.h
@@ -359,3 +360,21 @@ class TurnModel:
         second = (self.max_penalty + 1) * moves
         top = int(bound) + self.max_penalty * moves + self.max_moved
         return {"cards_played_at_most": max(0, min(self.max_played, top // second))}
+
+
+def _run_windows(
+    counts: list[int], top: int, most_missing: int
+) -> Iterator[tuple[int, int, int, int]]:
+    """Each run window ``(low, high)`` of one suit (3 to :data:`MAX_RUN` places up to
+    ``top``), with the copies held over it (``counts`` per place) and its places held none of;
+    the windows missing more than ``most_missing`` places (more than the jokers to fill
+    them) are left out."""
+    for low in range(1, top - MIN_MELD + 2):
+        total = sum(counts[low : low + MIN_MELD - 1])
+        missing = sum(1 for p in range(low, low + MIN_MELD - 1) if not counts[p])
+        for high in range(low + MIN_MELD - 1, min(top, low + MAX_RUN - 1) + 1):
+            total += counts[high]
+            missing += not counts[high]
+            if missing > most_missing:
+                break  # a longer window misses as many places at least
+            yield low, high, total, missing
