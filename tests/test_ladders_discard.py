@@ -136,16 +136,17 @@ def test_the_held_presets_ladders_are_their_measured_whole_game_points() -> None
 
 def test_the_rami_fou_ladder_is_its_measured_whole_game_points() -> None:
     """Rami fou (docs/game.md "Measured", whole games, the mean of seeds 1 and 2): beginner,
-    novice, intermediate and confirmed; a target above the confirmed bot is the confirmed bot,
-    the expert's step being measured in one seed only."""
+    novice, intermediate, confirmed and the expert (strength 2) at its top; a target above
+    the expert is the expert, one between it and the confirmed bot mixes them by round."""
     fou = points("rami-fou")
-    assert fou == {0.0: 0.0, 0.1: 101.5, 0.15: 133.5, 0.5: 287.5, 1.0: 456.0}
+    assert fou == {0.0: 0.0, 0.1: 101.5, 0.15: 133.5, 0.5: 287.5, 1.0: 456.0, 2.0: 855.5}
     assert named_strength("novice", "rami-fou") == 0.15
     for level in ("novice", "intermediate"):
         strength = named_strength(level, "rami-fou")
         assert strength_for("rami-fou", fou[strength]) == pytest.approx(strength)
     assert strength_for("rami-fou", (fou[0.5] + fou[1.0]) / 2) == pytest.approx(0.75)
-    assert strength_for("rami-fou", 2000) == 1.0
+    assert strength_for("rami-fou", (fou[1.0] + fou[2.0]) / 2) == pytest.approx(1.5)
+    assert strength_for("rami-fou", 2000) == 2.0
     check_level("elo:300", get_ruleset("rami-fou"))
     bot = MixedBot(5, elo=fou[0.5] + 10, level="elo")
     assert 0.5 < bot.share(_view("rami-fou")) < 0.6

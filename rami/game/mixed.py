@@ -111,9 +111,9 @@ LADDERS: dict[str, Sequence[tuple[float, float]]] = {
     # Whole games, 30 pairs a step, the mean of seeds 1 and 2: strength 0.1 +101.5 over the
     # beginner (+95, +108), the novice (0.15, PRESET_STRENGTHS) +133.5 over it (+120, +147), the
     # intermediate +154 over the novice (+147, +161), confirmed +168.5 over the
-    # intermediate (+176, +161). The expert's whole-game step was measured in seed 1 only: the
-    # ladder ends at the confirmed bot and the expert is asked by name.
-    "rami-fou": ((0.0, 0.0), (0.1, 101.5), (0.15, 133.5), (0.5, 287.5), (1.0, 456.0)),
+    # intermediate (+176, +161); the expert +399.5 over the confirmed bot (+417, +382). No
+    # strength between 1 and 2 was measured: the ladder is read linearly between them.
+    "rami-fou": ((0.0, 0.0), (0.1, 101.5), (0.15, 133.5), (0.5, 287.5), (1.0, 456.0), (2.0, 855.5)),
 }
 
 
