@@ -45,6 +45,9 @@ PRESET_STRENGTHS: dict[str, dict[str, float]] = {
     # rami fou, whole games: a tenth stood +95 and +108 over the beginner (seeds 1 and 2); 0.15
     # stands +120 and +147 over it, and the intermediate +147 and +161 over that novice.
     "rami-fou": {"novice": 0.15},
+    # bfmania-51, whole games: at a half the confirmed bot stood only +80 over the intermediate
+    # in seed 2; at 0.3 it stands +196 and +131 over it, and it +111 and +147 over the beginner.
+    "bfmania-51": {"intermediate": 0.3},
 }
 
 #: Measured Elo (beginner at 0) by strength, per preset: (strength, Elo) in strength order.
@@ -83,7 +86,19 @@ LADDERS: dict[str, Sequence[tuple[float, float]]] = {
     # pairs), intermediate +95 over the novice (+95, +95; 60 pairs), confirmed +108 over the
     # intermediate (+137, +80; 40 pairs); strength 1.5 +89 over the confirmed bot (+108, +70;
     # 40 pairs), the expert +229 over it (+255, +203; 40 pairs).
-    "bfmania-51": ((0.0, 0.0), (0.1, 45.0), (0.5, 140.0), (1.0, 249.0), (1.5, 338.0), (2.0, 477.0)),
+    # From strength 0.3 to the confirmed bot, each measured directly against the beginner in
+    # whole games (the mean of seeds 1 and 2): 0.3 +129 (+111, +147; 100 pairs), 0.5 +137 (+127,
+    # +147; 40 pairs), confirmed +277 (+285, +269; 40 pairs); the confirmed bot stands +196 and
+    # +131 over strength 0.3 (100 pairs), so 0.3 is the intermediate (PRESET_STRENGTHS).
+    "bfmania-51": (
+        (0.0, 0.0),
+        (0.1, 45.0),
+        (0.3, 129.0),
+        (0.5, 137.0),
+        (1.0, 277.0),
+        (1.5, 366.0),
+        (2.0, 506.0),
+    ),
     # Whole games, the mean of seeds 1 and 2: strength 0.1 +58 over the beginner (+58, +58;
     # 60 pairs), the novice (0.18, PRESET_STRENGTHS) +115 over it too (+140, +89; 60 pairs), the
     # intermediate +143 over the novice (+139, +147; 50 pairs), confirmed +147 over the
