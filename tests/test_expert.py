@@ -6,43 +6,22 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import replace
+from typing import Any
+
+from support.views import seat_view
 
 from rami.cards import Card, parse_cards
 from rami.game import Draw, Play, View, make_bot
 from rami.game.expert import ExpertBot, builds_opening
 from rami.game.match import play_game
 from rami.game.presets import GameOptions
-from rami.notation import parse_table
 from rami.referee import validate_turn
 from rami.rules import get_ruleset
 
 
-def view(
-    rules: str,
-    hand: str,
-    table: str = "-",
-    *,
-    phase: str = "play",
-    opened: bool = False,
-    pile: str = "",
-    draws: tuple[str, ...] = (),
-    other: int = 12,
-) -> View:
-    return View(
-        rules=get_ruleset(rules),
-        seat=0,
-        phase=phase,
-        hand=parse_cards(hand),
-        table=parse_table(table),
-        discard_pile=parse_cards(pile),
-        stock_size=40,
-        hand_sizes=(len(parse_cards(hand)), other),
-        opened=(opened, True),
-        active=(True, True),
-        known=((), ()),
-        scores=(0, 0),
-        draws=draws,
-    )
+def view(rules: str, hand: str, table: str = "-", **given: Any) -> View:
+    """Seat 0's view, the other seat opened (tests/support/views.py)."""
+    return seat_view(rules, hand, table, **given)
 
 
 def legal(seen: View, play: Play) -> bool:

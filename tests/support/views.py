@@ -26,9 +26,11 @@ def seat_view(
     drawn: str | None = None,
     taken: str | None = None,
     stock: int = 40,
+    other: int = 12,
 ) -> View:
     """Seat 0's view: ``hand`` and ``table`` in the notation, the discard ``pile`` (top last),
-    the other seat holding 12 cards (opened unless ``other_opened`` is False), no score yet."""
+    the other seat holding ``other`` cards (opened unless ``other_opened`` is False), no score
+    yet."""
     return View(
         rules=get_ruleset(rules),
         seat=0,
@@ -37,7 +39,7 @@ def seat_view(
         table=parse_table(table),
         discard_pile=parse_cards(pile),
         stock_size=stock,
-        hand_sizes=(len(parse_cards(hand)), 12),
+        hand_sizes=(len(parse_cards(hand)), other),
         opened=(opened, other_opened),
         active=(True, True),
         known=((), ()),
