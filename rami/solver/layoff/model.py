@@ -199,7 +199,7 @@ class TurnModel:
             for low, high, total, missing in _run_windows(counts, rules.top_rank, most_missing):
                 size = high - low + 1
                 if pure:
-                    most = 0 if missing else min(counts[low : high + 1])
+                    most = min(counts[low : high + 1])  # every place held: none missing
                 else:
                     least = least_real(rules, size)
                     most = self._copies_within_reach(total, least, missing)
