@@ -4,14 +4,13 @@ discard, the solver's best turn, told in plain words in English and French."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import pytest
-from support.views import seat_view
+from support.views import seat_view as view  # the other seat opened
 
 from rami.cards import Card, parse_cards
 from rami.errors import SolverBugError
-from rami.game import Claim, Draw, Play, View
+from rami.game import Claim, Draw, Play
 from rami.game.advice import Advice, advise, advised_action
 from rami.game.expert import ExpertBot
 from rami.game.fallback import FAILURES
@@ -21,12 +20,6 @@ from rami.melds import Meld
 from rami.notation import parse_table
 from rami.referee import validate_turn
 from rami.solver.api import solve
-
-
-def view(rules: str, hand: str, table: str = "-", **given: Any) -> View:
-    """Seat 0's view, the other seat opened (tests/support/views.py)."""
-    return seat_view(rules, hand, table, **given)
-
 
 BOTH = ("stock", "discard")
 

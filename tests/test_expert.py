@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import replace
-from typing import Any
 
-from support.views import seat_view
+from support.views import seat_view as view  # the other seat opened
 
 from rami.cards import Card, parse_cards
 from rami.game import Draw, Play, View, make_bot
@@ -17,11 +16,6 @@ from rami.game.match import play_game
 from rami.game.presets import GameOptions
 from rami.referee import validate_turn
 from rami.rules import get_ruleset
-
-
-def view(rules: str, hand: str, table: str = "-", **given: Any) -> View:
-    """Seat 0's view, the other seat opened (tests/support/views.py)."""
-    return seat_view(rules, hand, table, **given)
 
 
 def legal(seen: View, play: Play) -> bool:

@@ -4,15 +4,14 @@ made), ``play hint``, and the messages a player reads in plain words."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
-from support.views import seat_view
+from support.views import seat_view as view  # the other seat opened
 from typer.testing import CliRunner
 
 from rami.cards import Card, parse_cards
 from rami.cli.main import app
-from rami.game import Claim, Draw, Play, View
+from rami.game import Claim, Draw, Play
 from rami.game.actions import IllegalActionError
 from rami.game.advice import advise
 from rami.game.human import QuitGame, TerminalPlayer
@@ -22,11 +21,6 @@ from rami.referee import validate_turn
 from rami.rules import get_ruleset
 
 BOTH = ("stock", "discard")
-
-
-def view(rules: str, hand: str, table: str = "-", **given: Any) -> View:
-    """Seat 0's view, the other seat opened (tests/support/views.py)."""
-    return seat_view(rules, hand, table, **given)
 
 
 def person(*typed: str) -> tuple[TerminalPlayer, list[str]]:
