@@ -82,14 +82,12 @@ LADDERS: dict[str, Sequence[tuple[float, float]]] = {
         (1.5, 1153.0),
         (1.8, 1359.0),
     ),
-    # Whole games, the mean of seeds 1 and 2: novice +45 over the beginner (+42, +49; 100
-    # pairs), intermediate +95 over the novice (+95, +95; 60 pairs), confirmed +108 over the
-    # intermediate (+137, +80; 40 pairs); strength 1.5 +89 over the confirmed bot (+108, +70;
-    # 40 pairs), the expert +229 over it (+255, +203; 40 pairs).
-    # From strength 0.3 to the confirmed bot, each measured directly against the beginner in
-    # whole games (the mean of seeds 1 and 2): 0.3 +129 (+111, +147; 100 pairs), 0.5 +137 (+127,
-    # +147; 40 pairs), confirmed +277 (+285, +269; 40 pairs); the confirmed bot stands +196 and
-    # +131 over strength 0.3 (100 pairs), so 0.3 is the intermediate (PRESET_STRENGTHS).
+    # Whole games, the mean of seeds 1 and 2. Up to the confirmed bot, each point measured
+    # directly against the beginner: the novice (0.1) +45 (+42, +49; 100 pairs), 0.3 +129
+    # (+111, +147; 100 pairs), 0.5 +137 (+127, +147; 40 pairs), confirmed +277 (+285, +269; 40
+    # pairs); the confirmed bot stands +196 and +131 over strength 0.3 (100 pairs), so 0.3 is
+    # the intermediate (PRESET_STRENGTHS). Above it, steps over the confirmed bot: strength
+    # 1.5 +89 (+108, +70; 40 pairs), the expert +229 (+255, +203; 40 pairs).
     "bfmania-51": (
         (0.0, 0.0),
         (0.1, 45.0),
