@@ -2,7 +2,8 @@
 seed whatever the number of workers; ``rami simulate`` and ``rami replay`` end to end.
 
 The bulk is beginner bots (no solver) in one-round games at 2, 3 and 4 players (BFmania also 6):
-200 games per preset. A ``slow`` run plays 5,000 games per preset (``make test-slow``).
+200 games per preset. A ``slow`` run plays 5,000 games per preset (``make test-slow``). Every
+round must end by the rules, never at the engine's safety cap (docs/game.md, "Safety nets").
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 from rami.cli.main import app
 from rami.game import GameOptions, make_bot, play_game
 from rami.game.record import RecordError, replay
+from rami.game.scoring import TURN_LIMIT
 from rami.game.simulate import Simulation, process_pool, simulate
 from rami.rules import PRESETS
 
@@ -45,6 +47,13 @@ def _check(name: str, players: int, games: int, seed: int, pool) -> dict:
     summary = simulate(simulation, 2, records.append, pool)
     assert summary["errors"] == []
     assert len(records) == games
+    capped = [
+        (game, number)
+        for game, record in enumerate(records)
+        for number, entry in enumerate(record["rounds"], 1)
+        if entry["end"]["reason"] == TURN_LIMIT
+    ]
+    assert capped == [], f"{name}, {players} players: rounds at the safety cap {capped[:5]}"
     return summary
 
 
