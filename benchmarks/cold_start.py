@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 import benchlib
+import benchmachine
+import benchreport
 
 from rami.notation import position_from_json
 
@@ -302,16 +304,16 @@ def main(argv: list[str] | None = None) -> int:
             "no-min-moves": batch(lines, ["--no-min-moves"]),
         }
     data["pass"] = all(item["this"]["pass"] for item in data["cold"].values())
-    data["machine"] = benchlib.machine_info()
+    data["machine"] = benchmachine.machine_info()
     print(report(data))
     print(f"rami cold start: {'PASS' if data['pass'] else 'FAIL'}")
     if args.json:
-        benchlib.write_json(args.json, data)
+        benchreport.write_json(args.json, data)
         print(f"JSON written to {args.json}")
     if args.merge:
         export = json.loads(args.merge.read_text(encoding="utf-8"))
         export["cold_start"] = data
-        benchlib.write_json(args.merge, export)
+        benchreport.write_json(args.merge, export)
         print(f"merged into {args.merge} as 'cold_start'")
     return 0
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import benchlib
+import benchreport
 
 
 def _ratio(a: float, b: float) -> float:
@@ -30,7 +31,7 @@ def _ratio(a: float, b: float) -> float:
 
 def _cell(a: float, b: float) -> str:
     ratio = _ratio(a, b)
-    return f"{benchlib.fmt_ms(a)} -> {benchlib.fmt_ms(b)} ({ratio:.2f}x)"
+    return f"{benchreport.fmt_ms(a)} -> {benchreport.fmt_ms(b)} ({ratio:.2f}x)"
 
 
 def _machine_line(name: str, data: dict[str, Any]) -> str:
@@ -96,7 +97,7 @@ def compare(a: dict[str, Any], b: dict[str, Any], phase: str = "total", position
             f"{mode} (min_moves={benchlib.MODES[mode]}), {phase} ms per position, A -> B (B/A)"
         )
         out.append(
-            benchlib.format_table(rows, header=("suite", "n A / B", *benchlib.STATS, "proved"))
+            benchreport.format_table(rows, header=("suite", "n A / B", *benchlib.STATS, "proved"))
         )
         if positions and moved:
             moved.sort()

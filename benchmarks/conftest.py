@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import benchlib
+import benchmachine
+import benchreport
 import pytest
 
 
@@ -20,7 +22,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
     if not results:
         return
     session = benchlib.SESSION
-    data = benchlib.export(
+    data = benchreport.export(
         results,
         machine=session.get("machine"),
         settings={
@@ -34,15 +36,15 @@ def pytest_terminal_summary(terminalreporter) -> None:
     )
     write = terminalreporter.write_line
     terminalreporter.section("rami solver latency per position (ms, warm process)")
-    write(f"{benchlib.machine_line(data['machine'])} | warm-up {session.get('warm_up_ms')} ms")
-    write(benchlib.LEGEND)
+    write(f"{benchmachine.machine_line(data['machine'])} | warm-up {session.get('warm_up_ms')} ms")
+    write(benchreport.LEGEND)
     for mode in benchlib.MODES:
-        report = benchlib.mode_report(results, mode)
+        report = benchreport.mode_report(results, mode)
         if report:
             write("")
             for line in report.splitlines():
                 write(line)
     out = os.environ.get("RAMI_BENCH_JSON")
     if out:
-        benchlib.write_json(Path(out), data)
+        benchreport.write_json(Path(out), data)
         write(f"\nJSON export written to {out}")

@@ -26,18 +26,20 @@ import time
 from pathlib import Path
 
 import benchlib
+import benchmachine
+import benchreport
 
 
 def print_report(data: dict, modes: list[str], markdown: bool = False) -> None:
     settings = data.get("settings", {})
     print(
-        f"{benchlib.machine_line(data['machine'])} | {data['machine']['date']} | "
+        f"{benchmachine.machine_line(data['machine'])} | {data['machine']['date']} | "
         f"{settings.get('runner')}, repeat {settings.get('repeat')}, "
         f"{settings.get('wall_s')} s"
     )
-    print(benchlib.LEGEND)
+    print(benchreport.LEGEND)
     for mode in modes:
-        report = benchlib.mode_report(data["results"], mode, markdown=markdown)
+        report = benchreport.mode_report(data["results"], mode, markdown=markdown)
         if report:
             print()
             print(report)
@@ -106,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     warm_ms = benchlib.warm_up()
-    machine = benchlib.machine_info()  # the code just imported
+    machine = benchmachine.machine_info()  # the code just imported
     if not args.quiet:
         print(f"warm-up (import OR-Tools, solve in every mode): {warm_ms:.0f} ms", flush=True)
 
@@ -132,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                     flush=True,
                 )
 
-    data = benchlib.export(
+    data = benchreport.export(
         results,
         machine=machine,
         settings={
@@ -150,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print_report(data, modes, markdown=args.markdown)
     if args.json:
-        benchlib.write_json(args.json, data)
+        benchreport.write_json(args.json, data)
         print(f"\nJSON export written to {args.json}")
 
     errors = sum(modes_[m]["errors"] for modes_ in results.values() for m in modes_)

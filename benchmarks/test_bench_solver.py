@@ -28,6 +28,7 @@ import os
 import time
 
 import benchlib
+import benchmachine
 import pytest
 
 SUITES = [path.stem for path in benchlib.suite_paths(os.environ.get("RAMI_BENCH_SUITES", "*"))]
@@ -47,7 +48,7 @@ def warm() -> float:
     """Import the engine and solve a few small positions once per session (ms it took)."""
     benchlib.SESSION["started"] = time.perf_counter()
     benchlib.SESSION["warm_up_ms"] = round(benchlib.warm_up(), 1)
-    benchlib.SESSION["machine"] = benchlib.machine_info()  # the code just imported
+    benchlib.SESSION["machine"] = benchmachine.machine_info()  # the code just imported
     return benchlib.SESSION["warm_up_ms"]
 
 
