@@ -372,27 +372,16 @@ def random_input(rng: Any, seed_pairs: list[tuple[str, str]]) -> tuple[str, Any]
     )
 
 
+#: The leaves of the random JSON values: every JSON type, edge numbers, then (with a token of
+#: the notation drawn between them) texts the notation reads.
+LEAVES: tuple[Any, ...] = (None, True, False, 0, -1, 7, 10**30, 1.5, float("nan"), "")
+LEAF_TEXTS = ("7H 8H 9H", "set: 7H * *", "rami-chinois")
+
+
 def _random_value(rng: Any, depth: int) -> Any:
     pick = rng.random()
     if depth <= 0 or pick < 0.4:
-        return rng.choice(
-            [
-                None,
-                True,
-                False,
-                0,
-                -1,
-                7,
-                10**30,
-                1.5,
-                float("nan"),
-                "",
-                rng.choice(TOKENS),
-                "7H 8H 9H",
-                "set: 7H * *",
-                "rami-chinois",
-            ]
-        )
+        return rng.choice([*LEAVES, rng.choice(TOKENS), *LEAF_TEXTS])
     if pick < 0.7:
         return [_random_value(rng, depth - 1) for _ in range(rng.randint(0, 5))]
     keys = [

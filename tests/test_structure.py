@@ -1,5 +1,5 @@
-"""The shape of the code: no import cycle anywhere in ``rami/``, every module under 400 lines,
-every function at most 80 lines.
+"""The shape of the code: no import cycle anywhere in ``rami/``, every module under 400 lines
+(``benchmarks/`` and ``fuzz/`` too), every function at most 80 lines.
 
 Imports are read from the source (``ast``): module-level and function-level ones alike, since a
 lazy import is still a dependency; only imports under ``if TYPE_CHECKING:`` are left out (they
@@ -133,6 +133,14 @@ def test_every_module_is_under_400_lines():
         f"{len(offenders)} module(s) of {MODULE_LINES} lines or more, to "
         f"split by concept: " + ", ".join(offenders)
     )
+
+
+def test_every_benchmark_and_fuzz_module_is_under_400_lines():
+    root = PACKAGE.parent
+    paths = sorted([*(root / "benchmarks").glob("*.py"), *(root / "fuzz").glob("*.py")])
+    assert len(paths) > 10  # both folders were read
+    offenders = long_modules(paths)
+    assert not offenders, f"split by concept: {', '.join(offenders)}"
 
 
 def test_no_library_room_imports_the_cli():
