@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -111,6 +112,37 @@ def test_rami_match_command_json_and_bad_input() -> None:
     assert bad.exit_code == 2 and "unknown level 'grandmaster'" in bad.output
     same = runner.invoke(app, ["match", "beginner", "beginner", "--elo0", "5", "--elo1", "5"])
     assert same.exit_code == 2 and "must be above H0" in same.output
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--elo1", "inf"], "finite numbers of Elo"),
+        (["--elo0", "nan"], "finite numbers of Elo"),
+        (["--alpha", "nan"], "alpha and beta"),
+        (["--seats", "9"], "2 to 4 players, not 9"),
+    ],
+)
+def test_rami_match_bad_input_under_json_is_a_json_error(options: list[str], words: str) -> None:
+    """An unbounded hypothesis made an SPRT whose LLR was NaN, printed as `NaN` (not JSON);
+    bad input under --json is the JSON error on stdout, exit 2, as everywhere in the CLI."""
+    bad = CliRunner().invoke(app, ["match", "expert", "confirmed", *options, "--json"])
+    assert bad.exit_code == 2
+    error = json.loads(bad.stdout)
+    assert error["exit_code"] == 2 and error["error"]["type"] == "GameError"
+    assert words in error["error"]["message"]
+
+
+def test_rami_simulate_bad_input_under_json_is_a_json_error(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "games.jsonl"
+    level = runner.invoke(app, ["simulate", "--out", str(out), "--players", "a,b", "--json"])
+    assert level.exit_code == 2 and not out.exists()
+    assert "unknown bot level 'a'" in json.loads(level.stdout)["error"]["message"]
+    out.write_text("kept\n")
+    kept = runner.invoke(app, ["simulate", "--out", str(out), "--json"])
+    assert kept.exit_code == 2 and "use --force" in json.loads(kept.stdout)["error"]["message"]
+    assert out.read_text() == "kept\n"
 
 
 def view(

@@ -17,13 +17,12 @@ import typer
 
 from rami.cli.inputs import CliError
 from rami.cli.options import JsonOpt, LangOpt, OptionalRulesOpt, RulesOpt
-from rami.cli.output import echo_error, echo_json, echo_lines
+from rami.cli.output import echo_error, echo_json, echo_lines, report_failure
 from rami.cli.scale import RayOpt
 from rami.errors import RamiError
 from rami.lang import Language
 
 EXIT_FAILED = 1
-EXIT_BAD_INPUT = 2
 
 #: ``--target`` of ``rami simulate`` and ``rami play``.
 TargetOpt = Annotated[
@@ -38,15 +37,18 @@ TargetOpt = Annotated[
 ]
 
 
-def _bad_input(message: str) -> typer.Exit:
-    echo_error([message])
-    return typer.Exit(EXIT_BAD_INPUT)
+def _bad_input(
+    message: str, json_output: bool = False, error: RamiError | None = None
+) -> typer.Exit:
+    """Bad input, exit 2: the message on standard error, or under ``--json`` the JSON error on
+    standard output (``error``'s type, e.g. ``GameError``, else ``UsageError``)."""
+    return typer.Exit(report_failure(error or CliError(message), json_output, message))
 
 
 def _levels(text: str, option: str) -> tuple[str, ...]:
     levels = tuple(part.strip().lower() for part in text.split(",") if part.strip())
     if not levels:
-        raise _bad_input(
+        raise CliError(
             f"{option} needs one or more levels: beginner, novice, intermediate, "
             "confirmed, expert (or elo:N)"
         )
@@ -123,19 +125,19 @@ def simulate(
 
     path = Path(out)
     if path.exists() and not force:
-        raise _bad_input(f"{out} exists: use --force to overwrite it")
+        raise _bad_input(f"{out} exists: use --force to overwrite it", json_output)
     try:
         simulation = Simulation(
             rules, _levels(players, "--players"), games, seed, _options(rules, rounds, target)
         ).checked()
     except RamiError as error:
-        raise _bad_input(str(error)) from None
+        raise _bad_input(str(error), json_output, error) from None
     executor = executor_for(workers, ray, json_output)
     try:
         handle = path.open("w", encoding="utf-8")
     except OSError as error:
         executor.close()
-        raise _bad_input(f"cannot write {out!r}: {error.strerror}") from None
+        raise _bad_input(f"cannot write {out!r}: {error.strerror}", json_output) from None
     with handle, executor, Progress(games, "playing") as progress:
 
         def write(record: dict[str, Any]) -> None:
@@ -319,5 +321,5 @@ def play(
                 warn=lambda message: typer.echo(message, err=True),
             )
     except RamiError as error:
-        raise _bad_input(str(error)) from None
+        raise _bad_input(str(error), error=error) from None
     raise typer.Exit(code)

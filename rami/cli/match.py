@@ -108,7 +108,7 @@ def match(
             beta,
         ).checked()
     except RamiError as error:
-        raise _bad_input(str(error)) from None
+        raise _bad_input(str(error), json_output, error) from None
     executor = executor_for(workers, ray, json_output)
     with executor, Progress(pairs, "pairs") as progress:
 

@@ -17,6 +17,7 @@ the same whatever runs it.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -75,6 +76,10 @@ class Match:
             raise GameError(f"mode must be {SEQUENTIAL} or {FIXED}, not {self.mode!r}")
         if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
             raise GameError("alpha and beta must lie between 0 and 0.5")
+        if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)):
+            raise GameError(
+                f"H0 and H1 must be finite numbers of Elo, got {self.elo0:+g} and {self.elo1:+g}"
+            )
         if self.elo1 <= self.elo0:
             raise GameError(f"H1 ({self.elo1:+g} Elo) must be above H0 ({self.elo0:+g} Elo)")
         self.options.resolved(ruleset)
