@@ -139,6 +139,12 @@ def test_rami_simulate_bad_input_under_json_is_a_json_error(tmp_path: Path) -> N
     level = runner.invoke(app, ["simulate", "--out", str(out), "--players", "a,b", "--json"])
     assert level.exit_code == 2 and not out.exists()
     assert "unknown bot level 'a'" in json.loads(level.stdout)["error"]["message"]
+    for target in ("elo:nan", "elo:1e309"):
+        endless = runner.invoke(
+            app, ["simulate", "--out", str(out), "--players", f"{target},expert", "--json"]
+        )
+        assert endless.exit_code == 2
+        assert "a target Elo must be finite" in json.loads(endless.stdout)["error"]["message"]
     out.write_text("kept\n")
     kept = runner.invoke(app, ["simulate", "--out", str(out), "--json"])
     assert kept.exit_code == 2 and "use --force" in json.loads(kept.stdout)["error"]["message"]

@@ -76,10 +76,10 @@ def check_level(level: str, rules: Ruleset) -> None:
     """Refuse, with a clear :class:`GameError`, a level this preset cannot seat: an unknown
     name, or a target Elo where no ladder was measured (said before the game starts, not at
     the bot's first turn)."""
-    if not is_level(level):
-        raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}, or elo:N")
-    if level.startswith("elo:"):
+    if level.startswith("elo:"):  # a number, finite, with a ladder to read it on
         strength_for(rules.name, _target(level))
+    elif level not in LEVELS:
+        raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}, or elo:N")
 
 
 def is_level(level: str) -> bool:

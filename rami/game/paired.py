@@ -29,7 +29,7 @@ from rami.game.bots import MOVE_STATS
 from rami.game.deck import derive_seed
 from rami.game.discards import DISCARD_STATS
 from rami.game.fallback import FAILURES
-from rami.game.levels import MATCH_LEVELS, check_level, is_level, make_bot
+from rami.game.levels import MATCH_LEVELS, check_level, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GameError, GameOptions, game_rules
 from rami.game.simulate import ranks
@@ -61,8 +61,10 @@ class Match:
         ruleset = get_ruleset(self.rules)
         whole = game_rules(ruleset)
         for level in (self.candidate, self.baseline):
-            if level not in MATCH_LEVELS and not is_level(level):
-                raise GameError(f"unknown level {level!r}: levels are {', '.join(MATCH_LEVELS)}")
+            if level not in MATCH_LEVELS and not level.startswith("elo:"):
+                raise GameError(
+                    f"unknown level {level!r}: levels are {', '.join(MATCH_LEVELS)}, or elo:N"
+                )
             if level != "ceiling":
                 check_level(level, ruleset)
         if not whole.min_players <= self.seats <= whole.max_players:

@@ -21,7 +21,7 @@ from rami.game.actions import GameInternalError
 from rami.game.bots import SOLVER_STATS
 from rami.game.deck import derive_seed
 from rami.game.elo import game_pairs, ratings
-from rami.game.levels import LEVELS, is_level, make_bot
+from rami.game.levels import check_level, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GameError, GameOptions, game_rules
 from rami.rules import get_ruleset
@@ -42,8 +42,7 @@ class Simulation:
         ruleset = get_ruleset(self.rules)
         whole = game_rules(ruleset)
         for level in self.levels:
-            if not is_level(level):
-                raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}")
+            check_level(level, ruleset)
         if not whole.min_players <= len(self.levels) <= whole.max_players:
             raise GameError(
                 f"{ruleset.name} is played by {whole.min_players} to "
