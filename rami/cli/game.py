@@ -17,7 +17,7 @@ import typer
 
 from rami.cli.inputs import CliError
 from rami.cli.options import JsonOpt, LangOpt, OptionalRulesOpt, RulesOpt
-from rami.cli.output import echo_error, echo_json, echo_lines, report_failure
+from rami.cli.output import echo_error, echo_json, echo_lines, fail, report_failure
 from rami.cli.scale import RayOpt
 from rami.errors import RamiError
 from rami.lang import Language
@@ -37,12 +37,10 @@ TargetOpt = Annotated[
 ]
 
 
-def _bad_input(
-    message: str, json_output: bool = False, error: RamiError | None = None
-) -> typer.Exit:
-    """Bad input, exit 2: the message on standard error, or under ``--json`` the JSON error on
-    standard output (``error``'s type, e.g. ``GameError``, else ``UsageError``)."""
-    return typer.Exit(report_failure(error or CliError(message), json_output, message))
+def _bad_input(message: str, json_output: bool = False) -> typer.Exit:
+    """Bad input, exit 2: the message on standard error, or under ``--json`` the JSON error
+    (type ``UsageError``) on standard output. A library error goes to ``output.fail``."""
+    return typer.Exit(report_failure(CliError(message), json_output, message))
 
 
 def _levels(text: str, option: str) -> tuple[str, ...]:
@@ -131,7 +129,7 @@ def simulate(
             rules, _levels(players, "--players"), games, seed, _options(rules, rounds, target)
         ).checked()
     except RamiError as error:
-        raise _bad_input(str(error), json_output, error) from None
+        fail(error, json_output)
     executor = executor_for(workers, ray, json_output)
     try:
         handle = path.open("w", encoding="utf-8")
@@ -321,5 +319,5 @@ def play(
                 warn=lambda message: typer.echo(message, err=True),
             )
     except RamiError as error:
-        raise _bad_input(str(error), error=error) from None
+        fail(error)
     raise typer.Exit(code)

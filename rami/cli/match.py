@@ -12,9 +12,9 @@ from typing import Annotated, Any
 
 import typer
 
-from rami.cli.game import _bad_input, _options
+from rami.cli.game import _options
 from rami.cli.options import JsonOpt, RulesOpt
-from rami.cli.output import echo_error, echo_json, echo_lines
+from rami.cli.output import echo_error, echo_json, echo_lines, fail
 from rami.cli.scale import RayOpt, executor_for
 from rami.errors import RamiError
 
@@ -108,7 +108,7 @@ def match(
             beta,
         ).checked()
     except RamiError as error:
-        raise _bad_input(str(error), json_output, error) from None
+        fail(error, json_output)
     executor = executor_for(workers, ray, json_output)
     with executor, Progress(pairs, "pairs") as progress:
 

@@ -83,15 +83,16 @@ def check_level(level: str, rules: Ruleset) -> None:
 
 
 def is_level(level: str) -> bool:
-    """A named level, or a target Elo ``elo:N``."""
-    return level in LEVELS or (level.startswith("elo:") and _is_number(level[4:]))
-
-
-def _is_number(text: str) -> bool:
-    try:
-        return float(text) == float(text) and abs(float(text)) != float("inf")
-    except ValueError:
+    """A named level, or a target Elo ``elo:N`` (N as :func:`_target` reads it)."""
+    if level in LEVELS:
+        return True
+    if not level.startswith("elo:"):
         return False
+    try:
+        _target(level)
+    except GameError:
+        return False
+    return True
 
 
 def bot_turn(view: View | dict[str, Any] | str, level: str, seed: int = 0) -> Any:
