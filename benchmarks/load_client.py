@@ -175,21 +175,14 @@ class Client:
                 payload = response.read()
                 if response.will_close:
                     self.close()
-            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError) as err:
-                self.close()
-                if reused and attempt == 0:
-                    retried = True
-                    continue
-                return Outcome(
-                    item.kind,
-                    None,
-                    item.expected,
-                    time.perf_counter() - started,
-                    retried=retried,
-                    problem=f"{type(err).__name__}: {err}",
-                )
             except (OSError, http.client.HTTPException) as err:
                 self.close()
+                stale = isinstance(
+                    err, http.client.RemoteDisconnected | BrokenPipeError | ConnectionResetError
+                )
+                if stale and reused and attempt == 0:  # a kept-alive socket the server closed
+                    retried = True
+                    continue
                 return Outcome(
                     item.kind,
                     None,
