@@ -27,8 +27,8 @@ demo: $(RUNTIME_STAMP)
 	$(BIN)/rami validate examples/demo.txt
 	$(BIN)/rami solve examples/demo.txt
 
-# The page's browser tests (tests/test_page.py) drive Debian's chromium through Playwright;
-# Playwright never downloads a browser here.
+# The page's browser tests (tests/test_page_puzzle.py and the others that use tests/support/page.py)
+# drive Debian's chromium through Playwright; Playwright never downloads a browser here.
 browser:
 	@if [ ! -x $(CHROMIUM) ]; then \
 		echo "installing Debian's chromium for the browser tests"; \

@@ -1,5 +1,5 @@
 """The puzzle page reports attempts and shows ratings, in a real headless Chromium (as
-tests/test_page.py, whose server keeps no attempts: there the page reports nothing).
+tests/test_page_puzzle.py, whose server keeps no attempts: there the page reports nothing).
 
 A real ``rami serve`` on a free loopback port with ``RAMI_SERVICE_DB``: a wrong check and the
 solution shown make one attempt in the database, under the random id the page keeps in

@@ -14,8 +14,8 @@ from collections import Counter
 
 import pytest
 from ortools.sat.python import cp_model
+from support.fou import sample
 from support.fou_reference import fou_reference_solve
-from test_rami_fou import sample
 
 from rami import parse_position, solve
 from rami.cards import JOKER, Card

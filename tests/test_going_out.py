@@ -57,7 +57,7 @@ def test_the_costliest_card_goes_when_every_card_has_a_place():
 def test_a_turn_only_free_jokers_allow_is_not_used():
     """Under free jokers 2S goes down in place by sliding the joker of 4S 5S 6S 7S * to the 3S;
     decision 5 forbids the slide, so the fast path finds nothing and the models answer: 2S
-    stays in the hand and 9C is discarded (as test_rami_fou's known answer)."""
+    stays in the hand and 9C is discarded (as in test_rami_fou_known.py)."""
     position = parse_position("4S 5S 6S 7S * / 2S 9C / rami-fou opened")
     free_rules = replace(
         RULES, discard=False, table_joker=TableJoker.FREE, taken_discard_locked=False

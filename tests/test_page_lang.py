@@ -1,20 +1,21 @@
-"""The page in Debian's Chromium (as tests/test_page.py): a puzzle's texts in French (the goal,
-the themes, the solution's moves and the verdicts, asked of the service with ``lang=fr``), and a
-phone on its side during the bots' turns, where the messages never lie over the table
+"""The page in Debian's Chromium (as tests/test_page_puzzle.py): a puzzle's texts in French (the
+goal, the themes, the solution's moves and the verdicts, asked of the service with ``lang=fr``),
+and a phone on its side during the bots' turns, where the messages never lie over the table
 (docs/page.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import test_page as shared
-from test_page import EASY, VIEWPORTS, Page, set_pace
+import support.page as shared
+from support.page import EASY, VIEWPORTS, Page, set_pace
 
 from rami.lang import FRENCH
 from rami.puzzles import record
 from rami.puzzles.words import goal_text, theme_name
 
-#: The same fixtures as tests/test_page.py: a ``rami serve`` on loopback, Debian's Chromium.
+#: The page's fixtures (tests/support/page.py): the session's ``rami serve`` on loopback, Debian's
+#: Chromium.
 server = shared.server
 browser = shared.browser
 

@@ -1,5 +1,5 @@
 """``POST /review`` and ``POST /alternatives``: what the documented examples (docs/service.md,
-replayed by test_service.py) do not show: bad input is a 422 naming the field, never a 500."""
+replayed by test_service_docs.py) do not show: bad input is a 422 naming the field, never a 500."""
 
 from __future__ import annotations
 

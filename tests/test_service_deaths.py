@@ -1,7 +1,8 @@
 """A solver process that dies under a request (issue 36, fault 8): ``kill -9`` of one process
 during a burst of solves lost requests. A solve is a pure computation: the job runs again, once,
 on a fresh process, and every request gets its answer. Real servers on free loopback ports
-(127.0.0.1 only), every socket loop bounded in count and in time (as tests/test_service_faults.py).
+(127.0.0.1 only), every socket loop bounded in count and in time (as
+tests/test_service_faults_clients.py).
 """
 
 from __future__ import annotations

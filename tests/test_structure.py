@@ -1,5 +1,6 @@
 """The shape of the code: no import cycle anywhere in ``rami/``, every module under 400 lines
-(``benchmarks/`` and ``fuzz/`` too), every function at most 80 lines.
+(``benchmarks/``, ``fuzz/`` and the test modules of ``tests/`` too), every function at most 80
+lines.
 
 Imports are read from the source (``ast``): module-level and function-level ones alike, since a
 lazy import is still a dependency; only imports under ``if TYPE_CHECKING:`` are left out (they
@@ -135,10 +136,14 @@ def test_every_module_is_under_400_lines():
     )
 
 
-def test_every_benchmark_and_fuzz_module_is_under_400_lines():
+def test_every_benchmark_fuzz_and_test_module_is_under_400_lines():
+    """``benchmarks/``, ``fuzz/`` and ``tests/`` (its test modules and conftest.py, not the
+    references and helpers of ``tests/support``) keep the rule of ``rami/`` too."""
     root = PACKAGE.parent
-    paths = sorted([*(root / "benchmarks").glob("*.py"), *(root / "fuzz").glob("*.py")])
-    assert len(paths) > 10  # both folders were read
+    folders = ("benchmarks", "fuzz", "tests")
+    paths = sorted(path for folder in folders for path in (root / folder).glob("*.py"))
+    assert {path.parent.name for path in paths} == set(folders)  # every folder was read
+    assert len(paths) > 100
     offenders = long_modules(paths)
     assert not offenders, f"split by concept: {', '.join(offenders)}"
 

@@ -1,4 +1,5 @@
-"""Playing ``/games`` over HTTP in tests: a request, and seat 0's answer by a beginner bot."""
+"""Playing games in tests: ``/games`` over HTTP (a request, and seat 0's answer by a beginner
+bot), and a :class:`rami.game.session.GameSession` driven through its own calls."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import urllib.request
 from typing import Any
 
 from rami.game import Claim, Draw, make_bot
+from rami.game.session import GameSession
 from rami.game.state import View
 
 
@@ -44,3 +46,25 @@ def answer(view: dict[str, Any], seed: int) -> tuple[str, dict[str, Any]]:
 def next_request(game: dict[str, Any], seed: int) -> tuple[str, dict[str, Any]]:
     """The request that answers what ``game`` asks (the next round at a round's end)."""
     return ("next", {}) if game["phase"] == "round-over" else answer(game["view"], seed)
+
+
+def drive(
+    session: GameSession, seed: int, level: str = "beginner", decisions: int | None = None
+) -> list[int]:
+    """Seat 0 played by a bot through the session's own calls (at most ``decisions`` answers);
+    the journal's length after each answer."""
+    me = make_bot(level, seed)
+    marks = []
+    while session.phase != "game-over" and (decisions is None or len(marks) < decisions):
+        if session.phase == "round-over":
+            session.next_round()
+        else:
+            action = me.act(session.round.view())
+            if isinstance(action, Draw):
+                session.draw(action.source)
+            elif isinstance(action, Claim):
+                session.claim(action.take)
+            else:
+                session.play([list(meld.cards) for meld in action.table], action.discard)
+        marks.append(len(session.journal))
+    return marks
