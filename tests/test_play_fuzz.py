@@ -1,5 +1,5 @@
 """Play as a fuzzer: bots of every level play whole rounds of every preset, and
-every turn a bot plays is judged again by the second referee (tests/support/second_referee.py,
+every turn a bot plays is judged again by the second referee (tests/support/second_referee/,
 which shares no code with rami.referee). No internal error, no referee refusal, no fallback to
 the beginner's answer (rami.game.fallback) may occur.
 

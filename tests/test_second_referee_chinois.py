@@ -1,4 +1,4 @@
-"""The second referee (tests/support/second_referee.py): known answers in rami chinois (passing, no
+"""The second referee (tests/support/second_referee/): known answers in rami chinois (passing, no
 discard, full rearrangement and the cards moved, going out, the opening with a pure run and without
 touching the table, decision 1's flag) and in Rummikub (30 points from the hand, no discard), legal
 and illegal."""

@@ -1,4 +1,4 @@
-"""The second referee (tests/support/second_referee.py) on its own: it imports data types only from
+"""The second referee (tests/support/second_referee/) on its own: it imports data types only from
 rami, its meld validity in every preset, its matching against brute force, and the rules common to
 every preset (cards played come from the hand, none appear or vanish, every meld after is valid, a
 table joker goes back to a hand in BFmania only).
@@ -32,18 +32,22 @@ def valid(text: str, rules: str) -> bool:
 
 
 def test_imports_only_data_types():
-    """The second referee imports no judging code from rami."""
-    source = Path(__file__).parent / "support" / "second_referee.py"
-    tree = ast.parse(source.read_text())
+    """The second referee imports no judging code from rami: every module of its package, which
+    takes nothing else from tests/support either."""
+    sources = sorted((Path(__file__).parent / "support" / "second_referee").glob("*.py"))
+    assert len(sources) > 1  # the package was read
+    trees = [ast.parse(source.read_text()) for source in sources]
     allowed = {
         "rami.cards": {"JOKER", "Card", "Suit"},
         "rami.rules": {"Ruleset", "TableJoker", "GoingOut", "get_ruleset"},
         "rami.position": {"Position"},
         "rami.melds": {"Meld", "MeldKind"},
     }
-    for node in ast.walk(tree):
+    for node in (node for tree in trees for node in ast.walk(tree)):
         if isinstance(node, ast.Import):
             assert not any(alias.name.startswith("rami") for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("support"):
+            assert node.module.startswith("support.second_referee."), node.module
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("rami"):
             assert node.module in allowed, node.module
             names = {alias.name for alias in node.names}

@@ -1,4 +1,4 @@
-"""The second referee (tests/support/second_referee.py): known answers in rami fou, legal and
+"""The second referee (tests/support/second_referee/): known answers in rami fou, legal and
 illegal: pinned table jokers (never into another meld's place, freed only by their card, the ties
 between matchings in the player's favour, a cut run keeping its joker), hand jokers anywhere, the
 51-point opening without a pure run, and the discard."""

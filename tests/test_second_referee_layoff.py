@@ -1,4 +1,4 @@
-"""The second referee (tests/support/second_referee.py): known answers in the lay-off presets (rami
+"""The second referee (tests/support/second_referee/): known answers in the lay-off presets (rami
 51, BFmania 51/30, Café Rummy), legal and illegal: the opening turn then lay-offs, pure runs and
 points, lay-offs only, BFmania's joker swap to the hand, Café Rummy's swapped joker laid again, a
 joker swapped in the opening turn, going out, each meld paired with the one extending it; and

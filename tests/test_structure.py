@@ -1,6 +1,6 @@
 """The shape of the code: no import cycle anywhere in ``rami/``, every module under 400 lines
-(``benchmarks/``, ``fuzz/`` and the test modules of ``tests/`` too), every function at most 80
-lines.
+(``benchmarks/``, ``fuzz/``, the test modules of ``tests/`` and the helpers, references and second
+referee of ``tests/support/`` too), every function at most 80 lines.
 
 Imports are read from the source (``ast``): module-level and function-level ones alike, since a
 lazy import is still a dependency; only imports under ``if TYPE_CHECKING:`` are left out (they
@@ -137,14 +137,17 @@ def test_every_module_is_under_400_lines():
 
 
 def test_every_benchmark_fuzz_and_test_module_is_under_400_lines():
-    """``benchmarks/``, ``fuzz/`` and ``tests/`` (its test modules and conftest.py, not the
-    references and helpers of ``tests/support``) keep the rule of ``rami/`` too."""
+    """``benchmarks/``, ``fuzz/`` and ``tests/`` (its test modules and conftest.py, and every
+    module of ``tests/support`` and of its packages: the helpers, the exhaustive references and
+    the second referee) keep the rule of ``rami/`` too."""
     root = PACKAGE.parent
     folders = ("benchmarks", "fuzz", "tests")
     paths = sorted(path for folder in folders for path in (root / folder).glob("*.py"))
     assert {path.parent.name for path in paths} == set(folders)  # every folder was read
     assert len(paths) > 100
-    offenders = long_modules(paths)
+    support = sorted((root / "tests" / "support").rglob("*.py"))
+    assert {"support", "second_referee"} <= {path.parent.name for path in support}  # all read
+    offenders = long_modules(paths + support)
     assert not offenders, f"split by concept: {', '.join(offenders)}"
 
 

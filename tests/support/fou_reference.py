@@ -30,7 +30,8 @@ from rami.errors import UnsupportedError
 from rami.melds import Meld, MeldKind
 from rami.position import Position, hand_penalty
 from rami.rules import Ruleset, TableJoker
-from support.reference import OBJECTIVES, _legal_melds, _sub_multisets
+from support.reference import OBJECTIVES
+from support.reference_melds import _legal_melds, _sub_multisets
 from support.second_referee import judge, meld_faults
 
 #: Largest position accepted: cards in table and hand together.

@@ -29,29 +29,31 @@ Method (docs/rules.md presets table, decisions 2-4 and 6-8):
   the discard (rami 51: flat 100 while not opened), then most cards played (or the reverse for
   ``objective="cards"``), then fewest cards moved, counted by :func:`rami.matching.cards_moved`
   on every final table of the best plays.
+
+The modules: this one (the limits, the end of the turn and the search),
+:mod:`support.layoff_reference_melds` (new melds and the partitions into them) and
+:mod:`support.layoff_reference_table` (the futures of the table's melds).
 """
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rami.cards import JOKER, Card
 from rami.errors import UnsupportedError
-from rami.melds import Meld, MeldKind, stands_for
+from rami.melds import Meld
 from rami.position import Position, hand_penalty
 from rami.rules import GoingOut, Ruleset, TableJoker
-from support.reference import is_pure, meld_points
-from support.second_referee import judge, meld_faults
+from support.layoff_reference_melds import Cards, Splitter, multiset, sub_multisets
+from support.layoff_reference_table import table_futures
+from support.reference_melds import is_pure, meld_points
+from support.second_referee import judge
 
 #: Largest hand accepted, and largest table (melds).
 MAX_HAND = 9
 MAX_TABLE_MELDS = 4
 OBJECTIVES = ("points", "cards")
-
-Cards = tuple[Card, ...]  # a sorted multiset (jokers last)
 
 
 @dataclass(frozen=True)
@@ -65,14 +67,6 @@ class LayoffReferenceResult:
     played: Cards
     discard: Card | None
     opened_after: bool
-
-
-def _multiset(counts: Counter[Card]) -> Cards:
-    return tuple(sorted((+counts).elements()))
-
-
-def _card_at(place: int, suit: int) -> Card:
-    return Card.of(1 if place == 14 else place, suit)
 
 
 def _check(position: Position, objective: str) -> None:
@@ -91,204 +85,6 @@ def _check(position: Position, objective: str) -> None:
             f"position too large for the exhaustive lay-off reference: at most {MAX_HAND} hand "
             f"cards and {MAX_TABLE_MELDS} table melds"
         )
-
-
-# --- Melds ----------------------------------------------------------------------------------
-
-
-def _new_melds(available: Counter[Card], rules: Ruleset) -> list[Meld]:
-    """Every legal meld (each joker layout apart) whose cards ``available`` holds."""
-    jokers = available[JOKER]
-    found: list[Meld] = []
-    for suit in range(4):
-        for low in range(1, rules.top_rank - 1):
-            for high in range(low + 2, min(rules.top_rank, low + 12) + 1):
-                places = range(low, high + 1)
-                held = [p for p in places if available[_card_at(p, suit)]]
-                missing = len(places) - len(held)
-                if missing > jokers:
-                    continue
-                for extra in range(jokers - missing + 1):
-                    for as_joker in itertools.combinations(held, extra):
-                        cards = tuple(
-                            _card_at(p, suit) if p in held and p not in as_joker else JOKER
-                            for p in places
-                        )
-                        meld = Meld(cards, MeldKind.RUN)
-                        if not meld_faults(meld, rules):
-                            found.append(meld)
-    for rank in range(1, 14):
-        suits = [s for s in range(4) if available[Card.of(rank, s)]]
-        for size in range(1, len(suits) + 1):
-            for chosen in itertools.combinations(suits, size):
-                for extra in range(min(jokers, 4 - size) + 1):
-                    meld = Meld(
-                        tuple(Card.of(rank, s) for s in chosen) + (JOKER,) * extra, MeldKind.SET
-                    )
-                    if len(meld.cards) >= 3 and not meld_faults(meld, rules):
-                        found.append(meld)
-    return found
-
-
-class _Splitter:
-    """Partitions of multisets of cards into legal new melds (exhaustive, memoised)."""
-
-    def __init__(self, available: Counter[Card], rules: Ruleset) -> None:
-        self.by_first: dict[Card, list[tuple[Meld, Counter[Card]]]] = {}
-        for meld in _new_melds(available, rules):
-            first = min(meld.real_cards)
-            self.by_first.setdefault(first, []).append((meld, meld.counts()))
-        self.memo: dict[Cards, list[tuple[Meld, ...]]] = {}
-        self.can_memo: dict[Cards, bool] = {}
-
-    def _choices(self, cards: Cards) -> Iterator[tuple[Meld, Cards]]:
-        first = cards[0]  # the smallest real card left: every meld holds a real card
-        have = Counter(cards)
-        for meld, counts in self.by_first.get(first, ()):
-            if not counts - have:
-                yield meld, _multiset(have - counts)
-
-    def can_split(self, cards: Cards) -> bool:
-        if not cards:
-            return True
-        if cards[0].is_joker:
-            return False
-        known = self.can_memo.get(cards)
-        if known is None:
-            known = any(self.can_split(rest) for _, rest in self._choices(cards))
-            self.can_memo[cards] = known
-        return known
-
-    def splits(self, cards: Cards) -> list[tuple[Meld, ...]]:
-        """Every partition of ``cards`` into legal melds (each joker layout apart)."""
-        if not cards:
-            return [()]
-        if cards[0].is_joker:
-            return []
-        known = self.memo.get(cards)
-        if known is None:
-            known = [
-                (meld, *rest_split)
-                for meld, rest in self._choices(cards)
-                for rest_split in self.splits(rest)
-            ]
-            self.memo[cards] = known
-        return known
-
-
-def _sub_multisets(cards: Cards) -> Iterator[Cards]:
-    counts = Counter(cards)
-    kinds = sorted(counts)
-    for choice in itertools.product(*(range(counts[card] + 1) for card in kinds)):
-        yield tuple(card for card, n in zip(kinds, choice, strict=True) for _ in range(n))
-
-
-# --- The table -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Grown:
-    """One legal future of a table meld: the meld after, hand cards it takes, jokers it takes
-    from the hand (negative: jokers it gives up)."""
-
-    meld: Meld
-    reals: Counter[Card]
-    jokers: int
-
-
-def _grown_runs(
-    meld: Meld, hand: Counter[Card], jokers: int, swap: bool, rules: Ruleset
-) -> list[_Grown]:
-    places = stands_for(meld, rules)
-    suit = meld.real_cards[0].index // 13
-    low, high = places[0], places[-1]
-    swappable = [
-        p
-        for p, card in zip(places, meld.cards, strict=True)
-        if card.is_joker and swap and hand[_card_at(p, suit)]
-    ]
-    out: list[_Grown] = []
-    for new_low in range(low, 0, -1):
-        below = range(new_low, low)
-        if sum(1 for p in below if not hand[_card_at(p, suit)]) > jokers:
-            break
-        for new_high in range(high, rules.top_rank + 1):
-            grown = [*below, *range(high + 1, new_high + 1)]
-            held = [p for p in grown if hand[_card_at(p, suit)]]
-            missing = len(grown) - len(held)
-            if missing > jokers:
-                break
-            for extra in range(jokers - missing + 1):
-                for as_joker in itertools.combinations(held, extra):
-                    for size in range(len(swappable) + 1):
-                        for swapped in itertools.combinations(swappable, size):
-                            cards = []
-                            for place in range(new_low, new_high + 1):
-                                card = _card_at(place, suit)
-                                if low <= place <= high:
-                                    old = meld.cards[place - low]
-                                    cards.append(card if place in swapped else old)
-                                else:
-                                    real = place in held and place not in as_joker
-                                    cards.append(card if real else JOKER)
-                            after = Meld(tuple(cards), MeldKind.RUN)
-                            if meld_faults(after, rules):
-                                continue
-                            reals = Counter(after.real_cards) - Counter(meld.real_cards)
-                            if reals - hand:
-                                continue
-                            out.append(_Grown(after, reals, after.jokers - meld.jokers))
-    return out
-
-
-def _grown_sets(
-    meld: Meld, hand: Counter[Card], jokers: int, swap: bool, rules: Ruleset
-) -> list[_Grown]:
-    rank = meld.real_cards[0].rank
-    present = {card.suit for card in meld.real_cards}
-    missing = [s for s in range(4) if s not in present and hand[Card.of(rank, s)]]
-    out: list[_Grown] = []
-    for size in range(len(missing) + 1):
-        for added in itertools.combinations(missing, size):
-            for final_jokers in range(5):
-                freed = meld.jokers - final_jokers
-                if freed > 0 and (not swap or freed > size):
-                    continue  # a joker leaves a set only for a missing suit laid in its place
-                if final_jokers - meld.jokers > jokers:
-                    continue
-                cards = (*meld.real_cards, *(Card.of(rank, s) for s in added))
-                after = Meld(cards + (JOKER,) * final_jokers, MeldKind.SET)
-                if meld_faults(after, rules):
-                    continue
-                reals = Counter(Card.of(rank, s) for s in added)
-                out.append(_Grown(after, reals, final_jokers - meld.jokers))
-    return out
-
-
-def _table_futures(position: Position) -> dict[tuple[Cards, int], list[tuple[Meld, ...]]]:
-    """Every combination of meld futures, by (hand real cards left, net jokers laid)."""
-    rules = position.rules
-    hand = Counter(card for card in position.hand if not card.is_joker)
-    swap = rules.table_joker in (TableJoker.SWAP_TO_HAND, TableJoker.SWAP_AND_RELAY)
-    table_jokers = sum(meld.jokers for meld in position.table)
-    jokers = Counter(position.hand)[JOKER] + (table_jokers if swap else 0)
-    options = [
-        (_grown_runs if meld.kind is MeldKind.RUN else _grown_sets)(meld, hand, jokers, swap, rules)
-        for meld in position.table
-    ]
-    futures: dict[tuple[Cards, int], list[tuple[Meld, ...]]] = {}
-
-    def walk(number: int, left: Counter[Card], net: int, melds: tuple[Meld, ...]) -> None:
-        if number == len(options):
-            futures.setdefault((_multiset(left), net), []).append(melds)
-            return
-        for grown in options[number]:
-            if grown.reals - left:
-                continue
-            walk(number + 1, left - grown.reals, net + grown.jokers, (*melds, grown.meld))
-
-    walk(0, hand, 0, ())
-    return futures
 
 
 # --- Ending the turn -------------------------------------------------------------------------
@@ -340,7 +136,7 @@ def _end(position: Position, left: Cards, opened_after: bool, objective: str) ->
         penalty = hand_penalty((+after).elements(), rules, opened_after)
         key = _key(penalty, count, objective)
         if best is None or key < best.key:
-            best = _End(key, _multiset(played), discard, penalty)
+            best = _End(key, multiset(played), discard, penalty)
     return best
 
 
@@ -365,9 +161,9 @@ def _opened(
     rules = position.rules
     hand_jokers = Counter(position.hand)[JOKER]
     swap_to_hand = rules.table_joker is TableJoker.SWAP_TO_HAND
-    futures = _table_futures(position)
+    futures = table_futures(position)
     most_jokers = hand_jokers + max((-net for _, net in futures), default=0)
-    splitter = _Splitter(
+    splitter = Splitter(
         Counter(card for card in position.hand if not card.is_joker)
         + Counter({JOKER: max(0, most_jokers)}),
         rules,
@@ -380,10 +176,10 @@ def _opened(
         if jokers < 0:
             continue  # more jokers laid off than the hand holds
         cards = reals_left + (JOKER,) * jokers
-        for laid in _sub_multisets(cards):
+        for laid in sub_multisets(cards):
             if not splitter.can_split(laid):
                 continue
-            left = _multiset(Counter(cards) - Counter(laid))
+            left = multiset(Counter(cards) - Counter(laid))
             played_jokers = max(0, hand_jokers - Counter(left)[JOKER])
             if opening and not any(
                 _opens(split, rules, played_jokers) for split in splitter.splits(laid)

@@ -19,7 +19,7 @@ from rami.cards import Card
 from rami.melds import Meld
 from rami.position import Position
 from rami.signature import Signature, answer_signature
-from support.reference import _legal_melds, _sub_multisets
+from support.reference_melds import _legal_melds, _sub_multisets
 from support.second_referee import judge
 
 Value = tuple[int, ...]
