@@ -180,3 +180,22 @@ def test_an_internal_error_is_one_line_and_exit_1(monkeypatch: pytest.MonkeyPatc
     assert error["type"] == "RuntimeError"
     monkeypatch.setenv("RAMI_TRACEBACK", "1")
     assert "Traceback" in CliRunner().invoke(app, ["score", "- / 2C"]).stderr
+
+
+def test_json_output_is_strict_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A non-finite number in an answer is an internal error in JSON, exit 1, never the ``NaN``
+    token that JSON readers refuse."""
+    from rami.position import Position
+
+    summary = Position.summary_json
+
+    def with_nan(self: Position) -> dict[str, object]:
+        return {**summary(self), "hand_penalty": float("nan")}
+
+    monkeypatch.setattr(Position, "summary_json", with_nan)
+    result = rami("validate", "--json", str(DEMO))
+    assert result.exit_code == 1
+    assert "NaN" not in result.stdout
+    error = json.loads(result.stdout)["error"]
+    assert error["type"] == "ValueError"
+    assert "internal error" in error["message"] and "JSON" in error["message"]

@@ -64,10 +64,10 @@ def _safe(text: str) -> str:
 
 
 def echo_json(data: Any, *, compact: bool = False) -> None:
-    if compact:
-        typer.echo(_safe(json.dumps(data, ensure_ascii=False)))
-    else:
-        typer.echo(_safe(json.dumps(data, ensure_ascii=False, indent=2)))
+    """``data`` as strict JSON: a NaN or an infinity is a ValueError (the CLI's internal error),
+    never the ``NaN`` token no JSON reader accepts."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None if compact else 2)
+    typer.echo(_safe(text))
 
 
 def echo_error(lines: Iterable[str]) -> None:

@@ -37,14 +37,12 @@ PlayerOpt = Annotated[
 
 def attempts(db: DbOpt, player: PlayerOpt = None) -> None:
     """Every puzzle attempt recorded, one JSON object per line, in the order stored."""
-    import json
-
     from rami.puzzles import AttemptStore
 
     with reporting_errors(False), AttemptStore(db, create=False) as store:
         stored = store.attempts(player=player)
     for attempt in stored:
-        typer.echo(json.dumps(attempt.to_json(), ensure_ascii=False))
+        echo_json(attempt.to_json(), compact=True)
 
 
 def _tiers(pack: str | None) -> dict[str, str]:
