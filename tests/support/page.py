@@ -163,6 +163,9 @@ class Page:
             self.page.wait_for_function(
                 "id => document.querySelector('.chip.id')?.textContent === id", arg=puzzle
             )
+        # Settled: the puzzle's ratings, asked once it shows, add a line above the table when
+        # they come (a drag measured before would land a line too high).
+        self.page.wait_for_load_state("networkidle")
         return self
 
     def press(self, selector: str) -> None:
