@@ -28,7 +28,8 @@ def match(
             metavar="CANDIDATE",
             help="The level tested: "
             "beginner, novice, intermediate, confirmed, "
-            "expert, elo:N, or the ceiling yardstick.",
+            "expert, elo:N, the ceiling yardstick, or lookahead (the expert weighing "
+            "other turns on sampled hidden cards).",
             show_default=False,
         ),
     ],

@@ -22,9 +22,12 @@ from rami.rules import Ruleset
 LEVELS = ("beginner", "novice", "intermediate", "confirmed", "expert")
 #: A level as the service's schemas accept it: a named level, or a target Elo ``elo:N``.
 LEVEL_PATTERN = "^(" + "|".join(LEVELS) + r"|elo:-?[0-9]+(\.[0-9]+)?)$"
-#: What ``rami match`` may seat besides the levels: the ceiling, a yardstick that sees every
-#: card (:class:`rami.game.lookahead.Ceiling`), never offered as an opponent.
-MATCH_LEVELS = (*LEVELS, "ceiling")
+#: What ``rami match`` may seat besides the levels, never offered as opponents: the ceiling, a
+#: yardstick that sees every card (:class:`rami.game.lookahead.Ceiling`), and the look-ahead on
+#: sampled hidden cards, not shown stronger than the expert
+#: (:class:`rami.game.sampled.LookaheadBot`).
+MATCH_ONLY = ("ceiling", "lookahead")
+MATCH_LEVELS = (*LEVELS, *MATCH_ONLY)
 
 
 def make_bot(level: str, seed: int = 0) -> Bot:
@@ -44,6 +47,10 @@ def make_bot(level: str, seed: int = 0) -> Bot:
         from rami.game.lookahead import Ceiling
 
         return Ceiling(seed)
+    if level == "lookahead":
+        from rami.game.sampled import LookaheadBot
+
+        return LookaheadBot(seed)
     raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}")
 
 
@@ -109,5 +116,6 @@ def bot_turn(view: View | dict[str, Any] | str, level: str, seed: int = 0) -> An
         except json.JSONDecodeError as error:
             raise GameError(f"malformed JSON view: {error.msg}") from None
     parsed = view if isinstance(view, View) else View.from_json(view)
+    check_level(level, parsed.rules)  # a level offered to players, not a match yardstick
     action = make_bot(level, seed).act(parsed)
     return action.to_json() if as_json else action

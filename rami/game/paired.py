@@ -29,7 +29,7 @@ from rami.game.bots import MOVE_STATS
 from rami.game.deck import derive_seed
 from rami.game.discards import DISCARD_STATS
 from rami.game.fallback import FAILURES
-from rami.game.levels import MATCH_LEVELS, check_level, make_bot
+from rami.game.levels import MATCH_LEVELS, MATCH_ONLY, check_level, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GameError, GameOptions, game_rules
 from rami.game.simulate import ranks
@@ -65,7 +65,7 @@ class Match:
                 raise GameError(
                     f"unknown level {level!r}: levels are {', '.join(MATCH_LEVELS)}, or elo:N"
                 )
-            if level != "ceiling":
+            if level not in MATCH_ONLY:
                 check_level(level, ruleset)
         if not whole.min_players <= self.seats <= whole.max_players:
             raise GameError(

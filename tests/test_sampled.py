@@ -1,0 +1,106 @@
+"""The look-ahead on sampled hidden cards (rami.game.sampled; docs/game.md, "Matches and
+levels"): its worlds deal exactly the cards it cannot see, its gate leaves the expert's turn
+only for a significant paired gain, its budget stops the sampling, and it is a match level
+only."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from rami.cards import Card, parse_cards
+from rami.game import GameError, Play, View, make_bot
+from rami.game.levels import LEVELS, bot_turn, check_level
+from rami.game.paired import FIXED, Match
+from rami.game.presets import GameOptions
+from rami.game.sampled import LookaheadBot, gated, sample_state
+from rami.notation import parse_table
+from rami.referee import validate_turn
+from rami.rules import get_ruleset
+
+
+def view(hand: str, table: str, known: str = "", players: int = 3) -> View:
+    """A rami chinois play request for seat 0, opened, every count consistent: the others
+    hold 12 cards each (seat 1 with ``known`` among them), the rest is the stock."""
+    cards = parse_cards(hand)
+    laid = parse_table(table)
+    rules = get_ruleset("rami-chinois")
+    base = View(
+        rules=rules,
+        seat=0,
+        phase="play",
+        hand=cards,
+        table=laid,
+        discard_pile=(),
+        stock_size=0,
+        hand_sizes=(len(cards),) + (12,) * (players - 1),
+        opened=(True,) * players,
+        active=(True,) * players,
+        known=((), tuple(parse_cards(known))) + ((),) * (players - 2),
+        scores=(0,) * players,
+    )
+    hidden = sum(base.unseen().values()) + len(parse_cards(known))
+    return replace(base, stock_size=hidden - 12 * (players - 1))
+
+
+SEEN = view("KS KH KD 4C 5C 6C 9D", "7H 8H 9H", known="QS QS")
+
+
+def test_a_world_deals_the_unseen_cards_beside_the_known_ones() -> None:
+    hands, stock = state = sample_state(SEEN, random.Random(1)) or pytest.fail("no world")
+    assert sorted(hands) == [1, 2]
+    assert [sum(hands[seat].values()) for seat in (1, 2)] == [12, 12]
+    assert hands[1][Card.parse("QS")] >= 2  # seat 1 is known to hold two QS
+    assert len(stock) == SEEN.stock_size
+    dealt: Counter[Card] = Counter(stock) + hands[1] + hands[2]
+    assert dealt == SEEN.unseen() + Counter(parse_cards("QS QS"))
+    assert sample_state(SEEN, random.Random(1)) == state  # a seed, a world
+    assert sample_state(SEEN, random.Random(2)) != state
+
+
+def test_a_view_whose_counts_do_not_add_up_has_no_world() -> None:
+    assert sample_state(replace(SEEN, stock_size=SEEN.stock_size + 1), random.Random(1)) is None
+    short = replace(SEEN, hand_sizes=(7, 1, 12))  # seat 1 holds fewer cards than it is known to
+    assert sample_state(short, random.Random(1)) is None
+
+
+def test_the_gate_wants_a_gain_beyond_two_standard_errors() -> None:
+    steady = [[0.0, 5.0, 40.0], [10.0, 14.0, -30.0], [-3.0, 3.0, 25.0], [2.0, 6.0, -20.0]]
+    assert gated(steady) == 1  # +5 +4 +6 +4 every world; candidate 2's +3.75 mean is noise
+    assert gated([row[:1] + row[2:] for row in steady]) == 0
+    assert gated([[0.0, 9.0]]) == 0  # one world: no spread, no departure
+    assert gated([[0.0, 5.0, 8.0], [0.0, 5.0, 9.0], [0.0, 6.0, 8.0]]) == 2  # the larger gain
+    assert gated([[0.0, 5.0], [0.0, -math.inf], [0.0, 6.0]]) == 0  # refused on one world
+    assert gated([[0.0, 5.0], [0.0, 5.0]]) == 1  # no spread: any gain is significant
+    assert gated([[0.0, 0.0], [0.0, 0.0]]) == 0  # no gain, no departure
+
+
+def test_its_turns_are_legal_and_the_same_for_a_seed() -> None:
+    first = LookaheadBot(7).act(SEEN)
+    assert isinstance(first, Play)
+    assert validate_turn(SEEN.position(), first.table, first.played, first.discard).legal
+    assert LookaheadBot(7).act(SEEN) == first
+    assert make_bot("lookahead", 7).act(SEEN) == first
+
+
+def test_with_no_budget_for_a_second_world_it_plays_the_expert_turn() -> None:
+    """One world, no spread to judge a gain by: the expert's turn, which here holds the
+    player's own melds where the confirmed bot lays them (rami.game.holdback)."""
+    expert, confirmed = make_bot("expert", 7).act(SEEN), make_bot("confirmed", 7).act(SEEN)
+    assert expert != confirmed
+    assert LookaheadBot(7, budget=1).act(SEEN) == expert
+
+
+def test_it_is_a_match_level_never_an_opponent() -> None:
+    rules = get_ruleset("rami-chinois")
+    assert "lookahead" not in LEVELS
+    with pytest.raises(GameError, match="unknown bot level 'lookahead'"):
+        check_level("lookahead", rules)
+    with pytest.raises(GameError, match="unknown bot level 'lookahead'"):
+        bot_turn(SEEN, "lookahead")
+    checked = Match("rami-chinois", "lookahead", "expert", 1, 1, 3, GameOptions(), FIXED)
+    assert checked.checked() == checked
