@@ -179,9 +179,12 @@ def _distinct(view: View, found: Sequence[Play]) -> list[Play]:
     return legal
 
 
-def values(view: View, plays: Sequence[Play], state: State) -> list[Value]:
-    """Each candidate's value on ``state`` (-inf where the round refuses it)."""
-    policy = FastExpert(0)
+def values(
+    view: View, plays: Sequence[Play], state: State, policy: Any | None = None
+) -> list[Value]:
+    """Each candidate's value on ``state`` (-inf where the round refuses it), every seat
+    played on by ``policy`` (the expert without the cards-moved level by default)."""
+    policy = FastExpert(0) if policy is None else policy
     out: list[Value] = []
     for play in plays:
         rnd = restore(view, *state)

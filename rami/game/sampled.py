@@ -30,11 +30,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from rami.cards import Card
-from rami.game.actions import Action, IllegalActionError, Play
+from rami.game.actions import Action, Play
 from rami.game.bots import ConfirmedBot
 from rami.game.deck import derive_seed
 from rami.game.expert import ExpertBot
-from rami.game.lookahead import HORIZON, FastExpert, State, candidates, restore, rollout
+from rami.game.lookahead import FastExpert, State, candidates, values
 from rami.game.state import View
 
 #: Worlds sampled at most per move.
@@ -82,16 +82,7 @@ class _Counting:
 def margins(view: View, plays: Sequence[Play], state: State, policy: _Counting) -> list[float]:
     """Each candidate's score margin at the end of its rollout on ``state`` (-inf where the
     round refuses it)."""
-    out: list[float] = []
-    for play in plays:
-        rnd = restore(view, *state)
-        try:
-            rnd.apply(play)
-        except IllegalActionError:
-            out.append(-math.inf)
-            continue
-        out.append(rollout(rnd, view.seat, policy, HORIZON)[1])
-    return out
+    return [margin for _, margin in values(view, plays, state, policy)]
 
 
 def gated(rows: Sequence[Sequence[float]], gate: float = GATE) -> int:
