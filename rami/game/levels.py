@@ -24,7 +24,7 @@ LEVELS = ("beginner", "novice", "intermediate", "confirmed", "expert")
 LEVEL_PATTERN = "^(" + "|".join(LEVELS) + r"|elo:-?[0-9]+(\.[0-9]+)?)$"
 #: What ``rami match`` may seat besides the levels, never offered as opponents: the ceiling, a
 #: yardstick that sees every card (:class:`rami.game.lookahead.Ceiling`), and the look-ahead on
-#: sampled hidden cards, not shown stronger than the expert
+#: sampled hidden cards, stronger than the expert at some tables only
 #: (:class:`rami.game.sampled.LookaheadBot`).
 MATCH_ONLY = ("ceiling", "lookahead")
 MATCH_LEVELS = (*LEVELS, *MATCH_ONLY)
