@@ -298,6 +298,30 @@ def test_the_levels_notes(url: str) -> None:
         assert status == 200 and game["notes"] == [], (rules, game)
 
 
+def test_the_lookahead_is_seated_only_at_a_rami_chinois_table_of_four(url: str) -> None:
+    """docs/game.md: offered where it was measured stronger than the expert, refused at once
+    elsewhere, naming the bot."""
+    from rami.game.levels import level_note
+    from rami.rules import get_ruleset
+
+    for rules, bots, field in (
+        ("rami-chinois", ["expert", "lookahead"], "bots[1]"),  # a table of three
+        ("rami-51", ["lookahead"] * 3, "bots[0]"),
+    ):
+        status, error = call(url, "/games", {"rules": rules, "bots": bots, "seed": 3})
+        assert status == 422 and error["field"] == field, error
+        assert "offered only where it was measured stronger" in error["error"], error
+    status, game = call(
+        url,
+        "/games",
+        {"rules": "rami-chinois", "seed": 3, "bots": ["lookahead", "expert", "expert"]},
+    )
+    assert status == 200, game
+    assert [p["level"] for p in game["players"]] == ["human", "lookahead", "expert", "expert"]
+    note = level_note("lookahead", get_ruleset("rami-chinois"))
+    assert note and "random deals of the cards it cannot see" in note and note in game["notes"]
+
+
 def test_bad_plays_are_json_errors(url: str) -> None:
     _, game = call(url, "/games", {"bots": ["beginner"], "seed": 5})
     path = f"/games/{game['id']}/play"

@@ -197,3 +197,34 @@ def test_the_expert_s_note_is_shown(browser: Any, server: str) -> None:
     )  # once for the two experts
     page.close()
     assert page.errors == []
+
+
+def test_the_lookahead_is_seated_at_a_table_of_four_only(browser: Any, server: str) -> None:
+    """docs/page.md: the level is in every menu; the server refuses it, with the reason, at any
+    other table than rami chinois with three bots."""
+    page = Page(browser, server, "desktop")
+    view = open_setup(page)
+    view.select_option("#game-bots", "2")
+    view.select_option("#game-level-1", "lookahead")
+    view.select_option("#game-level-2", "expert")
+    view.fill("#game-seed", str(SEED))
+    page.press("#game-start")
+    view.wait_for_function(
+        "() => document.querySelector('#status').textContent.includes('offered only where')"
+    )
+    assert "not in rami-chinois with 3 players" in page.status()
+    assert view.evaluate("() => window.ramiGame.state()") is None  # nothing dealt
+    view.select_option("#game-bots", "3")
+    view.select_option("#game-level-3", "expert")
+    page.press("#game-start")
+    view.wait_for_function("() => window.ramiGame.state() !== null")
+    state = view.evaluate("() => window.ramiGame.state()")
+    assert [player["level"] for player in state["players"]] == [
+        "human",
+        "lookahead",
+        "expert",
+        "expert",
+    ]
+    assert "random deals of the cards it cannot see" in view.locator("#game-notes").inner_text()
+    page.close()
+    assert len(page.errors) == 1 and "status of 422" in page.errors[0]  # the refused deal only

@@ -82,7 +82,10 @@ def stuck_jokers(position: Any, play: Play) -> Any:
     return position
 
 
-def play_turns(rules: str, target: int, seed: int) -> dict[str, int]:
+def play_turns(
+    rules: str, target: int, seed: int, mixes: list[list[str]] | None = None
+) -> dict[str, int]:
+    mixes = seatings(rules) if mixes is None else mixes
     failures = len(fallback.FAILURES)
     turns: list[tuple[Any, Play, str]] = []
     refused: list[str] = []
@@ -90,7 +93,7 @@ def play_turns(rules: str, target: int, seed: int) -> dict[str, int]:
     for game in itertools.count():
         if len(turns) >= target:
             break
-        mix = seatings(rules)[game % len(seatings(rules))]
+        mix = mixes[game % len(mixes)]
         game_seed = derive_seed(seed, rules, game)
         bots = [
             Judged(make_bot(level, derive_seed(game_seed, "bot", seat)), turns)
@@ -107,13 +110,22 @@ def play_turns(rules: str, target: int, seed: int) -> dict[str, int]:
                 refused.append(f"{level} at {position}: {verdict.problems}")
     assert not refused, refused[:3]
     assert fallback.FAILURES[failures:] == []
-    return {"turns": len(turns), "games": games}
+    by_level = Counter(level for _, _, level in turns)
+    return {"turns": len(turns), "games": games, **by_level}
 
 
 @pytest.mark.parametrize("rules", PRESETS)
 def test_bot_turns_are_legal_for_both_referees(rules: str) -> None:
     counts = play_turns(rules, TURNS, seed=36)
     assert counts["turns"] >= TURNS
+
+
+def test_the_lookahead_turns_are_legal_for_both_referees() -> None:
+    """The look-ahead at the one table it is offered at (rami chinois, four players), beside
+    the levels below it; its rollouts play through the engine's referee as well."""
+    mix = ["lookahead", "expert", "confirmed", "beginner"]
+    counts = play_turns("rami-chinois", 80, seed=37, mixes=[mix])
+    assert counts["turns"] >= 80 and counts["lookahead"] >= 15, counts
 
 
 @pytest.mark.slow

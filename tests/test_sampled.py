@@ -1,7 +1,7 @@
 """The look-ahead on sampled hidden cards (rami.game.sampled; docs/game.md, "Matches and
 levels"): its worlds deal exactly the cards it cannot see, its gate leaves the expert's turn
-only for a significant paired gain, its budget stops the sampling, and it is a match level
-only."""
+only for a significant paired gain, its budget stops the sampling, and it is offered only at
+the table where it was measured stronger than the expert."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ import pytest
 
 from rami.cards import Card, parse_cards
 from rami.game import GameError, Play, View, make_bot
-from rami.game.levels import LEVELS, bot_turn, check_level
+from rami.game.levels import LEVELS, LOOKAHEAD_TABLES, bot_turn, check_level
 from rami.game.paired import FIXED, Match
 from rami.game.presets import GameOptions
 from rami.game.sampled import LookaheadBot, gated, sample_state
+from rami.game.simulate import Simulation
 from rami.notation import parse_table
 from rami.referee import validate_turn
 from rami.rules import get_ruleset
@@ -95,12 +96,24 @@ def test_with_no_budget_for_a_second_world_it_plays_the_expert_turn() -> None:
     assert LookaheadBot(7, budget=1).act(SEEN) == expert
 
 
-def test_it_is_a_match_level_never_an_opponent() -> None:
+def test_it_is_offered_only_at_the_tables_where_it_was_measured_stronger() -> None:
+    """docs/game.md ("Matches and levels"): stronger than the expert at a rami chinois table
+    of four, weaker at two, undecided at three; offered at four only, measured anywhere."""
     rules = get_ruleset("rami-chinois")
-    assert "lookahead" not in LEVELS
-    with pytest.raises(GameError, match="unknown bot level 'lookahead'"):
-        check_level("lookahead", rules)
-    with pytest.raises(GameError, match="unknown bot level 'lookahead'"):
-        bot_turn(SEEN, "lookahead")
+    assert "lookahead" in LEVELS and LOOKAHEAD_TABLES == {"rami-chinois": (4,)}
+    check_level("lookahead", rules, 4)
+    for players in (2, 3):
+        with pytest.raises(GameError, match=f"not in rami-chinois with {players} players"):
+            check_level("lookahead", rules, players)
+    for other in ("bfmania-51", "rami-chinois[jokers=0]"):
+        with pytest.raises(GameError, match=r"only where it was measured stronger .*rami-chinois"):
+            check_level("lookahead", get_ruleset(other), 4)
+    with pytest.raises(GameError, match="not in rami-chinois with 3 players"):
+        bot_turn(SEEN, "lookahead")  # SEEN is a table of three
+    four = view("KS KH KD 4C 5C 6C 9D", "7H 8H 9H", known="QS QS", players=4)
+    assert bot_turn(four, "lookahead", 7) == LookaheadBot(7).act(four)
     checked = Match("rami-chinois", "lookahead", "expert", 1, 1, 3, GameOptions(), FIXED)
-    assert checked.checked() == checked
+    assert checked.checked() == checked  # a match measures it at any table
+    with pytest.raises(GameError, match="not in rami-chinois with 2 players"):
+        Simulation("rami-chinois", ("lookahead", "expert"), 1, 1).checked()
+    Simulation("rami-chinois", ("lookahead", "expert", "expert", "expert"), 1, 1).checked()

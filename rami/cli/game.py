@@ -48,7 +48,7 @@ def _levels(text: str, option: str) -> tuple[str, ...]:
     if not levels:
         raise CliError(
             f"{option} needs one or more levels: beginner, novice, intermediate, "
-            "confirmed, expert (or elo:N)"
+            "confirmed, expert, lookahead (or elo:N)"
         )
     return levels
 
@@ -82,7 +82,8 @@ def simulate(
             "--players",
             metavar="L1,L2[,...]",
             help="The bots' levels, one per "
-            "seat: beginner, novice, intermediate, confirmed, expert (or elo:N).",
+            "seat: beginner, novice, intermediate, confirmed, expert, lookahead (rami "
+            "chinois, 4 players) or elo:N.",
         ),
     ] = "beginner,beginner",
     games: Annotated[int, typer.Option("--games", metavar="N", min=1, help="Games to play.")] = 10,
@@ -214,7 +215,8 @@ def play(
             metavar="LEVEL[,LEVEL...]",
             help="The bots you play "
             "against, one per seat: beginner, novice, intermediate, "
-            "confirmed, expert (or elo:N).  [default: confirmed]",
+            "confirmed, expert, lookahead (rami chinois, 4 players) or elo:N.  "
+            "[default: confirmed]",
             show_default=False,
         ),
     ] = None,

@@ -28,8 +28,8 @@ def match(
             metavar="CANDIDATE",
             help="The level tested: "
             "beginner, novice, intermediate, confirmed, "
-            "expert, elo:N, the ceiling yardstick, or lookahead (the expert weighing "
-            "other turns on sampled hidden cards).",
+            "expert, lookahead (the expert weighing other turns on sampled hidden "
+            "cards; measured here at any table), elo:N, or the ceiling yardstick.",
             show_default=False,
         ),
     ],

@@ -121,14 +121,14 @@ def _seat_names(ruleset: Ruleset, levels: tuple[str, ...]) -> list[str]:
     """The players' names, "You" at seat 0 and one bot per level; the levels and the number of
     players checked against the rules."""
     names = ["You"] + [f"P{seat + 2} ({level})" for seat, level in enumerate(levels)]
-    for level in levels:
-        check_level(level, ruleset)
     whole = game_rules(ruleset)
     if not whole.min_players <= len(names) <= whole.max_players:
         raise GameError(
             f"{ruleset.name} is played by {whole.min_players} to "
             f"{whole.max_players} players, not {len(names)}"
         )
+    for level in levels:
+        check_level(level, ruleset, len(names))
     return names
 
 

@@ -19,20 +19,22 @@ from rami.lang import ENGLISH, Language
 from rami.phrasebook import say
 from rami.rules import Ruleset
 
-LEVELS = ("beginner", "novice", "intermediate", "confirmed", "expert")
+LEVELS = ("beginner", "novice", "intermediate", "confirmed", "expert", "lookahead")
 #: A level as the service's schemas accept it: a named level, or a target Elo ``elo:N``.
 LEVEL_PATTERN = "^(" + "|".join(LEVELS) + r"|elo:-?[0-9]+(\.[0-9]+)?)$"
-#: What ``rami match`` may seat besides the levels, never offered as opponents: the ceiling, a
-#: yardstick that sees every card (:class:`rami.game.lookahead.Ceiling`), and the look-ahead on
-#: sampled hidden cards, stronger than the expert at some tables only
-#: (:class:`rami.game.sampled.LookaheadBot`).
-MATCH_ONLY = ("ceiling", "lookahead")
+#: What ``rami match`` may seat besides the levels, never offered as an opponent: the ceiling, a
+#: yardstick that sees every card (:class:`rami.game.lookahead.Ceiling`).
+MATCH_ONLY = ("ceiling",)
 MATCH_LEVELS = (*LEVELS, *MATCH_ONLY)
+#: The tables where the look-ahead (:class:`rami.game.sampled.LookaheadBot`) is offered: the
+#: preset (as dealt by default) and the number of players where it was measured stronger than
+#: the expert (docs/game.md, "Matches and levels"). ``rami match`` seats it anywhere, to measure.
+LOOKAHEAD_TABLES = {"rami-chinois": (4,)}
 
 
 def make_bot(level: str, seed: int = 0) -> Bot:
-    """A bot of ``level`` (beginner, novice, intermediate, confirmed, expert, or elo:N),
-    seeded for its sampling."""
+    """A bot of ``level`` (beginner, novice, intermediate, confirmed, expert, lookahead, or
+    elo:N; the ceiling for matches), seeded for its sampling."""
     if level == "beginner":
         return BeginnerBot(seed)
     if level in STRENGTHS:
@@ -59,7 +61,10 @@ def level_note(level: str, rules: Ruleset, language: Language = ENGLISH) -> str 
     ``language``: where nothing is discarded, the expert opens with the fewest cards and keeps
     its melds in the hand until it can go out in one turn (:mod:`rami.game.holdback`), so its
     table stays small until the end; in Café Rummy and BFmania 30 it lays nothing until that
-    turn (:func:`rami.game.expert.holds_melds`)."""
+    turn (:func:`rami.game.expert.holds_melds`). The look-ahead: how it departs from the
+    expert, and that it takes its time."""
+    if level == "lookahead":
+        return say("level-note.lookahead", language)
     if level == "expert" and not rules.discard:
         return say("level-note.holds-back", language, rules=rules.name)
     if level == "expert" and holds_melds(rules):
@@ -79,14 +84,28 @@ def _target(level: str) -> float:
     return value
 
 
-def check_level(level: str, rules: Ruleset) -> None:
+def check_level(level: str, rules: Ruleset, players: int | None = None) -> None:
     """Refuse, with a clear :class:`GameError`, a level this preset cannot seat: an unknown
-    name, or a target Elo where no ladder was measured (said before the game starts, not at
-    the bot's first turn)."""
+    name, a target Elo where no ladder was measured, or the look-ahead away from the tables of
+    :data:`LOOKAHEAD_TABLES` (said before the game starts, not at the bot's first turn).
+
+    ``players`` is the table's size where a game is set for players; a match (None) measures
+    the look-ahead at any table."""
     if level.startswith("elo:"):  # a number, finite, with a ladder to read it on
         strength_for(rules.name, _target(level))
     elif level not in LEVELS:
         raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}, or elo:N")
+    elif level == "lookahead" and players is not None:
+        tables = LOOKAHEAD_TABLES.get(rules.option_string, ())
+        if players not in tables:
+            offered = "; ".join(
+                f"{name} with {' or '.join(map(str, sizes))} players"
+                for name, sizes in LOOKAHEAD_TABLES.items()
+            )
+            raise GameError(
+                f"the lookahead level is offered only where it was measured stronger than the "
+                f"expert ({offered}), not in {rules.option_string} with {players} players"
+            )
 
 
 def is_level(level: str) -> bool:
@@ -116,6 +135,6 @@ def bot_turn(view: View | dict[str, Any] | str, level: str, seed: int = 0) -> An
         except json.JSONDecodeError as error:
             raise GameError(f"malformed JSON view: {error.msg}") from None
     parsed = view if isinstance(view, View) else View.from_json(view)
-    check_level(level, parsed.rules)  # a level offered to players, not a match yardstick
+    check_level(level, parsed.rules, parsed.players)  # offered at this table, not a yardstick
     action = make_bot(level, seed).act(parsed)
     return action.to_json() if as_json else action

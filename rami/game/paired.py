@@ -66,7 +66,7 @@ class Match:
                     f"unknown level {level!r}: levels are {', '.join(MATCH_LEVELS)}, or elo:N"
                 )
             if level not in MATCH_ONLY:
-                check_level(level, ruleset)
+                check_level(level, ruleset)  # no table size: a match measures any table
         if not whole.min_players <= self.seats <= whole.max_players:
             raise GameError(
                 f"{ruleset.name} is played by {whole.min_players} to "

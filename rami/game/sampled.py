@@ -17,9 +17,10 @@ candidates on what it may know:
   mean per world, pass :attr:`LookaheadBot.budget`. Counted in requests, not seconds, so that
   a seed gives the same game on any machine; docs/game.md has the time it takes.
 
-It is a match level (``rami match``), not an opponent offered to players: stronger than the
-expert at a rami chinois table of four, weaker at a table of two (docs/game.md, "Matches and
-levels").
+It is the level ``lookahead``, offered only at the tables of
+:data:`rami.game.levels.LOOKAHEAD_TABLES`: stronger than the expert at a rami chinois table of
+four, weaker at a table of two (docs/game.md, "Matches and levels"); ``rami match`` seats it
+anywhere, to measure it.
 """
 
 from __future__ import annotations

@@ -90,8 +90,6 @@ class GameSession:
         self.rules = get_ruleset(rules)
         self.game = game_rules(self.rules)
         self.options = (options or GameOptions()).resolved(self.rules)
-        for level in levels:
-            check_level(level, self.rules)
         self.levels = tuple(levels)
         count = 1 + len(self.levels)
         if not self.game.min_players <= count <= self.game.max_players:
@@ -100,6 +98,8 @@ class GameSession:
                 f"{self.game.max_players} players, not {count} (you and {len(self.levels)} "
                 "bots)"
             )
+        for level in levels:
+            check_level(level, self.rules, count)
         self.seed = seed
         self.names = ["You"] + [
             f"P{seat + 1} ({level})" for seat, level in enumerate(self.levels, start=1)

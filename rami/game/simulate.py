@@ -41,13 +41,13 @@ class Simulation:
     def checked(self) -> Simulation:
         ruleset = get_ruleset(self.rules)
         whole = game_rules(ruleset)
-        for level in self.levels:
-            check_level(level, ruleset)
         if not whole.min_players <= len(self.levels) <= whole.max_players:
             raise GameError(
                 f"{ruleset.name} is played by {whole.min_players} to "
                 f"{whole.max_players} players, not {len(self.levels)}"
             )
+        for level in self.levels:
+            check_level(level, ruleset, len(self.levels))
         if self.games < 1:
             raise GameError(f"--games must be at least 1, got {self.games}")
         self.options.resolved(ruleset)

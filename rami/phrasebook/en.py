@@ -229,6 +229,7 @@ BOOK: dict[str, str] = {
     "level.beginner": "beginner",
     "level.intermediate": "intermediate",
     "level.confirmed": "confirmed",
+    "level.lookahead": "lookahead",
     # A turn's review as a person reads it (rami.review).
     "review.illegal": "Illegal turn:",
     "review.grade": "Grade: {grade} ({lost})",
@@ -314,6 +315,11 @@ BOOK: dict[str, str] = {
     "level-note.holds-melds": (
         "in {rules} the expert keeps its melds in the hand until it can go out in one turn, "
         "unless a player is down to {cards} cards or fewer"
+    ),
+    "level-note.lookahead": (
+        "the lookahead plays the expert's turn unless, played on over a few random deals of "
+        "the cards it cannot see, laying more or less does clearly better; it thinks about "
+        "half a second a turn"
     ),
 }
 

@@ -270,6 +270,7 @@ BOOK: dict[str, str] = {
     "level.beginner": "débutant",
     "level.intermediate": "intermédiaire",
     "level.confirmed": "confirmé",
+    "level.lookahead": "prévoyant",
     # A turn's review as a person reads it (rami.review).
     "review.illegal": "Tour illégal :",
     "review.grade": "Appréciation : {grade} ({lost})",
@@ -357,6 +358,11 @@ BOOK: dict[str, str] = {
     "level-note.holds-melds": (
         "en {rules}, l'expert garde ses combinaisons en main jusqu'à pouvoir sortir en un seul "
         "tour, sauf quand un joueur n'a plus que {cards} cartes ou moins"
+    ),
+    "level-note.lookahead": (
+        "le prévoyant joue le tour de l'expert, sauf si, en poursuivant la manche sur quelques "
+        "donnes au hasard des cartes qu'il ne voit pas, poser plus ou moins fait nettement "
+        "mieux ; il réfléchit environ une demi-seconde par tour"
     ),
 }
 

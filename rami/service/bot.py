@@ -30,9 +30,12 @@ class BotTurnRequest(BaseModel):
         default="beginner",
         pattern=LEVEL_PATTERN,
         description="The bot's level: beginner, novice, intermediate, confirmed, "
-        "expert, or a target Elo elo:N (docs/game.md)",
+        "expert, lookahead (rami chinois at a table of 4), or a target Elo elo:N "
+        "(docs/game.md)",
     )
-    seed: int = Field(default=0, ge=0, lt=2**63, description="Seeds the expert's sampling")
+    seed: int = Field(
+        default=0, ge=0, lt=2**63, description="Seeds the expert's and look-ahead's sampling"
+    )
 
 
 class BotTurnOut(BaseModel):
@@ -83,7 +86,7 @@ def _decide(view_data: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
     },
 )
 async def bot_turn_endpoint(request: BotTurnRequest) -> dict[str, Any]:
-    """One decision of a bot (beginner, novice, intermediate, confirmed, expert, or elo:N)
-    from a seat's visible state: a draw, a play (table after, cards played, discard) or a
-    claim (as ``rami.game.bot_turn``)."""
+    """One decision of a bot (beginner, novice, intermediate, confirmed, expert, lookahead,
+    or elo:N) from a seat's visible state: a draw, a play (table after, cards played,
+    discard) or a claim (as ``rami.game.bot_turn``)."""
     return await asyncio.to_thread(_decide, request.view, request.level, request.seed)

@@ -99,14 +99,15 @@ def _out(
 
 def _check_targets(rules: str, levels: list[str]) -> None:
     """Refuse now a level the preset cannot seat (rami.game.levels.check_level: a target Elo
-    with no measured ladder), naming the bot, rather than at the bot's first turn."""
+    with no measured ladder, the look-ahead at another table than its own), naming the bot,
+    rather than at the bot's first turn."""
     try:
         ruleset = get_ruleset(rules)
     except RamiError as error:  # an unknown ruleset
         raise ApiError(422, str(error), "rules") from None
     for index, level in enumerate(levels):
         try:
-            check_level(level, ruleset)
+            check_level(level, ruleset, 1 + len(levels))
         except GameError as error:
             raise ApiError(422, str(error), f"bots[{index}]") from None
 

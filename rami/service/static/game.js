@@ -12,7 +12,7 @@
   const $ = (id) => document.getElementById(id);
   const T = window.ramiText;
   const t = T.t;
-  const LEVELS = ["beginner", "novice", "intermediate", "confirmed", "expert"];
+  const LEVELS = ["beginner", "novice", "intermediate", "confirmed", "expert", "lookahead"];
   const TARGET = "elo"; // the level option asking a bot by a target Elo, sent as elo:N
   const ACTIONS = ["draw-stock", "draw-discard", "claim-take", "claim-pass", "discard", "end-turn",
     "next-round", "go-on", "game-hint", "play-hint"];

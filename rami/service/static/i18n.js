@@ -191,6 +191,7 @@ window.ramiText = (function () {
     "novice": "novice",
     "intermediate": "interm\u00e9diaire",
     "confirmed": "confirm\u00e9",
+    "lookahead": "pr\u00e9voyant",
     "target Elo\u2026": "Elo vis\u00e9\u2026",
     "Target Elo of bot {n}": "Elo vis\u00e9 du robot {n}",
     "Dealing\u2026": "Distribution\u2026",
