@@ -8,6 +8,7 @@ Exit codes: 0 the match ran (whatever its verdict), 1 a game failed (an internal
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -86,11 +87,22 @@ def match(
             help="Processes playing the pairs (same report whatever K).",
         ),
     ] = 1,
+    log: Annotated[
+        Path | None,
+        typer.Option(
+            "--log",
+            metavar="FILE",
+            help="Keep every finished pair in FILE (JSON lines); run again with the same FILE "
+            "to go on from the first pair not kept.",
+            show_default=False,
+        ),
+    ] = None,
     json_output: JsonOpt = False,
     ray: RayOpt = None,
 ) -> None:
     """Play CANDIDATE against BASELINE on paired deals; say whether it is stronger."""
     from rami.game import FIXED, SEQUENTIAL, Match, run_match
+    from rami.game.match_log import MatchLog, read_log
     from rami.scale import Progress
 
     try:
@@ -108,15 +120,27 @@ def match(
             alpha,
             beta,
         ).checked()
+        logged, keep = read_log(log, game) if log is not None else ([], 0)
+        writer = MatchLog(log, game, keep) if log is not None else None
     except RamiError as error:
         fail(error, json_output)
     executor = executor_for(workers, ray, json_output)
-    with executor, Progress(pairs, "pairs") as progress:
+    with executor, Progress(max(1, pairs - len(logged)), "pairs") as progress:
 
         def on_pair(report: dict[str, Any]) -> None:
             progress.advance(note=progress_note(report))
 
-        report = run_match(game, executor, on_pair)
+        try:
+            report = run_match(
+                game,
+                executor,
+                on_pair,
+                logged=logged,
+                log=writer.pair if writer is not None else None,
+            )
+        finally:
+            if writer is not None:
+                writer.close()
     if json_output:
         echo_json(report)
     else:
@@ -145,7 +169,8 @@ def report_lines(report: dict[str, Any]) -> list[str]:
         f"{match['candidate']} against {match['baseline']}, {match['rules']}, "
         f"{match['seats']} seats, seed {match['seed']}: {report['pairs']} pairs, "
         f"{report['games']} games in {report['seconds']:.0f} s "
-        f"({report['games_per_minute']} games/min)",
+        f"({report['games_per_minute']} games/min)"
+        + (f"; {report['resumed']} pairs read from the log" if report["resumed"] else ""),
         f"Score {report['score']:.3f}: Elo {_elo(report['elo'])} "
         f"[{_elo(report['elo_low'])}, {_elo(report['elo_high'])}] (95 %, pairs)",
         f"The same games on independent deals: [{_elo(independent['elo_low'])}, "

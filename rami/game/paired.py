@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -196,9 +196,9 @@ def play_pair(payload: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def pairs(match: Match, executor: Executor) -> Iterator[dict[str, Any]]:
+def pairs(match: Match, executor: Executor, start: int = 0) -> Iterator[dict[str, Any]]:
     plain = match.to_json()
-    jobs = ({"match": plain, "index": index} for index in range(match.pairs))
+    jobs = ({"match": plain, "index": index} for index in range(start, match.pairs))
     yield from executor.ordered(play_pair, jobs)
 
 
@@ -213,22 +213,31 @@ def run_match(
     match: Match,
     executor: Executor | None = None,
     on_pair: Callable[[dict[str, Any]], None] | None = None,
+    *,
+    logged: Sequence[dict[str, Any]] = (),
+    log: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Play the match; the report (a JSON-ready dict). ``on_pair`` sees the report so far
-    after each pair (the progress line)."""
+    after each pair (the progress line). ``logged``: the first pairs, played before
+    (:mod:`rami.game.match_log`), taken as they are; ``log`` is given each pair played now,
+    with ``elapsed``, the match's wall seconds so far."""
     match = match.checked()
     own = executor is None
     executor = executor or LocalExecutor(1)
     started = time.perf_counter()
-    results: list[dict[str, Any]] = []
-    report: dict[str, Any] = {}
+    results = list(logged)
+    before = results[-1]["elapsed"] if results else 0.0
+    report = summarize(match, results, before, executor, len(logged)) if results else {}
     try:
-        for result in pairs(match, executor):
+        for result in [] if _decided(match, report) else pairs(match, executor, len(results)):
+            result["elapsed"] = round(before + time.perf_counter() - started, 3)
             results.append(result)
-            report = summarize(match, results, time.perf_counter() - started, executor)
+            if log is not None:
+                log(result)
+            report = summarize(match, results, result["elapsed"], executor, len(logged))
             if on_pair is not None:
                 on_pair(report)
-            if match.mode == SEQUENTIAL and report["sprt"]["result"] not in (None, INCONCLUSIVE):
+            if _decided(match, report):
                 break
     finally:
         if own:
@@ -236,8 +245,20 @@ def run_match(
     return report
 
 
+def _decided(match: Match, report: dict[str, Any]) -> bool:
+    if not report:
+        return False
+    if match.mode == SEQUENTIAL:
+        return bool(report["sprt"]["result"] not in (None, INCONCLUSIVE))
+    return bool(report["pairs"] + len(report["errors"]) >= match.pairs)
+
+
 def summarize(
-    match: Match, results: list[dict[str, Any]], seconds: float, executor: Executor
+    match: Match,
+    results: list[dict[str, Any]],
+    seconds: float,
+    executor: Executor,
+    resumed: int = 0,
 ) -> dict[str, Any]:
     done = [r for r in results if r["error"] is None]
     pair_scores = [sum(r["scores"]) / len(r["scores"]) for r in done]
@@ -256,6 +277,7 @@ def summarize(
     return {
         "match": match.to_json(),
         "pairs": len(done),
+        "resumed": resumed,
         "games": games,
         "score": round(paired.score, 4),
         "elo": _rounded(paired.elo),
