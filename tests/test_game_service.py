@@ -85,3 +85,29 @@ def test_bot_turn_bad_input_is_422_naming_the_field(server: str) -> None:
     status, body = post(server, {"view": view, "level": "grandmaster"})
     assert status == 422
     assert View.from_json(_round("rami-51").view().to_json()).rules.name == "rami-51"
+
+
+def test_bot_turn_seats_the_lookahead_at_its_table_with_a_settable_budget(server: str) -> None:
+    """docs/game.md: offered at a rami chinois table of four, its budget settable (0: the
+    expert's turn); elsewhere, or a budget for another level, a 422 naming the field."""
+    rules = get_ruleset("rami-chinois")
+    seats = [True] * 4
+    dealt = deal(rules, seats, stream(4, "deal", 1))
+    four = Round(rules, GameOptions().resolved(rules), dealt, first=0, active=seats)
+    view = four.view().to_json()
+    status, action = post(server, {"view": view, "level": "lookahead", "seed": 3})
+    assert status == 200 and action["action"] == "play", action
+    from rami.game.actions import action_from_json
+
+    four.apply(action_from_json(action))  # the engine (and its referee) accept it
+    status, expert = post(server, {"view": view, "level": "expert", "seed": 3})
+    status, none = post(server, {"view": view, "level": "lookahead", "seed": 3, "budget": 0})
+    assert status == 200 and none == expert
+    two = _round("rami-chinois").view().to_json()
+    status, body = post(server, {"view": two, "level": "lookahead"})
+    assert status == 422 and body["field"] == "level"
+    assert "not in rami-chinois with 2 players" in body["error"]
+    status, body = post(server, {"view": view, "level": "expert", "budget": 10})
+    assert status == 422 and body["field"] == "budget", body
+    status, body = post(server, {"view": view, "level": "lookahead", "budget": 20_001})
+    assert status == 422 and body["field"] == "budget", body

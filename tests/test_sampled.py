@@ -117,3 +117,17 @@ def test_it_is_offered_only_at_the_tables_where_it_was_measured_stronger() -> No
     with pytest.raises(GameError, match="not in rami-chinois with 2 players"):
         Simulation("rami-chinois", ("lookahead", "expert"), 1, 1).checked()
     Simulation("rami-chinois", ("lookahead", "expert", "expert", "expert"), 1, 1).checked()
+
+
+def test_the_thinking_budget_is_settable_and_bounded() -> None:
+    """docs/game.md: 0 plays the expert's turn; a larger budget allows more worlds (one per
+    70 requests above the default's four); a budget only for the look-ahead."""
+    four = view("KS KH KD 4C 5C 6C 9D", "7H 8H 9H", known="QS QS", players=4)
+    assert bot_turn(four, "lookahead", 7, budget=0) == make_bot("expert", 7).act(four)
+    assert LookaheadBot(7).worlds == 4 and LookaheadBot(7, budget=700).worlds == 10
+    assert bot_turn(four, "lookahead", 7, budget=280) == bot_turn(four, "lookahead", 7)
+    for bad in (-1, 20_001):
+        with pytest.raises(GameError, match=f"0 to 20000 simulated requests, not {bad}"):
+            make_bot("lookahead", 7, bad)
+    with pytest.raises(GameError, match="a thinking budget is for the lookahead level"):
+        bot_turn(four, "expert", 7, budget=100)

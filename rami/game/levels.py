@@ -32,9 +32,12 @@ MATCH_LEVELS = (*LEVELS, *MATCH_ONLY)
 LOOKAHEAD_TABLES = {"rami-chinois": (4,)}
 
 
-def make_bot(level: str, seed: int = 0) -> Bot:
+def make_bot(level: str, seed: int = 0, budget: int | None = None) -> Bot:
     """A bot of ``level`` (beginner, novice, intermediate, confirmed, expert, lookahead, or
-    elo:N; the ceiling for matches), seeded for its sampling."""
+    elo:N; the ceiling for matches), seeded for its sampling. ``budget``: the look-ahead's
+    thinking budget in simulated requests (:mod:`rami.game.sampled`; None, its default)."""
+    if budget is not None and level != "lookahead":
+        raise GameError(f"a thinking budget is for the lookahead level, not {level!r}")
     if level == "beginner":
         return BeginnerBot(seed)
     if level in STRENGTHS:
@@ -52,7 +55,7 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     if level == "lookahead":
         from rami.game.sampled import LookaheadBot
 
-        return LookaheadBot(seed)
+        return LookaheadBot(seed) if budget is None else LookaheadBot(seed, budget)
     raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}")
 
 
@@ -121,12 +124,15 @@ def is_level(level: str) -> bool:
     return True
 
 
-def bot_turn(view: View | dict[str, Any] | str, level: str, seed: int = 0) -> Any:
+def bot_turn(
+    view: View | dict[str, Any] | str, level: str, seed: int = 0, budget: int | None = None
+) -> Any:
     """One bot decision from a visible state, statelessly.
 
     ``view`` is a :class:`View`, or its JSON form (a dict, or a JSON string); the answer is an
     :class:`~rami.game.actions.Action`, or its JSON form (``Action.to_json()``) when the view
-    came as JSON. The expert's sampling is seeded from ``seed`` and the view itself.
+    came as JSON. The expert's sampling is seeded from ``seed`` and the view itself;
+    ``budget`` sets the look-ahead's thinking budget (:func:`make_bot`).
     """
     as_json = not isinstance(view, View)
     if isinstance(view, str):
@@ -136,5 +142,5 @@ def bot_turn(view: View | dict[str, Any] | str, level: str, seed: int = 0) -> An
             raise GameError(f"malformed JSON view: {error.msg}") from None
     parsed = view if isinstance(view, View) else View.from_json(view)
     check_level(level, parsed.rules, parsed.players)  # offered at this table, not a yardstick
-    action = make_bot(level, seed).act(parsed)
+    action = make_bot(level, seed, budget).act(parsed)
     return action.to_json() if as_json else action

@@ -12,7 +12,8 @@ candidates on what it may know:
   level to the end of the round.
 - **The gate**: it leaves the expert's turn only for a candidate whose mean score margin over
   it, world by world, exceeds :data:`GATE` standard errors of that mean (the best such one).
-- **The budget**: at most :attr:`LookaheadBot.worlds` worlds, and no world begun once the
+- **The budget**: at most :attr:`LookaheadBot.worlds` worlds (4, one more per
+  :data:`PER_WORLD` requests of a budget above the default), and no world begun once the
   requests simulated so far (draws and plays of every seat, all candidates) would, at their
   mean per world, pass :attr:`LookaheadBot.budget`. Counted in requests, not seconds, so that
   a seed gives the same game on any machine; docs/game.md has the time it takes.
@@ -37,13 +38,18 @@ from rami.game.bots import ConfirmedBot
 from rami.game.deck import derive_seed
 from rami.game.expert import ExpertBot
 from rami.game.lookahead import FastExpert, State, candidates, values
+from rami.game.presets import GameError
 from rami.game.state import View
 
-#: Worlds sampled at most per move.
+#: Worlds sampled at most per move with the default budget.
 WORLDS = 4
-#: Requests simulated per move at most (see the module's budget): about 0.8 s on one core of
-#: the machine of docs/game.md at 3 ms a request.
+#: Requests simulated per move at most by default (see the module's budget): about 0.8 s on
+#: one core of the machine of docs/game.md at 3 ms a request.
 BUDGET = 280
+#: A larger budget allows one more world per this many requests (the default's ratio).
+PER_WORLD = BUDGET // WORLDS
+#: The budgets a caller may set (0: the expert's turn, nothing simulated).
+MAX_BUDGET = 20_000
 #: Candidates weighed at most: the expert's turn and the first others.
 CANDIDATES = 5
 #: Standard errors of the paired mean a candidate's gain must exceed.
@@ -110,13 +116,19 @@ class LookaheadBot(ExpertBot):
 
     level = "lookahead"
 
-    def __init__(self, seed: int = 0, worlds: int = WORLDS, budget: int = BUDGET) -> None:
+    def __init__(self, seed: int = 0, budget: int = BUDGET) -> None:
         super().__init__(seed)
-        self.worlds = worlds
+        if not 0 <= budget <= MAX_BUDGET:
+            raise GameError(
+                f"a thinking budget is 0 to {MAX_BUDGET} simulated requests, not {budget}"
+            )
         self.budget = budget
+        self.worlds = max(WORLDS, budget // PER_WORLD)
 
     def play(self, view: View) -> Play:
         first = super().play(view)
+        if self.budget == 0:
+            return first
         plays = candidates(view, first, ConfirmedBot.play(self, view))[:CANDIDATES]
         if len(plays) < 2:
             return first
