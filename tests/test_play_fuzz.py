@@ -20,7 +20,7 @@ from support.second_referee import judge
 from rami.game import fallback
 from rami.game.actions import Play
 from rami.game.deck import derive_seed
-from rami.game.levels import make_bot
+from rami.game.levels import LOOKAHEAD_TABLES, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GameOptions, game_rules
 from rami.game.scoring import TURN_LIMIT
@@ -58,13 +58,16 @@ class Judged:
 
 def seatings(rules: str) -> list[list[str]]:
     """The expert against the confirmed bot and against itself, every mix of the other levels
-    for two seats, then larger tables, the expert in each."""
+    for two seats, then larger tables, the expert in each and the look-ahead beside it at the
+    tables it is offered at (rami.game.levels.LOOKAHEAD_TABLES)."""
     whole = game_rules(get_ruleset(rules))
     out = [["expert", "confirmed"], ["expert", "expert"]]
     out.extend(list(pair) for pair in itertools.product(MIXES, repeat=2))
     for count in range(3, whole.max_players + 1):
         levels = [MIXES[(count + seat) % len(MIXES)] for seat in range(count)]
         levels[0] = "expert"
+        if count in LOOKAHEAD_TABLES.get(rules, ()):
+            levels[1] = "lookahead"
         out.append(levels)
     return out
 
