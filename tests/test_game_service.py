@@ -109,5 +109,5 @@ def test_bot_turn_seats_the_lookahead_at_its_table_with_a_settable_budget(server
     assert "not in rami-chinois with 2 players" in body["error"]
     status, body = post(server, {"view": view, "level": "expert", "budget": 10})
     assert status == 422 and body["field"] == "budget", body
-    status, body = post(server, {"view": view, "level": "lookahead", "budget": 20_001})
+    status, body = post(server, {"view": view, "level": "lookahead", "budget": 2_001})
     assert status == 422 and body["field"] == "budget", body

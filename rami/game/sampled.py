@@ -48,8 +48,9 @@ WORLDS = 4
 BUDGET = 280
 #: A larger budget allows one more world per this many requests (the default's ratio).
 PER_WORLD = BUDGET // WORLDS
-#: The budgets a caller may set (0: the expert's turn, nothing simulated).
-MAX_BUDGET = 20_000
+#: The budgets a caller may set (0: the expert's turn, nothing simulated; 2,000 is about 6 s
+#: on one core here).
+MAX_BUDGET = 2_000
 #: Candidates weighed at most: the expert's turn and the first others.
 CANDIDATES = 5
 #: Standard errors of the paired mean a candidate's gain must exceed.
