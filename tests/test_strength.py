@@ -41,6 +41,24 @@ def test_a_sweep_gives_a_finite_lower_bound_not_a_zero_width_interval() -> None:
     assert 300 < swept.low < 1000  # 100 pairs won of 100: at least this much, not exactly
 
 
+def test_a_simulated_sweep_has_an_open_bound_not_a_zero_width_interval() -> None:
+    """Issue 35: `rami simulate` printed +921.3 [921.3, 921.3] for 100 wins of 100 (rami.game.elo:
+    a bootstrap of identical games); now the bound the results leave open is +inf or -inf."""
+    from rami.game.elo import game_pairs, ratings
+    from rami.game.sprt import format_elo, rounded_elo
+
+    swept = [game_pairs(["beginner", "confirmed"], [(1,), (0,)])] * 100
+    _, confirmed = ratings(swept, ["beginner", "confirmed"], seed=3)
+    assert confirmed.high == math.inf and 300 < confirmed.low < confirmed.elo
+    assert (rounded_elo(confirmed.high), format_elo(rounded_elo(-math.inf))) == ("+inf", "-inf")
+    lost = [game_pairs(["beginner", "expert"], [(0,), (1,)])] * 40
+    _, expert = ratings(lost, ["expert", "beginner"], seed=3)
+    assert expert.low == -math.inf and expert.elo < expert.high < 0
+    mixed = [game_pairs(["beginner", "confirmed"], [(k % 3,), (1,)]) for k in range(60)]
+    _, even = ratings(mixed, ["beginner", "confirmed"], seed=3)
+    assert -math.inf < even.low < even.elo < even.high < math.inf  # both sides won some
+
+
 def test_interval_narrows_with_more_pairs_and_holds_the_mean() -> None:
     few = interval([0.5, 0.75, 0.25, 1.0, 0.5] * 4)
     many = interval([0.5, 0.75, 0.25, 1.0, 0.5] * 40)

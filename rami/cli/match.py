@@ -18,6 +18,7 @@ from rami.cli.options import JsonOpt, RulesOpt
 from rami.cli.output import echo_error, echo_json, echo_lines, fail
 from rami.cli.scale import RayOpt, executor_for
 from rami.errors import RamiError
+from rami.game.sprt import format_elo
 
 EXIT_FAILED = 1
 
@@ -152,14 +153,10 @@ def match(
 
 def progress_note(report: dict[str, Any]) -> str:
     sprt = report["sprt"]
-    text = f"score {report['score']:.3f}, Elo {_elo(report['elo'])}"
+    text = f"score {report['score']:.3f}, Elo {format_elo(report['elo'])}"
     if sprt is not None:
         text += f", LLR {sprt['llr']:+.2f} ({sprt['lower']:+.2f}, {sprt['upper']:+.2f})"
     return text
-
-
-def _elo(value: float | str) -> str:
-    return value if isinstance(value, str) else f"{value:+.0f}"
 
 
 def report_lines(report: dict[str, Any]) -> list[str]:
@@ -171,10 +168,10 @@ def report_lines(report: dict[str, Any]) -> list[str]:
         f"{report['games']} games in {report['seconds']:.0f} s "
         f"({report['games_per_minute']} games/min)"
         + (f"; {report['resumed']} pairs read from the log" if report["resumed"] else ""),
-        f"Score {report['score']:.3f}: Elo {_elo(report['elo'])} "
-        f"[{_elo(report['elo_low'])}, {_elo(report['elo_high'])}] (95 %, pairs)",
-        f"The same games on independent deals: [{_elo(independent['elo_low'])}, "
-        f"{_elo(independent['elo_high'])}]; pairing's interval is "
+        f"Score {report['score']:.3f}: Elo {format_elo(report['elo'])} "
+        f"[{format_elo(report['elo_low'])}, {format_elo(report['elo_high'])}] (95 %, pairs)",
+        f"The same games on independent deals: [{format_elo(independent['elo_low'])}, "
+        f"{format_elo(independent['elo_high'])}]; pairing's interval is "
         f"{independent['width_ratio']} of that width",
     ]
     if report["pentanomial"] is not None:

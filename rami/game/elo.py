@@ -5,11 +5,16 @@ another (winners first, then by total: lower penalties, or higher Rummikub score
 a tie 1/2. The strengths are fitted by Hunter's MM algorithm, with half a win and half a loss
 against every other level as a prior so that a level that never wins keeps a finite rating;
 ``Elo = 400 log10(strength / anchor)``, the anchor (``beginner`` if present) at 0. The 95%
-interval comes from a bootstrap over games with a seeded generator.
+interval comes from a bootstrap over games with a seeded generator, two pseudo-games per pair
+of levels added to what it draws from (one won by each side, as :func:`rami.game.sprt.interval`
+adds pseudo-pairs), so that a sweep, where every resample is the same, still has a width; and
+a level that won (lost) every comparison with the anchor has no upper (lower) bound, ``+inf``
+(``-inf``): nothing its results show bounds it.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -90,18 +95,41 @@ def ratings(
         return [Rating(level, 0.0, None, None) for level in levels]
     point = fit(games, levels)
     rng = random.Random(seed)
+    pool = list(games) + [
+        [(first, second, score)]
+        for first, second in itertools.combinations(levels, 2)
+        for score in (1.0, 0.0)
+    ]
     draws: dict[str, list[float]] = {level: [] for level in levels}
     for _ in range(samples):
-        sample = [games[rng.randrange(len(games))] for _ in games]
+        sample = [pool[rng.randrange(len(pool))] for _ in pool]
         for level, value in fit(sample, levels, iterations=60).items():
             draws[level].append(value)
     out = []
+    anchor = levels[0]
     for level in levels:
-        if level == levels[0]:  # the anchor: 0 by definition
+        if level == anchor:  # the anchor: 0 by definition
             out.append(Rating(level, 0.0, None, None))
             continue
         values = sorted(draws[level])
         low = values[int(0.025 * (len(values) - 1))]
         high = values[math.ceil(0.975 * (len(values) - 1))]
+        against = _scores_against(games, level, anchor)
+        if against and min(against) == 1.0:
+            high = math.inf
+        if against and max(against) == 0.0:
+            low = -math.inf
         out.append(Rating(level, point[level], low, high))
     return out
+
+
+def _scores_against(games: Sequence[Sequence[Pair]], level: str, anchor: str) -> list[float]:
+    """The level's scores in its comparisons with the anchor."""
+    scores = []
+    for pairs in games:
+        for first, second, score in pairs:
+            if (first, second) == (level, anchor):
+                scores.append(score)
+            elif (first, second) == (anchor, level):
+                scores.append(1.0 - score)
+    return scores

@@ -33,7 +33,14 @@ from rami.game.levels import MATCH_LEVELS, MATCH_ONLY, check_level, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GameError, GameOptions, game_rules
 from rami.game.simulate import ranks
-from rami.game.sprt import INCONCLUSIVE, Sprt, interval, mean_variance, pentanomial
+from rami.game.sprt import (
+    INCONCLUSIVE,
+    Sprt,
+    interval,
+    mean_variance,
+    pentanomial,
+    rounded_elo,
+)
 from rami.game.state import View
 from rami.rules import get_ruleset
 from rami.scale.executor import Executor, LocalExecutor
@@ -280,9 +287,9 @@ def summarize(
         "resumed": resumed,
         "games": games,
         "score": round(paired.score, 4),
-        "elo": _rounded(paired.elo),
-        "elo_low": _rounded(paired.low),
-        "elo_high": _rounded(paired.high),
+        "elo": rounded_elo(paired.elo),
+        "elo_low": rounded_elo(paired.low),
+        "elo_high": rounded_elo(paired.high),
         "pentanomial": pentanomial(pair_scores) if match.seats == 2 else None,
         "sprt": {
             "elo0": match.elo0,
@@ -297,8 +304,8 @@ def summarize(
         if match.mode == SEQUENTIAL
         else None,
         "independent": {
-            "elo_low": _rounded(independent.low),
-            "elo_high": _rounded(independent.high),
+            "elo_low": rounded_elo(independent.low),
+            "elo_high": rounded_elo(independent.high),
             "width_ratio": round(paired.half_width / independent.half_width, 3)
             if independent.half_width
             else None,
@@ -343,9 +350,3 @@ def _within_pair_correlation(done: list[dict[str, Any]]) -> float | None:
         return None
     cov = sum((a - m1) * (b - m2) for a, b in zip(firsts, seconds, strict=True)) / (len(firsts) - 1)
     return round(float(cov / (v1 * v2) ** 0.5), 3)
-
-
-def _rounded(value: float) -> float | str:
-    if value in (float("inf"), float("-inf")):
-        return "+inf" if value > 0 else "-inf"
-    return round(value, 1)

@@ -24,6 +24,7 @@ from rami.game.elo import game_pairs, ratings
 from rami.game.levels import check_level, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GameError, GameOptions, game_rules
+from rami.game.sprt import format_elo, rounded_elo
 from rami.rules import get_ruleset
 from rami.scale.executor import Executor, LocalExecutor, RetryListener, spawned_pool
 
@@ -221,8 +222,8 @@ def summarize(
                 if count
                 else None,
                 "elo": round(rating.elo, 1),
-                "elo_low": None if rating.low is None else round(rating.low, 1),
-                "elo_high": None if rating.high is None else round(rating.high, 1),
+                "elo_low": None if rating.low is None else rounded_elo(rating.low),
+                "elo_high": None if rating.high is None else rounded_elo(rating.high),
             }
         )
     turns = sum(_turns(record) for record in records)
@@ -275,7 +276,8 @@ def summary_lines(summary: dict[str, Any], out: str) -> list[str]:
         if level["elo_low"] is None:
             elo = "0 (anchor)" if len(summary["levels"]) > 1 else "-"
         else:
-            elo = f"{level['elo']:+.0f} [{level['elo_low']:+.0f}, {level['elo_high']:+.0f}]"
+            low, high = format_elo(level["elo_low"]), format_elo(level["elo_high"])
+            elo = f"{level['elo']:+.0f} [{low}, {high}]"
         lines.append(
             f"{level['level']:<11}{level['seat_games']:>6}{level['wins']:>6}"
             f"{rate:>10}{mean:>12}  {elo}"

@@ -48,6 +48,19 @@ def elo(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
+def rounded_elo(value: float) -> float | str:
+    """An Elo figure as JSON carries it: rounded to a tenth, ``"+inf"``/``"-inf"`` for an open
+    bound (JSON has no infinity)."""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return round(value, 1)
+
+
+def format_elo(value: float | str) -> str:
+    """An Elo figure (as :func:`rounded_elo` gives it) as text: ``+123``, ``-inf``."""
+    return value if isinstance(value, str) else f"{value:+.0f}"
+
+
 def mean_variance(values: Sequence[float]) -> tuple[float, float]:
     """Mean and (n - 1) sample variance (0 for fewer than two values)."""
     n = len(values)
@@ -127,9 +140,3 @@ def pentanomial(pair_scores: Sequence[float]) -> list[int]:
     for score in pair_scores:
         counts[min(4, max(0, round(score * 4)))] += 1
     return counts
-
-
-def format_elo(value: float) -> str:
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
-    return f"{value:+.0f}"
