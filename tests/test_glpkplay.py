@@ -19,6 +19,7 @@ from rami.notation import parse_position
 from rami.position import Position
 from rami.rules import get_ruleset
 from rami.solver.api import solve
+from rami.solver.solution import Status
 
 RULESETS = ("rummikub", "rami-chinois", "rami-chinois[jokers=0]")
 OBJECTIVES = ("cards", "points")
@@ -164,14 +165,35 @@ def test_no_checked_optimum_falls_back(answer, monkeypatch: pytest.MonkeyPatch) 
     assert calls.count == len(positions)
 
 
-def test_wall_cap_only_with_the_wall_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_wall_cap_with_the_wall_clock_hang_cap_without(monkeypatch: pytest.MonkeyPatch) -> None:
     position = random_small(1, "cap")[0]
     calls = Calls(monkeypatch)
     solve(position, objective="cards", min_moves=False)
     solve(position, objective="cards", min_moves=False, wall_clock=False)
-    assert "tm_lim" in calls.options[0]
     assert calls.options[0]["tm_lim"] <= glpkplay.WALL_CAP_MS
-    assert "tm_lim" not in calls.options[1]
+    assert calls.options[1]["tm_lim"] == glpkplay.HANG_CAP_MS
+
+
+#: Met by a look-ahead's rollout in a Rummikub match (2026-12-04, `rami match lookahead expert
+#: --rules rummikub --rounds 1 --seed 1`, pair 18): GLPK's branch and cut ran over 17 minutes
+#: with no wall clock, and the game with it.
+ENDLESS_FOR_GLPK = (
+    "JS JD JC | AC 2C 3C 4C 5C 6C | 4S 5S 6S 7S 8S | AS AH AC | 5D 6D 7D | 6H 7H 8H 9H | "
+    "7H 7D 7C | 5C 6C 7C 8C | 9S 9H 9D | KS KD KC / AS 2S 3S 3S 5S 6S 7S 8S 9S TS QS QS KS AH "
+    "2H 3H 4H 4H 5H 5H 6H 8H TH JH QH QH KH AD 2D 3D 3D 4D 5D 8D 9D TD QD QD 3C 4C 8C 9C 9C JC "
+    "QC KC / rummikub opened"
+)
+
+
+def test_a_search_glpk_cannot_end_is_stopped_and_cp_sat_answers_the_same_every_time() -> None:
+    position = parse_position(ENDLESS_FOR_GLPK)
+    answers = [
+        solve(position, min_moves=False, time_limit=1.0, wall_clock=wall) for wall in (False, False)
+    ]
+    assert answers[0].status is Status.OPTIMAL and len(answers[0].played) == 45
+    assert (answers[1].table, answers[1].played) == (answers[0].table, answers[0].played)
+    with_wall = solve(position, min_moves=False, time_limit=1.0)
+    assert (with_wall.penalty_after, len(with_wall.played)) == (answers[0].penalty_after, 45)
 
 
 @pytest.mark.parametrize("objective", OBJECTIVES)

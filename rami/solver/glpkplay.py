@@ -34,9 +34,16 @@ SMALL_TABLE_CARDS = 55
 
 #: Wall-clock cap (ms) of one GLPK search, a safety net only (the slowest search measured took
 #: under 50 ms on a machine loaded 10 deep). Past it CP-SAT solves the position (same values,
-#: perhaps another table). Not applied where the caller asked for no wall clock, so that the
-#: answer never depends on the load.
+#: perhaps another table).
 WALL_CAP_MS = 200
+#: The cap where the caller asked for no wall clock (the bots, so that a game replays the same
+#: from its seed): GLPK's branch and cut can run without end (a Rummikub position of 45 table
+#: tiles and a hand of 44 ran over 17 minutes, where CP-SAT proves the optimum in 0.4 s), and
+#: GLPK has no work limit that does not depend on the machine. So a search is stopped after
+#: this long, and CP-SAT, under its deterministic limit, solves the position. The answer depends
+#: on the load only for a search that takes between some hundreds of ms and this cap, where
+#: none of the searches measured comes near (the slowest under 50 ms).
+HANG_CAP_MS = 3_000
 
 
 #: GLPK's settings: quiet; branching on the most fractional variable, which cut the tails (p90
@@ -81,7 +88,7 @@ class GlpkPlay:
         (self.alone_cols,) = np.nonzero(self.alone)
 
     def solve(
-        self, bounds: PlayBounds, weights: tuple[list[int], int], wall_cap_ms: int | None
+        self, bounds: PlayBounds, weights: tuple[list[int], int], wall_cap_ms: int
     ) -> Found | None:
         """The optimum of the play model under ``bounds`` and ``weights`` (None: ask CP-SAT)."""
         upper = np.zeros(self.columns, dtype=np.int64)
@@ -124,9 +131,7 @@ class GlpkPlay:
         h = matrix(np.concatenate([[float(alone_limit)], upper[kept].astype(float), np.zeros(n)]))
         b = matrix(right.astype(float))
         c = matrix((-gain[kept]).astype(float))
-        options: dict[str, object] = dict(OPTIONS)
-        if wall_cap_ms is not None:
-            options["tm_lim"] = max(1, wall_cap_ms)
+        options: dict[str, object] = {**OPTIONS, "tm_lim": max(1, wall_cap_ms)}
         status, x = glpk.ilp(c, g, h, a, b, set(range(n)), options=options)
         if status != "optimal" or x is None:
             return None

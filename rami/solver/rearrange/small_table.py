@@ -10,7 +10,7 @@ from rami.errors import SolverBugError
 from rami.position import Position
 from rami.solver.answer import why_nothing
 from rami.solver.cpsat import Clock
-from rami.solver.glpkplay import WALL_CAP_MS, glpk_for
+from rami.solver.glpkplay import HANG_CAP_MS, WALL_CAP_MS, glpk_for
 from rami.solver.playmodel import PlayBounds, PlayModel
 from rami.solver.rearrange.decode import decode_values, realize_table
 from rami.solver.rearrange.turn import Turn
@@ -26,7 +26,7 @@ def small_table_turn(
     """Max-play on a small table, solved by GLPK (:mod:`rami.solver.glpkplay`): the proved
     optimum's turn, or None where GLPK gave none CP-SAT should not be asked for."""
     wall = clock.wall_left()
-    cap = None if wall is None else int(min(wall * 1000, WALL_CAP_MS))
+    cap = HANG_CAP_MS if wall is None else int(min(wall * 1000, WALL_CAP_MS))
     found = glpk_for(play, position.rules.top_rank).solve(limits, weights, cap)
     if found is None:
         return None
