@@ -123,11 +123,12 @@ def test_bot_turns_are_legal_for_both_referees(rules: str) -> None:
     assert counts["turns"] >= TURNS
 
 
-def test_the_lookahead_turns_are_legal_for_both_referees() -> None:
-    """The look-ahead at the one table it is offered at (rami chinois, four players), beside
-    the levels below it; its rollouts play through the engine's referee as well."""
+@pytest.mark.parametrize("rules", sorted(LOOKAHEAD_TABLES))
+def test_the_lookahead_turns_are_legal_for_both_referees(rules: str) -> None:
+    """The look-ahead at the tables it is offered at (four players), beside the levels below
+    it; its rollouts play through the engine's referee as well."""
     mix = ["lookahead", "expert", "confirmed", "beginner"]
-    counts = play_turns("rami-chinois", 80, seed=37, mixes=[mix])
+    counts = play_turns(rules, 80, seed=37, mixes=[mix])
     assert counts["turns"] >= 80 and counts["lookahead"] >= 15, counts
 
 

@@ -97,11 +97,13 @@ def test_with_no_budget_for_a_second_world_it_plays_the_expert_turn() -> None:
 
 
 def test_it_is_offered_only_at_the_tables_where_it_was_measured_stronger() -> None:
-    """docs/game.md ("Matches and levels"): stronger than the expert at a rami chinois table
-    of four, weaker at two, undecided at three; offered at four only, measured anywhere."""
+    """docs/game.md ("Matches and levels"): stronger than the expert at a rami chinois or
+    Rummikub table of four, weaker at a rami chinois table of two, undecided at three; offered
+    at four only, measured anywhere."""
     rules = get_ruleset("rami-chinois")
-    assert "lookahead" in LEVELS and LOOKAHEAD_TABLES == {"rami-chinois": (4,)}
+    assert "lookahead" in LEVELS and LOOKAHEAD_TABLES == {"rami-chinois": (4,), "rummikub": (4,)}
     check_level("lookahead", rules, 4)
+    check_level("lookahead", get_ruleset("rummikub"), 4)
     for players in (2, 3):
         with pytest.raises(GameError, match=f"not in rami-chinois with {players} players"):
             check_level("lookahead", rules, players)

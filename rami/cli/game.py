@@ -83,7 +83,7 @@ def simulate(
             metavar="L1,L2[,...]",
             help="The bots' levels, one per "
             "seat: beginner, novice, intermediate, confirmed, expert, lookahead (rami "
-            "chinois, 4 players) or elo:N.",
+            "chinois or Rummikub, 4 players) or elo:N.",
         ),
     ] = "beginner,beginner",
     games: Annotated[int, typer.Option("--games", metavar="N", min=1, help="Games to play.")] = 10,
@@ -215,7 +215,8 @@ def play(
             metavar="LEVEL[,LEVEL...]",
             help="The bots you play "
             "against, one per seat: beginner, novice, intermediate, "
-            "confirmed, expert, lookahead (rami chinois, 4 players) or elo:N.  "
+            "confirmed, expert, lookahead (rami chinois or "
+            "Rummikub, 4 players) or elo:N.  "
             "[default: confirmed]",
             show_default=False,
         ),

@@ -29,7 +29,7 @@ MATCH_LEVELS = (*LEVELS, *MATCH_ONLY)
 #: The tables where the look-ahead (:class:`rami.game.sampled.LookaheadBot`) is offered: the
 #: preset (as dealt by default) and the number of players where it was measured stronger than
 #: the expert (docs/game.md, "Matches and levels"). ``rami match`` seats it anywhere, to measure.
-LOOKAHEAD_TABLES = {"rami-chinois": (4,)}
+LOOKAHEAD_TABLES = {"rami-chinois": (4,), "rummikub": (4,)}
 
 
 def make_bot(level: str, seed: int = 0, budget: int | None = None) -> Bot:

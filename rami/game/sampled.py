@@ -19,9 +19,9 @@ candidates on what it may know:
   a seed gives the same game on any machine; docs/game.md has the time it takes.
 
 It is the level ``lookahead``, offered only at the tables of
-:data:`rami.game.levels.LOOKAHEAD_TABLES`: stronger than the expert at a rami chinois table of
-four, weaker at a table of two (docs/game.md, "Matches and levels"); ``rami match`` seats it
-anywhere, to measure it.
+:data:`rami.game.levels.LOOKAHEAD_TABLES`: stronger than the expert at a rami chinois or
+Rummikub table of four, weaker at a rami chinois table of two (docs/game.md, "Matches and
+levels"); ``rami match`` seats it anywhere, to measure it.
 """
 
 from __future__ import annotations

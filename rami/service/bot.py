@@ -31,7 +31,7 @@ class BotTurnRequest(BaseModel):
         default="beginner",
         pattern=LEVEL_PATTERN,
         description="The bot's level: beginner, novice, intermediate, confirmed, "
-        "expert, lookahead (rami chinois at a table of 4), or a target Elo elo:N "
+        "expert, lookahead (rami chinois or Rummikub at a table of 4), or a target Elo elo:N "
         "(docs/game.md)",
     )
     seed: int = Field(
