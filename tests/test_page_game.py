@@ -179,14 +179,19 @@ def test_a_bot_asked_by_target_elo(page: Page) -> None:
     assert width <= VIEWPORTS[page.device]["viewport"]["width"]
 
 
+def deal_against(page: Page, view: Any, levels: list[str]) -> None:
+    """Deal rami chinois (the default) at seed SEED against bots of these levels."""
+    view.select_option("#game-bots", str(len(levels)))
+    for number, level in enumerate(levels, start=1):
+        view.select_option(f"#game-level-{number}", level)
+    view.fill("#game-seed", str(SEED))
+    page.press("#game-start")
+
+
 def test_the_expert_s_note_is_shown(browser: Any, server: str) -> None:
     page = Page(browser, server, "desktop")
     view = open_setup(page)
-    view.select_option("#game-bots", "2")
-    view.select_option("#game-level-1", "expert")
-    view.select_option("#game-level-2", "expert")
-    view.fill("#game-seed", str(SEED))
-    page.press("#game-start")
+    deal_against(page, view, ["expert", "expert"])
     view.wait_for_function("() => window.ramiGame.state() !== null")
     note = view.locator("#game-notes")
     assert note.is_visible()
@@ -204,19 +209,13 @@ def test_the_lookahead_is_seated_at_a_table_of_four_only(browser: Any, server: s
     other table than rami chinois with three bots."""
     page = Page(browser, server, "desktop")
     view = open_setup(page)
-    view.select_option("#game-bots", "2")
-    view.select_option("#game-level-1", "lookahead")
-    view.select_option("#game-level-2", "expert")
-    view.fill("#game-seed", str(SEED))
-    page.press("#game-start")
+    deal_against(page, view, ["lookahead", "expert"])
     view.wait_for_function(
         "() => document.querySelector('#status').textContent.includes('offered only where')"
     )
     assert "not in rami-chinois with 3 players" in page.status()
     assert view.evaluate("() => window.ramiGame.state()") is None  # nothing dealt
-    view.select_option("#game-bots", "3")
-    view.select_option("#game-level-3", "expert")
-    page.press("#game-start")
+    deal_against(page, view, ["lookahead", "expert", "expert"])
     view.wait_for_function("() => window.ramiGame.state() !== null")
     state = view.evaluate("() => window.ramiGame.state()")
     assert [player["level"] for player in state["players"]] == [
