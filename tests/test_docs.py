@@ -312,3 +312,16 @@ def test_batch_example_lines_are_valid_json_positions() -> None:
     for line in lines:
         position = position_from_json(json.loads(line))
         assert position.problems() == [], line
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/game.md", "docs/page.md", "docs/service.md"])
+def test_the_docs_name_the_lookahead_s_tables_as_the_code_offers_them(doc: str) -> None:
+    """Where the look-ahead is offered is written once in the code (LOOKAHEAD_TABLES); the
+    docs, the help texts and the refusals say it in the same words, so that offering it at
+    another table shows here until the docs say so too."""
+    from rami.game.levels import lookahead_tables
+
+    words = lookahead_tables()
+    assert f"`{words}`" in " ".join((ROOT / doc).read_text("utf-8").split())
+    help_text = " ".join(CliRunner().invoke(app, ["play", "--help"]).output.split())
+    assert f"({words})" in help_text

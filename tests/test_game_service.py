@@ -1,4 +1,5 @@
-"""``POST /bot/turn`` (rami/service/bot.py), over real HTTP to the in-process app."""
+"""``POST /bot/turn`` and ``GET /bot/levels`` (rami/service/bot.py), over real HTTP to the
+in-process app."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from rami.game.deck import stream
 from rami.game.mixed import LADDERS
 from rami.rules import get_ruleset
 from rami.service import Settings, create_app
-from rami.service.testing import BackgroundServer, post_json
+from rami.service.testing import BackgroundServer, get_json, post_json
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +112,24 @@ def test_bot_turn_seats_the_lookahead_at_its_table_with_a_settable_budget(server
     assert status == 422 and body["field"] == "budget", body
     status, body = post(server, {"view": view, "level": "lookahead", "budget": 2_001})
     assert status == 422 and body["field"] == "budget", body
+
+
+def test_bot_levels_says_per_table_what_a_game_seats(
+    server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/game.md: the look-ahead at the tables it was measured stronger, every other named
+    level everywhere; a target Elo where a ladder was measured."""
+    status, body = get_json(server + "/bot/levels?rules=rami-chinois")
+    assert status == 200 and body["rules"] == "rami-chinois" and body["target_elo"] is True
+    tables = {table["players"]: table["levels"] for table in body["tables"]}
+    assert sorted(tables) == [2, 3, 4]
+    named = ["beginner", "novice", "intermediate", "confirmed", "expert"]
+    assert tables[4] == [*named, "lookahead"] and tables[2] == tables[3] == named
+    status, body = get_json(server + "/bot/levels?rules=rami-chinois%5Bjokers=0%5D")
+    assert status == 200 and all("lookahead" not in t["levels"] for t in body["tables"])
+    monkeypatch.delitem(LADDERS, "bfmania-30")  # as if its ladder were not measured
+    status, body = get_json(server + "/bot/levels?rules=bfmania-30")
+    assert status == 200 and body["target_elo"] is False
+    assert [table["players"] for table in body["tables"]] == [2, 3, 4, 5, 6]
+    status, body = get_json(server + "/bot/levels?rules=rami-chinoix")
+    assert status == 422 and body["field"] == "rules" and "rami-chinoix" in body["error"]

@@ -20,6 +20,7 @@ from rami.cli.options import JsonOpt, LangOpt, OptionalRulesOpt, RulesOpt
 from rami.cli.output import echo_error, echo_json, echo_lines, fail, report_failure
 from rami.cli.scale import RayOpt
 from rami.errors import RamiError
+from rami.game.levels import lookahead_tables
 from rami.lang import Language
 
 EXIT_FAILED = 1
@@ -82,8 +83,8 @@ def simulate(
             "--players",
             metavar="L1,L2[,...]",
             help="The bots' levels, one per "
-            "seat: beginner, novice, intermediate, confirmed, expert, lookahead (rami "
-            "chinois or Rummikub, 4 players) or elo:N.",
+            "seat: beginner, novice, intermediate, confirmed, expert, lookahead "
+            f"({lookahead_tables()}) or elo:N.",
         ),
     ] = "beginner,beginner",
     games: Annotated[int, typer.Option("--games", metavar="N", min=1, help="Games to play.")] = 10,
@@ -215,8 +216,7 @@ def play(
             metavar="LEVEL[,LEVEL...]",
             help="The bots you play "
             "against, one per seat: beginner, novice, intermediate, "
-            "confirmed, expert, lookahead (rami chinois or "
-            "Rummikub, 4 players) or elo:N.  "
+            f"confirmed, expert, lookahead ({lookahead_tables()}) or elo:N.  "
             "[default: confirmed]",
             show_default=False,
         ),

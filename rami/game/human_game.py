@@ -18,9 +18,9 @@ from rami.game.human_follow import Followers
 from rami.game.human_record import Keeper, Resume, ResumeError, SavedGame, Seat, record_header
 from rami.game.human_tell import Narrator, TableOrder
 from rami.game.human_text import line_editing
-from rami.game.levels import check_level, level_note, make_bot
+from rami.game.levels import check_table, level_note, make_bot
 from rami.game.match import play_game
-from rami.game.presets import GameError, GameOptions, game_rules
+from rami.game.presets import GameOptions
 from rami.lang import ENGLISH, Language
 from rami.phrasebook import BOOKS, say_count
 from rami.phrasebook import say as phrase
@@ -121,14 +121,7 @@ def _seat_names(ruleset: Ruleset, levels: tuple[str, ...]) -> list[str]:
     """The players' names, "You" at seat 0 and one bot per level; the levels and the number of
     players checked against the rules."""
     names = ["You"] + [f"P{seat + 2} ({level})" for seat, level in enumerate(levels)]
-    whole = game_rules(ruleset)
-    if not whole.min_players <= len(names) <= whole.max_players:
-        raise GameError(
-            f"{ruleset.name} is played by {whole.min_players} to "
-            f"{whole.max_players} players, not {len(names)}"
-        )
-    for level in levels:
-        check_level(level, ruleset, len(names))
+    check_table(ruleset, levels, len(names))
     return names
 
 

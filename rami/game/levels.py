@@ -8,12 +8,13 @@ both, and neither needs the other's name table (no import cycle).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from rami.game.bots import BeginnerBot, Bot, ConfirmedBot
 from rami.game.expert import HOLD_WHILE_ABOVE, ExpertBot, holds_melds
-from rami.game.mixed import STRENGTHS, MixedBot, strength_for
-from rami.game.presets import GameError
+from rami.game.mixed import LADDERS, STRENGTHS, MixedBot, strength_for
+from rami.game.presets import GameError, check_players, game_rules
 from rami.game.state import View
 from rami.lang import ENGLISH, Language
 from rami.phrasebook import say
@@ -98,17 +99,57 @@ def check_level(level: str, rules: Ruleset, players: int | None = None) -> None:
         strength_for(rules.name, _target(level))
     elif level not in LEVELS:
         raise GameError(f"unknown bot level {level!r}: levels are {', '.join(LEVELS)}, or elo:N")
-    elif level == "lookahead" and players is not None:
-        tables = LOOKAHEAD_TABLES.get(rules.option_string, ())
-        if players not in tables:
-            offered = "; ".join(
-                f"{name} with {' or '.join(map(str, sizes))} players"
-                for name, sizes in LOOKAHEAD_TABLES.items()
-            )
-            raise GameError(
-                f"the lookahead level is offered only where it was measured stronger than the "
-                f"expert ({offered}), not in {rules.option_string} with {players} players"
-            )
+    elif level == "lookahead" and players is not None and not _lookahead_at(rules, players):
+        raise GameError(
+            f"the lookahead level is offered only where it was measured stronger than the "
+            f"expert ({lookahead_tables()}), not in {rules.option_string} with {players} players"
+        )
+
+
+def lookahead_tables() -> str:
+    """Where the look-ahead is offered, in words for help texts and refusals (from
+    :data:`LOOKAHEAD_TABLES`): ``rami-chinois or rummikub, 4 players``."""
+    by_size: dict[tuple[int, ...], list[str]] = {}
+    for name, sizes in LOOKAHEAD_TABLES.items():
+        by_size.setdefault(sizes, []).append(name)
+    return "; ".join(
+        f"{' or '.join(names)}, {' or '.join(map(str, sizes))} players"
+        for sizes, names in by_size.items()
+    )
+
+
+def check_table(rules: Ruleset, levels: Sequence[str], players: int, detail: str = "") -> None:
+    """Refuse a table of ``players`` the preset is not played by, or a bot level it cannot
+    seat there (:func:`check_level`), before anything is dealt."""
+    check_players(rules, players, detail)
+    for level in levels:
+        check_level(level, rules, players)
+
+
+def _lookahead_at(rules: Ruleset, players: int) -> bool:
+    return players in LOOKAHEAD_TABLES.get(rules.option_string, ())
+
+
+def offered_levels(rules: Ruleset) -> dict[str, Any]:
+    """What a game of ``rules`` may seat, per table size the preset is played by: the named
+    levels, and whether a target Elo ``elo:N`` is read on a measured ladder (``GET
+    /bot/levels``; the page's level menus)."""
+    whole = game_rules(rules)
+    return {
+        "rules": rules.option_string,
+        "target_elo": rules.name in LADDERS,
+        "tables": [
+            {
+                "players": players,
+                "levels": [
+                    level
+                    for level in LEVELS
+                    if level != "lookahead" or _lookahead_at(rules, players)
+                ],
+            }
+            for players in range(whole.min_players, whole.max_players + 1)
+        ],
+    }
 
 
 def is_level(level: str) -> bool:

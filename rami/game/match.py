@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from rami.errors import SolverBugError
 from rami.game.actions import Action, GameInternalError, IllegalActionError
 from rami.game.deck import deal, random_reshuffler, stream
-from rami.game.presets import GameError, GameOptions, game_rules
+from rami.game.presets import GameOptions, check_players
 from rami.game.rounds import Round
 from rami.game.scoring import game_after_round
 from rami.game.state import View
@@ -100,14 +100,9 @@ def play_game(
 ) -> dict[str, Any]:
     """Play one game to its end and return its record (a JSON-ready dict)."""
     ruleset = get_ruleset(rules)
-    whole = game_rules(ruleset)
     options = (options or GameOptions()).resolved(ruleset)
     count = len(players)
-    if not whole.min_players <= count <= whole.max_players:
-        raise GameError(
-            f"{ruleset.name} is played by {whole.min_players} to {whole.max_players} players, "
-            f"not {count}"
-        )
+    whole = check_players(ruleset, count)
     names = list(names) if names is not None else [f"P{seat + 1}" for seat in range(count)]
     levels = (
         list(levels)

@@ -31,7 +31,7 @@ from rami.game.discards import DISCARD_STATS
 from rami.game.fallback import FAILURES
 from rami.game.levels import MATCH_LEVELS, MATCH_ONLY, check_level, make_bot
 from rami.game.match import play_game
-from rami.game.presets import GameError, GameOptions, game_rules
+from rami.game.presets import GameError, GameOptions, check_players
 from rami.game.simulate import ranks
 from rami.game.sprt import (
     INCONCLUSIVE,
@@ -66,7 +66,6 @@ class Match:
 
     def checked(self) -> Match:
         ruleset = get_ruleset(self.rules)
-        whole = game_rules(ruleset)
         for level in (self.candidate, self.baseline):
             if level not in MATCH_LEVELS and not level.startswith("elo:"):
                 raise GameError(
@@ -74,11 +73,7 @@ class Match:
                 )
             if level not in MATCH_ONLY:
                 check_level(level, ruleset)  # no table size: a match measures any table
-        if not whole.min_players <= self.seats <= whole.max_players:
-            raise GameError(
-                f"{ruleset.name} is played by {whole.min_players} to "
-                f"{whole.max_players} players, not {self.seats}"
-            )
+        check_players(ruleset, self.seats)
         if self.pairs < 1:
             raise GameError(f"--pairs must be at least 1, got {self.pairs}")
         if self.mode not in (SEQUENTIAL, FIXED):

@@ -191,6 +191,19 @@ def game_rules(rules: Ruleset) -> GameRules:
     return GAME_RULES[rules.name]
 
 
+def check_players(rules: Ruleset, count: int, detail: str = "") -> GameRules:
+    """The preset's whole-game rules, once a table of ``count`` players is one it is played
+    by; else a :class:`GameError` saying how many it takes (``detail`` appended, such as who
+    the players are)."""
+    whole = game_rules(rules)
+    if not whole.min_players <= count <= whole.max_players:
+        raise GameError(
+            f"{rules.name} is played by {whole.min_players} to {whole.max_players} players, "
+            f"not {count}{detail}"
+        )
+    return whole
+
+
 @dataclass(frozen=True)
 class GameOptions:
     """What a table agrees on before the game: the target, the rounds, the safety caps."""

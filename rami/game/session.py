@@ -41,10 +41,10 @@ from rami.game.actions import (
     action_from_json,
 )
 from rami.game.deck import deal, random_reshuffler, stream
-from rami.game.levels import check_level, make_bot
+from rami.game.levels import check_table, make_bot
 from rami.game.match import first_seat, round_first
 from rami.game.moves import arrange_like
-from rami.game.presets import GameError, GameOptions, game_rules
+from rami.game.presets import GameOptions, game_rules
 from rami.game.rounds import Round
 from rami.game.scoring import game_after_round
 from rami.game.session_log import TableLog, entry_json
@@ -92,14 +92,7 @@ class GameSession:
         self.options = (options or GameOptions()).resolved(self.rules)
         self.levels = tuple(levels)
         count = 1 + len(self.levels)
-        if not self.game.min_players <= count <= self.game.max_players:
-            raise GameError(
-                f"{self.rules.name} is played by {self.game.min_players} to "
-                f"{self.game.max_players} players, not {count} (you and {len(self.levels)} "
-                "bots)"
-            )
-        for level in levels:
-            check_level(level, self.rules, count)
+        check_table(self.rules, self.levels, count, f" (you and {len(self.levels)} bots)")
         self.seed = seed
         self.names = ["You"] + [
             f"P{seat + 1} ({level})" for seat, level in enumerate(self.levels, start=1)

@@ -21,7 +21,7 @@ from rami.game.actions import GameInternalError
 from rami.game.bots import SOLVER_STATS
 from rami.game.deck import derive_seed
 from rami.game.elo import game_pairs, ratings
-from rami.game.levels import check_level, make_bot
+from rami.game.levels import check_table, make_bot
 from rami.game.match import play_game
 from rami.game.presets import GameError, GameOptions, game_rules
 from rami.game.sprt import format_elo, rounded_elo
@@ -41,14 +41,7 @@ class Simulation:
 
     def checked(self) -> Simulation:
         ruleset = get_ruleset(self.rules)
-        whole = game_rules(ruleset)
-        if not whole.min_players <= len(self.levels) <= whole.max_players:
-            raise GameError(
-                f"{ruleset.name} is played by {whole.min_players} to "
-                f"{whole.max_players} players, not {len(self.levels)}"
-            )
-        for level in self.levels:
-            check_level(level, ruleset, len(self.levels))
+        check_table(ruleset, self.levels, len(self.levels))
         if self.games < 1:
             raise GameError(f"--games must be at least 1, got {self.games}")
         self.options.resolved(ruleset)

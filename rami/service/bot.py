@@ -1,4 +1,5 @@
-"""``POST /bot/turn``: one bot decision from a visible state (docs/game.md).
+"""``POST /bot/turn``: one bot decision from a visible state; ``GET /bot/levels``: the levels
+a preset seats per table size (docs/game.md).
 
 A router the app includes (``rami.service.app``). Stateless, as :func:`rami.game.bot_turn`: the
 body is the seat's view (``View.to_json()``), the bot's level and a seed for the expert's
@@ -10,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from rami.errors import InvalidPositionError, RamiError
-from rami.game.levels import LEVEL_PATTERN
+from rami.game.levels import LEVEL_PATTERN, lookahead_tables, offered_levels
 from rami.game.presets import GameError
 from rami.game.sampled import MAX_BUDGET
 
@@ -31,7 +32,7 @@ class BotTurnRequest(BaseModel):
         default="beginner",
         pattern=LEVEL_PATTERN,
         description="The bot's level: beginner, novice, intermediate, confirmed, "
-        "expert, lookahead (rami chinois or Rummikub at a table of 4), or a target Elo elo:N "
+        f"expert, lookahead ({lookahead_tables()}), or a target Elo elo:N "
         "(docs/game.md)",
     )
     seed: int = Field(
@@ -53,6 +54,17 @@ class BotTurnOut(BaseModel):
     played: list[str] | None = Field(default=None, description="play: the cards laid")
     discard: str | None = Field(default=None, description="play: the discard, if any")
     take: bool | None = Field(default=None, description="claim: take the card or not")
+
+
+class TableLevelsOut(BaseModel):
+    players: int = Field(description="The table's size, bots and people together")
+    levels: list[str] = Field(description="The named levels a game seats at this table")
+
+
+class LevelsOut(BaseModel):
+    rules: str = Field(description="The preset, with its options if any")
+    target_elo: bool = Field(description="Whether elo:N is read on a measured ladder here")
+    tables: list[TableLevelsOut] = Field(description="Per table size the preset is played by")
 
 
 def _error(
@@ -101,3 +113,25 @@ async def bot_turn_endpoint(request: BotTurnRequest) -> dict[str, Any]:
     return await asyncio.to_thread(
         _decide, request.view, request.level, request.seed, request.budget
     )
+
+
+@router.get(
+    "/bot/levels",
+    response_model=LevelsOut,
+    tags=["game"],
+    responses={422: {"model": __import__("rami.service.schemas", fromlist=["ErrorOut"]).ErrorOut}},
+)
+async def levels_endpoint(
+    rules: Annotated[
+        str, Query(description="A preset of GET /rulesets, with options if any")
+    ] = "rami-chinois",
+) -> dict[str, Any]:
+    """The bot levels a game of ``rules`` seats, per table size (the look-ahead only where it
+    was measured stronger than the expert), and whether a target Elo is offered (as
+    ``rami.game.levels.offered_levels``)."""
+    from rami.rules import get_ruleset
+
+    try:
+        return offered_levels(get_ruleset(rules))
+    except RamiError as error:
+        raise _error(422, str(error), "rules") from None

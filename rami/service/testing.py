@@ -112,6 +112,15 @@ def post_json(url: str, body: Any, timeout: float = 60.0) -> tuple[int, Any]:
         return error.code, json.loads(error.read())
 
 
+def get_json(url: str, timeout: float = 60.0) -> tuple[int, Any]:
+    """GET ``url``: the status and the decoded JSON answer (errors too)."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((LOOPBACK, 0))

@@ -79,9 +79,35 @@
     showLevels();
   }
 
+  // What the server seats per preset and table size (GET /bot/levels), fetched once a preset.
+  const seatable = new Map();
+
+  async function offerLevels() {
+    const rules = $("game-rules").value;
+    if (!rules) return;
+    if (!seatable.has(rules)) {
+      const answer = await call(`/bot/levels?rules=${encodeURIComponent(rules)}`);
+      if (!answer.ok) return; // the menus stay whole: the server still refuses with its reason
+      seatable.set(rules, answer.data);
+    }
+    if (rules !== $("game-rules").value) return; // another preset chosen meanwhile
+    const offered = seatable.get(rules);
+    const players = 1 + parseInt($("game-bots").value, 10);
+    const table = offered.tables.find((entry) => entry.players === players);
+    const allowed = new Set(table ? table.levels : []);
+    if (offered.target_elo) allowed.add(TARGET);
+    document.querySelectorAll("#setup-form select.level").forEach((select) => {
+      for (const option of select.options) option.disabled = !allowed.has(option.value);
+      if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = "expert";
+    });
+    labelLevels();
+    showLevels();
+  }
+
   function labelLevels() {
     document.querySelectorAll("#setup-form select.level option").forEach((option) => {
       option.textContent = option.value === TARGET ? t("target Elo\u2026") : t(option.value);
+      option.title = option.disabled ? t("not offered at this table") : "";
     });
     document.querySelectorAll("#setup-form input.elo").forEach((input, index) => {
       input.setAttribute("aria-label", t("Target Elo of bot {n}", { n: index + 1 }));
@@ -519,8 +545,9 @@
 
   function start() {
     fillLevels();
-    loadRulesets();
-    $("game-bots").addEventListener("change", showLevels);
+    loadRulesets().then(offerLevels);
+    $("game-bots").addEventListener("change", offerLevels);
+    $("game-rules").addEventListener("change", offerLevels);
     $("setup-form").addEventListener("submit", deal);
     $("mode-game").addEventListener("click", open);
     $("mode-puzzle").addEventListener("click", () => close(false));

@@ -193,6 +193,7 @@ window.ramiText = (function () {
     "confirmed": "confirm\u00e9",
     "lookahead": "pr\u00e9voyant",
     "target Elo\u2026": "Elo vis\u00e9\u2026",
+    "not offered at this table": "pas propos\u00e9 \u00e0 cette table",
     "Target Elo of bot {n}": "Elo vis\u00e9 du robot {n}",
     "Dealing\u2026": "Distribution\u2026",
     "You": "Vous",
