@@ -14,7 +14,7 @@ from typing import Any
 from rami.game.bots import BeginnerBot, Bot, ConfirmedBot
 from rami.game.expert import HOLD_WHILE_ABOVE, ExpertBot, holds_melds
 from rami.game.mixed import LADDERS, STRENGTHS, MixedBot, strength_for
-from rami.game.presets import GameError, check_players, game_rules
+from rami.game.presets import BudgetError, GameError, check_players, game_rules
 from rami.game.state import View
 from rami.lang import ENGLISH, Language
 from rami.phrasebook import say
@@ -38,7 +38,7 @@ def make_bot(level: str, seed: int = 0, budget: int | None = None) -> Bot:
     elo:N; the ceiling for matches), seeded for its sampling. ``budget``: the look-ahead's
     thinking budget in simulated requests (:mod:`rami.game.sampled`; None, its default)."""
     if budget is not None and level != "lookahead":
-        raise GameError(f"a thinking budget is for the lookahead level, not {level!r}")
+        raise BudgetError(f"a thinking budget is for the lookahead level, not {level!r}")
     if level == "beginner":
         return BeginnerBot(seed)
     if level in STRENGTHS:

@@ -18,6 +18,10 @@ class GameError(RamiError):
     """Bad game input: an unknown bot level, a player count or option the preset refuses."""
 
 
+class BudgetError(GameError):
+    """A thinking budget refused: out of range, or given to a level that takes none."""
+
+
 class DrawRule(Enum):
     STOCK_ONLY = "draw 1 from the stock (compulsory)"
     STOCK_CLAIM = "draw the stock; the last discard is taken by a claim (decision 9)"

@@ -38,7 +38,7 @@ from rami.game.bots import ConfirmedBot
 from rami.game.deck import derive_seed
 from rami.game.expert import ExpertBot
 from rami.game.lookahead import FastExpert, State, candidates, values
-from rami.game.presets import GameError
+from rami.game.presets import BudgetError
 from rami.game.state import View
 
 #: Worlds sampled at most per move with the default budget.
@@ -120,7 +120,7 @@ class LookaheadBot(ExpertBot):
     def __init__(self, seed: int = 0, budget: int = BUDGET) -> None:
         super().__init__(seed)
         if not 0 <= budget <= MAX_BUDGET:
-            raise GameError(
+            raise BudgetError(
                 f"a thinking budget is 0 to {MAX_BUDGET} simulated requests, not {budget}"
             )
         self.budget = budget

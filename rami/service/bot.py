@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rami.errors import InvalidPositionError, RamiError
 from rami.game.levels import LEVEL_PATTERN, lookahead_tables, offered_levels
-from rami.game.presets import GameError
+from rami.game.presets import BudgetError, GameError
 from rami.game.sampled import MAX_BUDGET
 
 router = APIRouter()
@@ -89,9 +89,10 @@ def _decide(view_data: dict[str, Any], level: str, seed: int, budget: int | None
     try:
         answer: dict[str, Any] = bot_turn(view, level, seed, budget).to_json()
         return answer
-    except GameError as error:  # a level this table cannot seat, a budget for another level
-        field = "budget" if budget is not None and level != "lookahead" else "level"
-        raise _error(422, str(error), field) from None
+    except BudgetError as error:  # out of range, or for another level
+        raise _error(422, str(error), "budget") from None
+    except GameError as error:  # a level this table cannot seat
+        raise _error(422, str(error), "level") from None
     except RamiError as error:
         raise _error(422, str(error), "view") from None
 
