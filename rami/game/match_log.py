@@ -14,26 +14,34 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypedDict
 
 from rami.game.presets import GameError
 
-#: The keys of a logged pair (play_pair's result and its elapsed seconds).
-PAIR_KEYS = frozenset(
-    {
-        "index",
-        "scores",
-        "error",
-        "turns",
-        "ms",
-        "times",
-        "fallbacks",
-        "fed",
-        "avoided",
-        "moves",
-        "elapsed",
-    }
-)
+
+class PairResult(TypedDict):
+    """One deal played at every rotation (:func:`rami.game.paired.play_pair`)."""
+
+    index: int
+    scores: list[float]  # the candidate's share of the others beaten, per rotation
+    error: str | None
+    turns: int
+    ms: float
+    times: dict[str, list[float]]  # per level, its moves' milliseconds
+    fallbacks: list[dict[str, Any]]
+    fed: int
+    avoided: int
+    moves: dict[str, int]
+
+
+class LoggedPair(PairResult):
+    """A pair as its log line keeps it: with the match's wall seconds when it ended."""
+
+    elapsed: float
+
+
+#: The keys of a logged pair.
+PAIR_KEYS = LoggedPair.__required_keys__
 
 
 def _header(match: Any) -> dict[str, Any]:

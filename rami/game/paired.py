@@ -31,6 +31,7 @@ from rami.game.discards import DISCARD_STATS
 from rami.game.fallback import FAILURES
 from rami.game.levels import MATCH_LEVELS, MATCH_ONLY, check_level, make_bot
 from rami.game.match import play_game
+from rami.game.match_log import PairResult
 from rami.game.presets import GameError, GameOptions, check_players
 from rami.game.simulate import ranks
 from rami.game.sprt import (
@@ -145,7 +146,7 @@ def pair_levels(match: Match, rotation: int) -> list[str]:
     return levels
 
 
-def play_pair(payload: dict[str, Any]) -> dict[str, Any]:
+def play_pair(payload: dict[str, Any]) -> PairResult:
     """One deal, every rotation: ``{"match": ..., "index": i}`` in, the games' scores out."""
     match = Match.from_json(payload["match"])
     index = payload["index"]
