@@ -133,3 +133,50 @@ def test_the_thinking_budget_is_settable_and_bounded() -> None:
             make_bot("lookahead", 7, bad)
     with pytest.raises(GameError, match="a thinking budget is for the lookahead level"):
         bot_turn(four, "expert", 7, budget=100)
+
+
+def _dealt_play_view(name: str, seats: int = 4) -> View:
+    """Seat 0's first play request in a dealt round of ``name`` (after its draw)."""
+    from rami.game import Round, deal
+    from rami.game.deck import stream
+
+    rules = get_ruleset(name)
+    active = [True] * seats
+    dealt = deal(rules, active, stream(4, "deal", 1))
+    rnd = Round(rules, GameOptions().resolved(rules), dealt, first=0, active=active)
+    while rnd.view().phase != "play":
+        rnd.apply(make_bot("expert", 1).act(rnd.view()))
+    return rnd.view()
+
+
+@pytest.mark.parametrize("name", ["bfmania-51", "rami-51"])
+def test_where_the_preset_discards_it_weighs_the_expert_s_next_discards(name: str) -> None:
+    """docs/game.md: the candidates include the expert's turn with its next-preferred
+    discards (ExpertBot.discard_order), the same table and cards laid, each a legal turn."""
+    from rami.game.expert import ExpertBot
+    from rami.game.sampled import DISCARDS, discard_variants
+
+    seen = _dealt_play_view(name)
+    bot = LookaheadBot(3)
+    first = ExpertBot.play(bot, seen)
+    assert first.discard is not None
+    variants = discard_variants(bot, seen, first)
+    left = Counter(seen.hand) - Counter(first.played)
+    order = bot.discard_order(left, seen, seen.position().taken_discard)
+    assert order[0] == first.discard
+    assert [play.discard for play in variants] == order[1 : 1 + DISCARDS]
+    for play in variants:
+        assert (play.table, play.played) == (first.table, first.played)
+        assert validate_turn(seen.position(), play.table, play.played, play.discard).legal
+    assert discard_variants(bot, SEEN, ExpertBot.play(bot, SEEN)) == []  # rami chinois: none
+
+
+def test_in_a_discard_preset_its_turns_are_legal_over_a_round() -> None:
+    """A rami 51 round of four with the look-ahead at seat 0, played to its end: every turn
+    the referee takes (play_game judges each)."""
+    from rami.game import play_game
+
+    levels = ["lookahead", "expert", "expert", "expert"]
+    bots = [make_bot(level, 5) for level in levels]
+    record = play_game("rami-51", bots, 9, options=GameOptions(max_rounds=1), levels=levels)
+    assert record["rounds"][0]["end"]["reason"] == "out"

@@ -163,10 +163,14 @@ class ExpertBot(ConfirmedBot):
     def choose_discard(self, left: Counter[Card], view: View, taken: Card | None) -> Card | None:
         """The card to let go from ``left`` (the hand before the discard): the costliest dead
         card, else the live card with the fewest unseen cards to complete it; jokers kept."""
+        order = self.discard_order(left, view, taken)
+        return order[0] if order else None
+
+    def discard_order(self, left: Counter[Card], view: View, taken: Card | None) -> list[Card]:
+        """The cards ``left`` may let go, in :meth:`choose_discard`'s order of preference
+        (jokers only where nothing else may go)."""
         rules = view.rules
         allowed = allowed_discards(left, rules, taken)
-        if not allowed:
-            return None
         pool = [card for card in allowed if not card.is_joker] or allowed
         unseen = view.unseen()
 
@@ -179,7 +183,7 @@ class ExpertBot(ConfirmedBot):
                 return (1, 0, penalty, card)  # dead: the costliest goes first
             return (0, -100 if complete else -outs, penalty, card)
 
-        return max(pool, key=key)
+        return sorted(pool, key=key, reverse=True)
 
     # ------------------------------------------------------------------ decisions
 

@@ -2,7 +2,8 @@
 
 The ceiling (:mod:`rami.game.lookahead`) weighs the expert's turn against the confirmed bot's
 and its hold-backs on the true hidden cards. :class:`LookaheadBot` weighs the same
-candidates on what it may know:
+candidates, and where the preset discards the expert's turn with its next-preferred discards
+(:func:`discard_variants`), on what it may know:
 
 - **Worlds**: the cards it cannot see (:meth:`rami.game.state.View.unseen`) dealt at random to
   the others' hands, beside the cards known to be there, and to the stock, each hand at its
@@ -55,6 +56,8 @@ MAX_BUDGET = 2_000
 CANDIDATES = 5
 #: Standard errors of the paired mean a candidate's gain must exceed.
 GATE = 2.0
+#: Where the preset discards: the expert's next discards weighed at most beside its own.
+DISCARDS = 2
 
 
 def sample_state(view: View, rng: random.Random) -> State | None:
@@ -73,6 +76,22 @@ def sample_state(view: View, rng: random.Random) -> State | None:
         hands[seat] = known + Counter(pool[:need])
         del pool[:need]
     return (hands, pool) if len(pool) == view.stock_size else None
+
+
+def discard_variants(bot: ExpertBot, view: View, first: Play) -> list[Play]:
+    """``first`` with the expert's next choices of discard instead of its own
+    (:meth:`ExpertBot.discard_order`), at most :data:`DISCARDS`; none where it discards
+    nothing or its last card."""
+    if first.discard is None:
+        return []
+    before = Counter(card for meld in view.table for card in meld.cards)
+    after = Counter(card for meld in first.table for card in meld.cards)
+    left = Counter(view.hand) - (after - before) + (before - after)  # the hand before discarding
+    if sum(left.values()) <= 1:
+        return []
+    taken = view.position().taken_discard
+    order = [card for card in bot.discard_order(left, view, taken) if card != first.discard]
+    return [Play(first.table, first.played, card) for card in order[:DISCARDS]]
 
 
 class _Counting:
@@ -130,7 +149,8 @@ class LookaheadBot(ExpertBot):
         first = super().play(view)
         if self.budget == 0:
             return first
-        plays = candidates(view, first, ConfirmedBot.play(self, view))[:CANDIDATES]
+        others = discard_variants(self, view, first)
+        plays = candidates(view, first, ConfirmedBot.play(self, view), others)[:CANDIDATES]
         if len(plays) < 2:
             return first
         rng = random.Random(derive_seed(self.seed, "lookahead", view.round, view.turn, view.seat))
