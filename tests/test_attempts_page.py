@@ -103,6 +103,21 @@ def view(served: tuple[str, Path]) -> Iterator[Any]:
     assert errors == [], errors
 
 
+#: Notes, at the first DOM change that put a card in the hand (before the browser paints it),
+#: whether the ratings line is shown and where the table's top is.
+FIRST_PAINT = """
+new MutationObserver((changes, observer) => {
+  if (window.firstPaint || !document.querySelector('#hand .card')) return;
+  const box = document.querySelector('#ratings');
+  window.firstPaint = {
+    ratings: Boolean(box && !box.hidden),
+    table: document.querySelector('#table').getBoundingClientRect().top,
+  };
+  observer.disconnect();
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
 def _press(page: Any, selector: str) -> None:
     page.locator(selector).first.click(
         **({"position": {"x": 8, "y": 24}} if ".card" in selector else {})
@@ -115,11 +130,16 @@ def _ratings(page: Any) -> str:
 
 def test_an_attempt_is_reported_and_the_ratings_shown(served: tuple[str, Path], view: Any) -> None:
     base, database = served
+    view.add_init_script(FIRST_PAINT)
     view.goto(f"{base}/#{EASY}")
     view.wait_for_selector("#hand .card")
     view.wait_for_function(
         "() => document.querySelector('#ratings')?.textContent.includes('This puzzle')"
     )
+    # The ratings line was in its place when the puzzle was first drawn: the table did not move.
+    first = view.evaluate("() => window.firstPaint")
+    now = view.evaluate("() => document.querySelector('#table').getBoundingClientRect().top")
+    assert first["ratings"] and first["table"] == now, (first, now)
     start = round(shipped_starts()[EASY])  # the model of human solvers' starting rating
     assert _ratings(view) == (
         f"Your rating: 1500 \u00b1 350 \u00b7 This puzzle: {start} "

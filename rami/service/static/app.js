@@ -707,8 +707,25 @@
     const parts = [];
     if (box.dataset.player) parts.push(t("Your rating: {r}", { r: box.dataset.player }));
     if (box.dataset.puzzle) parts.push(t("This puzzle: {r}", { r: box.dataset.puzzle }));
-    box.textContent = parts.join(" \u00b7 ");
-    box.hidden = !parts.length;
+    // A server that records keeps the line, empty until the ratings come, so that the table
+    // below never moves when they do.
+    box.textContent = parts.length ? parts.join(" \u00b7 ") : "\u00a0";
+    box.hidden = !parts.length && recording !== true;
+  }
+
+  // Whether the server records attempts, asked once beside the first puzzle (the puzzle is
+  // shown when both answers are in, the ratings line already in its place); a failed answer
+  // leaves it unknown, asked again with the next puzzle's ratings.
+  let probe = null;
+
+  function probeRecording() {
+    if (!probe) {
+      probe = api(`/puzzles/ratings?player=${encodeURIComponent(playerId())}&limit=1`).then(
+        (answer) => { recording = answer.recording; },
+        () => {},
+      );
+    }
+    return probe;
   }
 
   async function loadRatings(id) {
@@ -1010,7 +1027,8 @@
     say(t("Loading\u2026"));
     try {
       const where = id ? `/puzzles/${encodeURIComponent(id)}` : "/puzzles/daily";
-      show(await api(`${where}?lang=${T.lang()}`));
+      const [data] = await Promise.all([api(`${where}?lang=${T.lang()}`), probeRecording()]);
+      show(data);
       if (!id) window.history.replaceState(null, "", location.pathname);
     } catch (error) {
       say(error.message, "bad");
