@@ -142,9 +142,7 @@ def rollout(rnd: Round, seat: int, policy: Any, horizon: int) -> Value:
     return value(rnd, seat)
 
 
-def candidates(
-    view: View, first: Play, whole: Play, others: Sequence[Play] = ()
-) -> list[Play]:
+def candidates(view: View, first: Play, whole: Play, others: Sequence[Play] = ()) -> list[Play]:
     """``first`` (the expert's turn), then ``whole`` (the confirmed bot's) and its hold-back
     variants, then ``others`` (legal ones only, distinct)."""
     return _distinct(view, [first, *_held_variants(view, whole), *others])
