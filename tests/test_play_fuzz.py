@@ -123,10 +123,11 @@ def test_bot_turns_are_legal_for_both_referees(rules: str) -> None:
     assert counts["turns"] >= TURNS
 
 
-@pytest.mark.parametrize("rules", sorted(LOOKAHEAD_TABLES))
+@pytest.mark.parametrize("rules", [*sorted(LOOKAHEAD_TABLES), "rami-51"])
 def test_the_lookahead_turns_are_legal_for_both_referees(rules: str) -> None:
-    """The look-ahead at the tables it is offered at (four players), beside the levels below
-    it; its rollouts play through the engine's referee as well."""
+    """The look-ahead at the tables it is offered at (four players), and in rami 51, where it
+    weighs other discards too (as `rami match` seats it there), beside the levels below it;
+    its rollouts play through the engine's referee as well."""
     mix = ["lookahead", "expert", "confirmed", "beginner"]
     counts = play_turns(rules, 80, seed=37, mixes=[mix])
     assert counts["turns"] >= 80 and counts["lookahead"] >= 15, counts
