@@ -41,6 +41,7 @@ from rami.game.expert import ExpertBot
 from rami.game.lookahead import FastExpert, State, candidates, values
 from rami.game.presets import BudgetError
 from rami.game.state import View
+from rami.referee import validate_turn
 
 #: Worlds sampled at most per move with the default budget.
 WORLDS = 4
@@ -84,12 +85,12 @@ def discard_variants(bot: ExpertBot, view: View, first: Play) -> list[Play]:
     nothing or its last card."""
     if first.discard is None:
         return []
-    before = Counter(card for meld in view.table for card in meld.cards)
-    after = Counter(card for meld in first.table for card in meld.cards)
-    left = Counter(view.hand) - (after - before) + (before - after)  # the hand before discarding
-    if sum(left.values()) <= 1:
+    position = view.position()
+    verdict = validate_turn(position, first.table, first.played, first.discard)
+    left = Counter(verdict.hand_after) + Counter([first.discard])  # the hand before discarding
+    if not verdict.legal or sum(left.values()) <= 1:
         return []
-    taken = view.position().taken_discard
+    taken = position.taken_discard
     order = [card for card in bot.discard_order(left, view, taken) if card != first.discard]
     return [Play(first.table, first.played, card) for card in order[:DISCARDS]]
 
