@@ -13,12 +13,9 @@ unrelated pairs has a standard deviation of 0.13).
 
 from __future__ import annotations
 
-import json
 import random
-import urllib.request
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -38,7 +35,7 @@ from rami.puzzles.simulated import (
 )
 from rami.service import Settings, create_app
 from rami.service.attempts import use_database
-from rami.service.testing import BackgroundServer, post_json
+from rami.service.testing import BackgroundServer, get_ok, post_json
 
 THRESHOLD = 0.9
 
@@ -89,11 +86,6 @@ def test_the_database_gives_the_ratings_of_memory(tmp_path: Path) -> None:
     assert stored.summary() == in_memory.summary() == again.summary()
 
 
-def _get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=60) as response:
-        return json.load(response)
-
-
 def test_through_the_service(tmp_path: Path) -> None:
     """Solvers ask GET /puzzles/next and report by POST /puzzles/attempts (a pack of 24
     shipped puzzles, true difficulties drawn apart from their tiers): the server's ratings are
@@ -115,7 +107,7 @@ def test_through_the_service(tmp_path: Path) -> None:
     with BackgroundServer(app) as server:
 
         def choose(_: Ratings, player: str, __: list[str]) -> str:
-            return str(_get(f"{server.url}/puzzles/next?player={player}")["puzzle"]["id"])
+            return str(get_ok(f"{server.url}/puzzles/next?player={player}")["puzzle"]["id"])
 
         def record(made: Attempt) -> Attempt:
             status, answer = post_json(
@@ -136,7 +128,7 @@ def test_through_the_service(tmp_path: Path) -> None:
         served, history = play(
             world, 12, seed=5, tiers=tiers, choose=choose, record=record, checkpoints=[12]
         )
-        summary = _get(f"{server.url}/puzzles/ratings?limit=1000")
+        summary = get_ok(f"{server.url}/puzzles/ratings?limit=1000")
     library, _ = play(world, 12, seed=5, tiers=tiers)
     assert summary.pop("recording") is True
     assert summary == library.summary() == served.summary()

@@ -8,10 +8,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import urllib.request
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import Result
@@ -25,7 +23,7 @@ from rami.puzzles.record import Puzzle, daily, shipped_packs
 from rami.puzzles.simulated import World, play
 from rami.service import Settings, create_app
 from rami.service.attempts import use_database
-from rami.service.testing import BackgroundServer
+from rami.service.testing import BackgroundServer, get_ok
 
 TODAY = date(2026, 12, 3)
 
@@ -137,11 +135,6 @@ def test_the_command_with_a_database(tmp_path: Path) -> None:
     assert not (tmp_path / "none.db").exists()
 
 
-def _get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=60) as response:
-        return json.load(response)
-
-
 @pytest.mark.parametrize("with_db", [True, False])
 def test_the_service_daily(tmp_path: Path, with_db: bool) -> None:
     path = tmp_path / "a.db"
@@ -152,9 +145,9 @@ def test_the_service_daily(tmp_path: Path, with_db: bool) -> None:
     application = create_app(Settings())
     use_database(application, str(path) if with_db else None)
     with BackgroundServer(application) as server:
-        answer = _get(f"{server.url}/puzzles/daily")
-        same_day = _get(f"{server.url}/puzzles/daily/{today.isoformat()}")
-        past = _get(f"{server.url}/puzzles/daily/2025-03-01")
+        answer = get_ok(f"{server.url}/puzzles/daily")
+        same_day = get_ok(f"{server.url}/puzzles/daily/{today.isoformat()}")
+        past = get_ok(f"{server.url}/puzzles/daily/2025-03-01")
     assert answer == same_day and "solution" not in answer
     assert answer["id"] == (kept.id if with_db else daily(today).id)
     assert past["id"] == daily(date(2025, 3, 1)).id

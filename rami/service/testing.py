@@ -121,6 +121,14 @@ def get_json(url: str, timeout: float = 60.0) -> tuple[int, Any]:
         return error.code, json.loads(error.read())
 
 
+def get_ok(url: str, timeout: float = 60.0) -> Any:
+    """GET ``url``: its decoded JSON answer, which must be a 200 (AssertionError naming the
+    status and the answer otherwise)."""
+    status, body = get_json(url, timeout)
+    assert status == 200, f"GET {url}: {status} {body}"
+    return body
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((LOOPBACK, 0))
