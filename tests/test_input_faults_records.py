@@ -63,6 +63,7 @@ def _first_draw(record: dict[str, Any]) -> dict[str, Any]:
         (lambda r: r["players"][1].update(level=None), "players[1].level: unknown level None"),
         (lambda r: r["players"][0].update(rating=1500), "players[0]: unknown field 'rating'"),
         (lambda r: r["players"][0].pop("name"), "players[0]: missing field 'name'"),
+        (lambda r: r["players"].__delitem__(slice(1, None)), "players, not 1 in the record"),
         (lambda r: r.update(comment="hi"), "record: unknown field 'comment'"),
         (lambda r: r.pop("end"), "record: missing field 'end'"),
         (lambda r: r.update(end="target" if r["end"] != "target" else "rounds"), "end recorded"),

@@ -20,7 +20,7 @@ from typing import Any
 
 from rami.errors import RamiError
 from rami.game.match import RECORD_FORMAT, RECORD_VERSION, SHUFFLE, first_seat
-from rami.game.presets import GameOptions, GameRules, game_rules
+from rami.game.presets import GameOptions, GameRules, check_players, game_rules
 from rami.game.record_io import (
     MAX_RECORD_BYTES,
     NOT_BOTS,
@@ -30,7 +30,7 @@ from rami.game.record_io import (
     ROUND_FIELDS,
     RecordError,
     check_fields,
-    check_players,
+    check_player_entries,
     decode_record,
     field_of,
     game_label,
@@ -88,14 +88,10 @@ def replay(record: Any, label: str = "game", on_play: PlayWatcher | None = None)
 def _replay(record: Any, label: str, on_play: PlayWatcher | None = None) -> ReplaySummary:
     game = _read_header(record)
     players = field_of(record, "players", list)
-    check_players(players)
+    check_player_entries(players)
     count = len(players)
+    check_players(game.rules, count, " in the record")
     whole = game.whole
-    if not whole.min_players <= count <= whole.max_players:
-        raise RecordError(
-            f"{game.rules.name} is played by {whole.min_players}-"
-            f"{whole.max_players} players, the record has {count}"
-        )
     rounds = field_of(record, "rounds", list)
     active = [True] * count
     totals = [0] * count

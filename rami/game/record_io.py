@@ -200,7 +200,9 @@ def same(mine: Any, theirs: Any) -> bool:
     return bool(mine == theirs)
 
 
-def check_players(players: list[Any]) -> None:
+def check_player_entries(players: list[Any]) -> None:
+    """Each of a record's ``players`` an object with a name and a known level (or a seat no
+    bot played)."""
     from rami.game.levels import LEVELS, is_level
 
     for seat, player in enumerate(players):
