@@ -9,7 +9,6 @@ localStorage; the page shows the player's rating and the puzzle's; "Next puzzle"
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -24,7 +23,7 @@ import pytest
 
 from rami.puzzles.attempts import AttemptStore
 from rami.puzzles.ratings import MODEL_DEVIATION, shipped_starts
-from rami.service.testing import LOOPBACK, free_port
+from rami.service.testing import LOOPBACK, free_port, get_ok
 
 CHROMIUM = "/usr/bin/chromium"
 EASY = "rc-b5304c3325"  # TS TD TC | 7C 8C 9C TC / TH 6C 8C
@@ -178,7 +177,7 @@ def test_an_attempt_is_reported_and_the_ratings_shown(served: tuple[str, Path], 
     view.wait_for_function("id => document.querySelector('.chip.id')?.textContent !== id", arg=EASY)
     assert any("/puzzles/next?player=" in url for url in view.sent)
     offered = view.locator(".chip.id").inner_text()
-    asked = json.load(urllib.request.urlopen(f"{base}/puzzles/next?player={player}"))
+    asked = get_ok(f"{base}/puzzles/next?player={player}")
     assert asked["puzzle"]["id"] == offered
     view.wait_for_function(
         "() => document.querySelector('#ratings').textContent.includes('This puzzle')"

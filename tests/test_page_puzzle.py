@@ -13,14 +13,12 @@ Without Chromium or Playwright these tests are skipped, unless ``RAMI_BROWSER_TE
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from typing import Any
 
 import support.page as shared
 from support.page import EASY, SPLIT, VIEWPORTS, Page
 
-from rami.service.testing import LOOPBACK
+from rami.service.testing import LOOPBACK, get_ok
 
 #: The page's fixtures (tests/support/page.py): the session's ``rami serve`` on loopback, Debian's
 #: Chromium, a page on each viewport.
@@ -43,7 +41,7 @@ def test_page_loads_from_this_server_only(page: Page) -> None:
     page.open()
     view = page.page
     assert view.locator("#title").inner_text().startswith("Daily puzzle, ")
-    daily = json.load(urllib.request.urlopen(page.base + "/puzzles/daily"))
+    daily = get_ok(page.base + "/puzzles/daily")
     position = daily["position"]
     shown = view.eval_on_selector_all(".card", "cards => cards.map(c => c.dataset.card)")
     expected = [
@@ -183,7 +181,7 @@ def test_pick_by_tier_and_theme(page: Page) -> None:
     )
     assert view.locator(".chip.tier").inner_text() == "hard"
     chosen = view.locator(".chip.id").inner_text()
-    listed = json.load(urllib.request.urlopen(page.base + "/puzzles?tier=hard&theme=split-run"))
+    listed = get_ok(page.base + "/puzzles?tier=hard&theme=split-run")
     assert chosen in [p["id"] for p in listed["puzzles"]]
     assert view.locator("#count").inner_text() == f"{listed['count']} puzzles"
 
