@@ -51,9 +51,11 @@ test: $(STAMP) browser
 	$(REQUIRED) $(PARALLEL_PYTEST)
 	$(REQUIRED) $(BIN)/pytest -q $(FUZZ_TESTS)
 
-# Serial, as before: the slow runs were never tried on workers.
-test-slow: $(STAMP)
-	$(BIN)/pytest -q -m slow
+# The long versions, on the same workers as make test (the play fuzz's presets, one test each,
+# spread over them), then the service's long fuzzing on its own; the slowest tests are listed.
+test-slow: $(STAMP) browser
+	$(REQUIRED) $(PARALLEL_PYTEST) -m slow --durations=20
+	$(REQUIRED) $(BIN)/pytest -q -m slow $(FUZZ_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check rami tests benchmarks

@@ -84,10 +84,17 @@ def positions_with_table_jokers(seed: int, count: int):
             yield position
 
 
+#: Positions with table jokers per objective: (seed, count) in make test, then in make test-slow.
+SAMPLES = pytest.mark.parametrize(
+    ("seed", "count"), [(11, 10), pytest.param(1100, 60, marks=pytest.mark.slow)]
+)
+
+
+@SAMPLES
 @pytest.mark.parametrize("objective", ["points", "cards"])
-def test_one_folded_model_gives_what_two_models_gave(objective):
+def test_one_folded_model_gives_what_two_models_gave(objective, seed, count):
     compared = 0
-    for position in positions_with_table_jokers(11, 25):
+    for position in positions_with_table_jokers(seed, count):
         expected = two_models(position, objective)
         assert expected is not None, str(position)
         best, kept = expected
@@ -127,7 +134,7 @@ def test_one_folded_model_gives_what_two_models_gave(objective):
         )
         assert stopped.play_proved and stopped.best_play == best, str(position)
         compared += 1
-    assert compared == 25
+    assert compared == count
 
 
 class _NeverStops(cp_model.CpSolverSolutionCallback):
@@ -139,12 +146,13 @@ class _NeverStops(cp_model.CpSolverSolutionCallback):
         pass
 
 
+@SAMPLES
 @pytest.mark.parametrize("objective", ["points", "cards"])
-def test_max_play_stopping_at_the_ceiling_keeps_every_value(objective, monkeypatch):
+def test_max_play_stopping_at_the_ceiling_keeps_every_value(objective, seed, count, monkeypatch):
     """Max-play's pinned searches stop at the first table reaching the free relaxation's proved
     ceiling (pinned._StopAt): the penalty, the cards played and the status must be those of
     searches run to their end."""
-    positions = list(positions_with_table_jokers(23, 20))
+    positions = list(positions_with_table_jokers(seed + 12, count))
     stopped = [
         solve(position, objective=objective, min_moves=False, wall_clock=False)
         for position in positions

@@ -3,8 +3,8 @@ every turn a bot plays is judged again by the second referee (tests/support/seco
 which shares no code with rami.referee). No internal error, no referee refusal, no fallback to
 the beginner's answer (rami.game.fallback) may occur.
 
-``make test`` plays a few hundred to a few thousand bot turns per preset; ``make test-slow``
-plays :data:`SLOW_TURNS` per preset.
+``make test`` plays :data:`SHARDS` x :data:`TURNS` bot turns per preset (the shards, of other
+seeds, run on separate workers); ``make test-slow`` plays :data:`SLOW_TURNS` per preset.
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ PRESETS = (
     "cafe-rummy",
     "rummikub",
 )
-#: Bot turns per preset in make test (the expert's seat makes rami chinois the slowest).
-TURNS = 400
+#: Bot turns per shard and shards per preset in make test (rami fou's pinned jokers make it
+#: the slowest: some 65 ms a turn).
+TURNS = 1_000
+SHARDS = 2
 SLOW_TURNS = 100_000
 MIXES = ("beginner", "intermediate", "confirmed")
 
@@ -117,9 +119,10 @@ def play_turns(
     return {"turns": len(turns), "games": games, **by_level}
 
 
+@pytest.mark.parametrize("shard", range(SHARDS))
 @pytest.mark.parametrize("rules", PRESETS)
-def test_bot_turns_are_legal_for_both_referees(rules: str) -> None:
-    counts = play_turns(rules, TURNS, seed=36)
+def test_bot_turns_are_legal_for_both_referees(rules: str, shard: int) -> None:
+    counts = play_turns(rules, TURNS, seed=36 + 100 * shard)
     assert counts["turns"] >= TURNS
 
 
