@@ -18,7 +18,7 @@ from rami.puzzles.ratings import NEXT_BAND, shipped_starts
 from rami.puzzles.record import shipped_packs
 from rami.service import Settings, create_app
 from rami.service.attempts import use_database
-from rami.service.testing import BackgroundServer, SchemaChecker, get_ok, post_json
+from rami.service.testing import BackgroundServer, SchemaChecker, post_json
 
 EASY = "rc-b5304c3325"
 
@@ -43,7 +43,7 @@ def servers(database: Path) -> Iterator[tuple[str, str, str]]:
 
 @pytest.fixture(scope="module")
 def checker(servers: tuple[str, str, str]) -> SchemaChecker:
-    return SchemaChecker(get_ok(servers[0] + "/openapi.json", timeout=30))
+    return SchemaChecker.served_by(servers[0])
 
 
 def call(

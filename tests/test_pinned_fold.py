@@ -152,6 +152,7 @@ def test_max_play_stopping_at_the_ceiling_keeps_every_value(objective, seed, cou
     """Max-play's pinned searches stop at the first table reaching the free relaxation's proved
     ceiling (pinned._StopAt): the penalty, the cards played and the status must be those of
     searches run to their end."""
+    # Other positions than the fold's test (make test's sample: seed 23, its seed before).
     positions = list(positions_with_table_jokers(seed + 12, count))
     stopped = [
         solve(position, objective=objective, min_moves=False, wall_clock=False)

@@ -26,7 +26,7 @@ from rami.service import Settings, create_app, schemas
 from rami.service.errors import MAX_ERROR_CHARS, MAX_PROBLEMS, error_body
 from rami.service.inputs import MAX_CARDS, MAX_TEXT_CHARS, text_card_bound
 from rami.service.output import daily_json, solution_json
-from rami.service.testing import BackgroundServer, SchemaChecker, get_ok
+from rami.service.testing import BackgroundServer, SchemaChecker
 
 DEMO_TEXT = "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 6H QH 8C 5D 5S KD / rami-chinois opened"
 #: The contract's example: a set marked with its kind, then a plain run.
@@ -66,7 +66,7 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def checker(server: str) -> SchemaChecker:
-    return SchemaChecker(get_ok(server + "/openapi.json", timeout=30))
+    return SchemaChecker.served_by(server)
 
 
 # ------------------------------------------------------------------ every endpoint, checked

@@ -345,6 +345,11 @@ class SchemaChecker:
         self._validators: dict[tuple[str, str, str], Any] = {}
         self._paths = [(path, _path_pattern(path)) for path in document.get("paths", {})]
 
+    @classmethod
+    def served_by(cls, base: str, timeout: float = 30.0) -> SchemaChecker:
+        """The checker of the server at ``base``, from the /openapi.json it publishes."""
+        return cls(get_ok(base + "/openapi.json", timeout))
+
     def operation(self, method: str, path: str) -> str | None:
         """The documented path template ``path`` matches (``/rulesets/{name}``), or None."""
         for template, pattern in self._paths:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from rami import parse_position, position_to_json, solve
-from rami.service.testing import SchemaChecker, get_ok
+from rami.service.testing import SchemaChecker
 
 DEMO_TEXT = "3H 4H 5H 6H 7H 8H 9H | QS QD QC | 5C 6C 7C / 6H QH 8C 5D 5S KD / rami-chinois opened"
 DEMO = position_to_json(parse_position(DEMO_TEXT))
@@ -78,7 +78,7 @@ _CHECKERS: dict[str, SchemaChecker] = {}
 def _checker(base: str) -> SchemaChecker:
     """The schema checker of the server at ``base``, from its published /openapi.json."""
     if base not in _CHECKERS:
-        _CHECKERS[base] = SchemaChecker(get_ok(base + "/openapi.json", timeout=30))
+        _CHECKERS[base] = SchemaChecker.served_by(base)
     return _CHECKERS[base]
 
 
